@@ -1,0 +1,50 @@
+import { HttpException, HttpStatus } from '@nestjs/common';
+
+/** One entry of a 422 body, in the shape the spec's clients read. */
+export interface ValidationIssue {
+  loc: Array<string | number>;
+  msg: string;
+  type: string;
+}
+
+export type ErrorDetail = string | ValidationIssue[] | ({ error: string } & Record<string, unknown>);
+
+/**
+ * The only error type services throw on purpose. The response body is always
+ * `{"detail": ...}`; HttpErrorFilter turns it (and everything else) into JSON.
+ */
+export class ApiError extends HttpException {
+  constructor(
+    status: number,
+    readonly detail: ErrorDetail,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super({ detail }, status);
+  }
+
+  static badRequest(detail: ErrorDetail) {
+    return new ApiError(HttpStatus.BAD_REQUEST, detail);
+  }
+  static unauthorized(detail: ErrorDetail = 'Authentication required') {
+    return new ApiError(HttpStatus.UNAUTHORIZED, detail);
+  }
+  static forbidden(detail: ErrorDetail) {
+    return new ApiError(HttpStatus.FORBIDDEN, detail);
+  }
+  static notFound(detail: ErrorDetail = 'Not found') {
+    return new ApiError(HttpStatus.NOT_FOUND, detail);
+  }
+  static conflict(detail: ErrorDetail) {
+    return new ApiError(HttpStatus.CONFLICT, detail);
+  }
+  static tooManyRequests(detail: ErrorDetail, retryAfterSeconds: number) {
+    return new ApiError(HttpStatus.TOO_MANY_REQUESTS, detail, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  }
+  static validation(issues: ValidationIssue[]) {
+    return new ApiError(HttpStatus.UNPROCESSABLE_ENTITY, issues);
+  }
+  /** One invalid field, e.g. ApiError.invalidField(['body', 'name'], 'Name is required'). */
+  static invalidField(loc: Array<string | number>, msg: string, type = 'value_error') {
+    return ApiError.validation([{ loc, msg, type }]);
+  }
+}

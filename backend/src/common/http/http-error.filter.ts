@@ -1,0 +1,81 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { ApiError } from './api-error';
+
+interface BodyParserError {
+  type?: string;
+}
+
+export interface HttpErrorResponse {
+  status: number;
+  detail: unknown;
+  headers: Record<string, string>;
+  /** True when the failure was not anticipated and must be logged in full. */
+  unexpected: boolean;
+}
+
+/**
+ * The one mapping from failures to HTTP. Every error body is `{"detail": ...}`;
+ * unexpected errors answer a generic 500 and are logged in full (the logger
+ * scrubs secrets) with the request id to find them by.
+ */
+export function toHttpError(exception: unknown): HttpErrorResponse {
+  if (exception instanceof ApiError) {
+    return { status: exception.getStatus(), detail: exception.detail, headers: exception.headers, unexpected: false };
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    return { status, detail: detailOf(exception.getResponse(), status), headers: {}, unexpected: false };
+  }
+  const type = (exception as BodyParserError | undefined)?.type;
+  if (type === 'entity.too.large') {
+    return { status: HttpStatus.PAYLOAD_TOO_LARGE, detail: 'Request body is too large', headers: {}, unexpected: false };
+  }
+  if (type === 'entity.parse.failed') {
+    return {
+      status: HttpStatus.UNPROCESSABLE_ENTITY,
+      detail: [{ loc: ['body'], msg: 'Request body is not valid JSON', type: 'json_invalid' }],
+      headers: {},
+      unexpected: false,
+    };
+  }
+  if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
+    return { status: HttpStatus.UNSUPPORTED_MEDIA_TYPE, detail: 'Unsupported request body encoding', headers: {}, unexpected: false };
+  }
+  return { status: HttpStatus.INTERNAL_SERVER_ERROR, detail: 'Internal server error', headers: {}, unexpected: true };
+}
+
+function detailOf(body: string | object, status: number): unknown {
+  if (typeof body === 'string') return body;
+  const b = body as { detail?: unknown; message?: unknown };
+  if (b.detail !== undefined) return b.detail;
+  if (status === HttpStatus.NOT_FOUND) return 'Not found';
+  if (typeof b.message === 'string') return b.message;
+  if (Array.isArray(b.message)) return b.message.join('; ');
+  return HttpStatus[status] ?? 'Error';
+}
+
+const logger = new Logger('HttpError');
+
+function send(exception: unknown, req: Request, res: Response): void {
+  if (res.headersSent) return;
+  const { status, detail, headers, unexpected } = toHttpError(exception);
+  if (unexpected) logger.error({ err: exception, path: req.path, method: req.method }, 'Unhandled error');
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.status(status).json({ detail });
+}
+
+/** Errors thrown inside Nest (controllers, guards, pipes). */
+@Catch()
+export class HttpErrorFilter implements ExceptionFilter {
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    send(exception, http.getRequest<Request>(), http.getResponse<Response>());
+  }
+}
+
+/** Errors raised by Express middleware that runs before Nest (body parsing). */
+export function expressErrorHandler(error: unknown, req: Request, res: Response, next: NextFunction): void {
+  if (res.headersSent) return next(error);
+  send(error, req, res);
+}

@@ -1,0 +1,51 @@
+import * as path from 'node:path';
+import { envSchema, type Env } from './env.schema';
+
+/** Raised when the environment does not describe a runnable server. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** The validated, typed configuration every module reads (never process.env). */
+export class AppConfig {
+  readonly env: Env;
+  readonly publicUrl: string;
+  readonly dataDir: string;
+  readonly webDistDir: string;
+
+  private constructor(env: Env) {
+    this.env = env;
+    this.publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`).replace(/\/+$/, '');
+    this.dataDir = path.resolve(env.DATA_DIR);
+    this.webDistDir = path.resolve(env.WEB_DIST_DIR);
+  }
+
+  get isProduction(): boolean {
+    return this.env.NODE_ENV === 'production';
+  }
+
+  get isDevelopment(): boolean {
+    return this.env.NODE_ENV === 'development';
+  }
+
+  /** Parses a raw environment (process.env or a test's overrides). Empty strings count as unset. */
+  static fromEnvironment(raw: Record<string, string | undefined>): AppConfig {
+    const cleaned = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== ''));
+    const parsed = envSchema.safeParse(cleaned);
+    if (!parsed.success) {
+      throw new ConfigError(
+        parsed.error.issues.map((issue) => {
+          const name = issue.path.join('.') || '(environment)';
+          // Never echo a value that may hold a credential (tokens, keys, URLs with passwords).
+          const echo = typeof cleaned[name] === 'string' && !/PASSWORD|TOKEN|SECRET|KEY|CREDENTIAL|URL/.test(name);
+          const got = echo ? ` (got "${cleaned[name]}")` : '';
+          return `${name}: ${issue.message}${got}`;
+        }),
+      );
+    }
+    return new AppConfig(parsed.data);
+  }
+}

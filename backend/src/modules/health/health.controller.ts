@@ -1,0 +1,28 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { ApiError } from '../../common/http/api-error';
+
+@Controller()
+export class HealthController {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** Liveness: the process answers. Public; the clients' connection badge calls it. */
+  @Get('api/ping')
+  @Header('Cache-Control', 'no-store')
+  ping() {
+    return { message: 'pong' };
+  }
+
+  /** Readiness: the database answers too. */
+  @Get('api/ready')
+  @Header('Cache-Control', 'no-store')
+  async ready() {
+    try {
+      await this.db.query('SELECT 1');
+    } catch {
+      throw new ApiError(503, 'Database unavailable');
+    }
+    return { status: 'ready' };
+  }
+}

@@ -1,0 +1,14 @@
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const root = resolve(__dirname, '..');
+
+/** The web build of desktop/renderer, served by the backend from dist/web. */
+export default defineConfig({
+  root: resolve(root, 'desktop/renderer'),
+  plugins: [react()],
+  resolve: { alias: { '@shared': resolve(root, 'shared/src') } },
+  build: { outDir: resolve(root, 'dist/web'), emptyOutDir: true, sourcemap: true, target: 'es2022' },
+  server: { proxy: { '/api': 'http://localhost:3000', '/prog': 'http://localhost:3000', '/.well-known': 'http://localhost:3000' } },
+});

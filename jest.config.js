@@ -1,0 +1,64 @@
+/**
+ * One jest run, four projects: unit (node), api (the real Nest app over HTTP),
+ * web (React components in jsdom) and browser (Chromium against the real app).
+ * TypeScript is compiled by SWC with decorator metadata, as in the build.
+ */
+const swc = (react) => [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true, tsx: react },
+      transform: { legacyDecorator: true, decoratorMetadata: true, ...(react ? { react: { runtime: 'automatic' } } : {}) },
+      target: 'es2022',
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs' },
+  },
+];
+
+const common = {
+  rootDir: __dirname,
+  moduleNameMapper: { '^@shared/(.*)$': '<rootDir>/shared/src/$1' },
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/out/'],
+};
+
+module.exports = {
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testEnvironment: 'node',
+      transform: { '^.+\\.ts$': swc(false) },
+      testMatch: [
+        '<rootDir>/backend/src/**/*.spec.ts',
+        '<rootDir>/shared/src/**/*.spec.ts',
+        '<rootDir>/desktop/main/**/*.spec.ts',
+        '<rootDir>/test/unit/**/*.spec.ts',
+      ],
+    },
+    {
+      ...common,
+      displayName: 'api',
+      testEnvironment: 'node',
+      transform: { '^.+\\.ts$': swc(false) },
+      testMatch: ['<rootDir>/test/api/**/*.e2e-spec.ts'],
+      testTimeout: 60_000,
+    },
+    {
+      ...common,
+      displayName: 'web',
+      testEnvironment: 'jsdom',
+      transform: { '^.+\\.tsx?$': swc(true) },
+      testMatch: ['<rootDir>/desktop/renderer/**/*.spec.ts?(x)'],
+      moduleNameMapper: { ...common.moduleNameMapper, '\\.(css)$': '<rootDir>/test/support/style-stub.js' },
+    },
+    {
+      ...common,
+      displayName: 'browser',
+      testEnvironment: 'node',
+      transform: { '^.+\\.ts$': swc(false) },
+      testMatch: ['<rootDir>/test/browser/**/*.e2e-spec.ts'],
+      testTimeout: 120_000,
+    },
+  ],
+};

@@ -1,0 +1,52 @@
+import type { AddressInfo } from 'node:net';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { createApp } from '../../backend/src/bootstrap';
+import { AppConfig } from '../../backend/src/config/app-config';
+import { HttpClient } from './http-client';
+import { LogCapture } from './log-capture';
+import { createTestDatabase, type TestDatabase } from './test-database';
+
+export interface TestServer {
+  baseUrl: string;
+  app: NestExpressApplication;
+  config: AppConfig;
+  database: TestDatabase;
+  logs: LogCapture;
+  http: HttpClient;
+  close(): Promise<void>;
+}
+
+/** Settings every test server gets unless a test overrides them. */
+const TEST_ENV: Record<string, string> = {
+  NODE_ENV: 'test',
+  LOG_LEVEL: 'debug',
+  HOST: '127.0.0.1',
+  PORT: '0',
+  DATABASE_POOL_SIZE: '5',
+};
+
+/**
+ * Boots the real Nest application on a random loopback port, on a database of
+ * its own, with its logs captured. Tests talk to it over HTTP only.
+ */
+export async function startTestServer(env: Record<string, string> = {}, database?: TestDatabase): Promise<TestServer> {
+  const db = database ?? (await createTestDatabase(5));
+  const config = AppConfig.fromEnvironment({ ...TEST_ENV, ...env, DATABASE_URL: db.url });
+  const logs = new LogCapture();
+  const app = await createApp(config, { databaseUrl: db.url, logDestination: logs });
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return {
+    baseUrl,
+    app,
+    config,
+    database: db,
+    logs,
+    http: new HttpClient(baseUrl),
+    close: async () => {
+      await app.close();
+      if (!database) await db.drop();
+    },
+  };
+}
