@@ -1,4 +1,8 @@
 import { InitialSchema1763800000000 } from './1763800000000-initial-schema';
+import { CoreDataModel1763800100000 } from './1763800100000-core-data-model';
 
-/** Every migration, in order. Listed explicitly so bundled and test builds find them without globbing. */
-export const MIGRATIONS = [InitialSchema1763800000000];
+/**
+ * Every migration, in order. Listed explicitly so bundled and test builds find
+ * them without globbing. Add new ones at the end, one line each.
+ */
+export const MIGRATIONS = [InitialSchema1763800000000, CoreDataModel1763800100000];

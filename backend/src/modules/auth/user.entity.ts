@@ -1,0 +1,30 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import type { PlanId } from '@shared/plans';
+
+@Entity('users')
+export class UserEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column('text')
+  email: string;
+
+  @Column('text')
+  name: string;
+
+  /** scrypt hash with its parameters; null for users who only sign in socially. */
+  @Column('text', { name: 'password_hash', nullable: true })
+  passwordHash: string | null;
+
+  @Column('boolean', { name: 'email_verified', default: false })
+  emailVerified: boolean;
+
+  @Column('text', { default: 'free' })
+  plan: PlanId;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

@@ -1,0 +1,48 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import type { HttpMethod, JobStatus } from '@shared/jobs/job-types';
+
+@Entity('jobs')
+@Index('jobs_user_idx', ['userId', 'createdAt'])
+export class JobEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column('uuid', { name: 'user_id' })
+  userId: string;
+
+  @Column('text')
+  name: string;
+
+  @Column('text')
+  url: string;
+
+  @Column('text', { default: 'GET' })
+  method: HttpMethod;
+
+  @Column('jsonb', { default: {} })
+  headers: Record<string, string>;
+
+  @Column('text', { default: '' })
+  body: string;
+
+  @Column('text', { name: 'cron_expression' })
+  cronExpression: string;
+
+  @Column('text', { default: 'scheduled' })
+  status: JobStatus;
+
+  @Column('boolean', { name: 'notify_on_failure', default: false })
+  notifyOnFailure: boolean;
+
+  @Column('timestamptz', { name: 'next_run_at', nullable: true })
+  nextRunAt: Date | null;
+
+  @Column('timestamptz', { name: 'last_run_at', nullable: true })
+  lastRunAt: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}
