@@ -1,0 +1,32 @@
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Observable, Subject } from 'rxjs';
+
+export type JobChangeKind = 'created' | 'updated' | 'paused' | 'resumed' | 'deleted';
+
+/** One committed change to a job's schedule. */
+export interface JobChange {
+  jobId: string;
+  userId: string;
+  kind: JobChangeKind;
+  /** The job's next due time after the change; null when paused or deleted. */
+  nextRunAt: Date | null;
+}
+
+/**
+ * In-process feed of job changes, emitted only after the change has committed,
+ * so the scheduler can re-arm its timer without polling (works on the embedded
+ * database too, where LISTEN/NOTIFY is not available).
+ */
+@Injectable()
+export class JobEvents implements OnModuleDestroy {
+  private readonly subject = new Subject<JobChange>();
+  readonly changes$: Observable<JobChange> = this.subject.asObservable();
+
+  emit(change: JobChange): void {
+    this.subject.next(change);
+  }
+
+  onModuleDestroy(): void {
+    this.subject.complete();
+  }
+}
