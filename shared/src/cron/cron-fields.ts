@@ -1,0 +1,25 @@
+/**
+ * The five fields of a standard cron expression, in order, with the ranges the
+ * spec allows. Month and day-of-week also accept three-letter English names.
+ */
+export interface CronFieldSpec {
+  key: 'minute' | 'hour' | 'dayOfMonth' | 'month' | 'dayOfWeek';
+  /** How messages and descriptions name the field. */
+  label: string;
+  min: number;
+  max: number;
+  /** Accepted names, index + min = value (JAN = 1, SUN = 0). */
+  names?: readonly string[];
+}
+
+export const MONTH_NAMES = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'] as const;
+export const WEEKDAY_NAMES = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] as const;
+
+export const CRON_FIELDS: readonly CronFieldSpec[] = [
+  { key: 'minute', label: 'Minute', min: 0, max: 59 },
+  { key: 'hour', label: 'Hour', min: 0, max: 23 },
+  { key: 'dayOfMonth', label: 'Day of month', min: 1, max: 31 },
+  { key: 'month', label: 'Month', min: 1, max: 12, names: MONTH_NAMES },
+  // The spec's range is 0-6 with Sunday = 0; 7 is refused rather than silently aliased.
+  { key: 'dayOfWeek', label: 'Day of week', min: 0, max: 6, names: WEEKDAY_NAMES },
+];
