@@ -8,7 +8,10 @@ import { loggerParams } from './common/logging/logger-options';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { databaseOptions } from './database/database-options';
+import { AccountsModule } from './modules/accounts/accounts.module';
+import { AuthModule } from './modules/auth/auth.module';
 import { HealthModule } from './modules/health/health.module';
+import { MailModule } from './modules/mail/mail.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -29,6 +32,9 @@ export class AppModule {
         LoggerModule.forRoot(loggerParams(config, options.logDestination)),
         TypeOrmModule.forRoot(databaseOptions(options.databaseUrl, config.env.DATABASE_POOL_SIZE)),
         HealthModule,
+        MailModule.forRoot(config),
+        AuthModule,
+        AccountsModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }],
     };

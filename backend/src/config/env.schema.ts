@@ -35,6 +35,29 @@ export const envSchema = z.object({
   WEB_DIST_DIR: z.string().min(1).default('./dist/web'),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 0, 300_000),
   TRUST_PROXY: bool(false),
+  // Identity (see backend/src/modules/auth).
+  AUTH_PROVIDER: z.enum(['local', 'cognito']).default('local'),
+  AUTH_CLIENT_ID: z.string().min(1).default('cronbeam-web'),
+  AUTH_ISSUER: z.url({ message: 'expected an absolute URL' }).optional(),
+  AUTH_TOKEN_TTL_SECONDS: int(3_600, 5, 86_400),
+  AUTH_REFRESH_TOKEN_TTL_DAYS: int(30, 1, 365),
+  AUTH_SIGNING_KEY_MAX_AGE_DAYS: int(90, 1, 3_650),
+  AUTH_CODE_TTL_SECONDS: int(86_400, 5, 604_800),
+  AUTH_CODE_MAX_ATTEMPTS: int(5, 1, 100),
+  AUTH_MAX_FAILURES_PER_ACCOUNT: int(5, 1, 1_000),
+  AUTH_MAX_FAILURES_PER_IP: int(100, 1, 100_000),
+  AUTH_THROTTLE_WINDOW_SECONDS: int(900, 1, 86_400),
+  COGNITO_REGION: z.string().min(1).optional(),
+  COGNITO_USER_POOL_ID: z.string().min(1).optional(),
+  COGNITO_CLIENT_ID: z.string().min(1).optional(),
+  COGNITO_ENDPOINT: z.url({ message: 'expected an absolute URL' }).optional(),
+  COGNITO_DOMAIN: z.url({ message: 'expected an absolute URL' }).optional(),
+  GOOGLE_OIDC_ISSUER: z.url({ message: 'expected an absolute URL' }).default('https://accounts.google.com'),
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  // Mail (see backend/src/modules/mail).
+  SMTP_URL: z.string().regex(/^smtps?:\/\/.+/, { message: 'expected an smtp:// or smtps:// URL' }).optional(),
+  MAIL_FROM: z.string().min(3).default('Cronbeam <no-reply@cronbeam.localhost>'),
 });
 
 export type Env = z.infer<typeof envSchema>;

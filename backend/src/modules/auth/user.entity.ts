@@ -22,6 +22,10 @@ export class UserEntity {
   @Column('text', { default: 'free' })
   plan: PlanId;
 
+  /** Access tokens issued before this instant are refused (global sign-out, password change). */
+  @Column('timestamptz', { name: 'sessions_revoked_at', nullable: true })
+  sessionsRevokedAt: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -1,0 +1,23 @@
+import { Controller, Delete, Get, HttpCode, Req, UseGuards } from '@nestjs/common';
+import type { Request } from 'express';
+import { CurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
+import { BearerAuthGuard } from '../auth/bearer-auth.guard';
+import { AccountsService } from './accounts.service';
+
+@Controller('api/account')
+@UseGuards(BearerAuthGuard)
+export class AccountsController {
+  constructor(private readonly accounts: AccountsService) {}
+
+  @Get()
+  show(@CurrentUser() user: AuthenticatedUser) {
+    return this.accounts.show(user);
+  }
+
+  @Delete()
+  @HttpCode(200)
+  async delete(@CurrentUser() user: AuthenticatedUser, @Req() req: Request) {
+    await this.accounts.delete(user, (req.headers.authorization ?? '').replace(/^Bearer\s+/i, ''));
+    return { message: 'Account deleted' };
+  }
+}

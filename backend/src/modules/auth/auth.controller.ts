@@ -1,0 +1,146 @@
+import { Body, Controller, Header, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import {
+  changePasswordSchema,
+  emailOnlySchema,
+  loginSchema,
+  refreshSchema,
+  resetPasswordSchema,
+  signUpSchema,
+  verifyEmailSchema,
+  type ChangePasswordRequest,
+  type LoginRequest,
+  type ResetPasswordRequest,
+  type SignUpRequest,
+  type TokenResponse,
+  type VerifyEmailRequest,
+} from '@shared/auth/auth-schemas';
+import { ApiError } from '../../common/http/api-error';
+import { ZodPipe } from '../../common/validation/zod-body.pipe';
+import { AppConfig } from '../../config/app-config';
+import { CurrentUser, type AuthenticatedUser } from './authenticated-user';
+import { AuthService } from './auth.service';
+import { BearerAuthGuard } from './bearer-auth.guard';
+import type { TokenSet } from './identity-provider';
+import { clearRefreshCookie, refreshCookieOf, setRefreshCookie } from './refresh-cookie';
+
+/** The raw bearer token of a request that passed BearerAuthGuard (providers need it for some calls). */
+function bearerTokenOf(req: Request): string {
+  return (req.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
+}
+
+function clientIp(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}
+
+@Controller('api/auth')
+export class AuthController {
+  constructor(
+    private readonly auth: AuthService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Post('signup')
+  async signUp(@Body(new ZodPipe(signUpSchema)) body: SignUpRequest) {
+    const { userId } = await this.auth.signUp(body);
+    return { user_id: userId, email: body.email, user_confirmed: false };
+  }
+
+  @Post('verify')
+  @HttpCode(200)
+  async verify(@Body(new ZodPipe(verifyEmailSchema)) body: VerifyEmailRequest, @Req() req: Request) {
+    await this.auth.verifyEmail(body, clientIp(req));
+    return { message: 'Email verified' };
+  }
+
+  @Post('resend-code')
+  @HttpCode(200)
+  async resendCode(@Body(new ZodPipe(emailOnlySchema)) body: { email: string }) {
+    await this.auth.resendCode(body.email);
+    return { message: 'Verification code sent' };
+  }
+
+  @Post('login')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  async login(
+    @Body(new ZodPipe(loginSchema)) body: LoginRequest,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<TokenResponse> {
+    return this.session(req, res, await this.auth.login(body.email, body.password, clientIp(req)));
+  }
+
+  @Post('refresh')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  async refresh(
+    @Body(new ZodPipe(refreshSchema)) body: { refresh_token?: string },
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<TokenResponse> {
+    const token = body.refresh_token ?? refreshCookieOf(req);
+    if (!token) throw ApiError.unauthorized(AUTH_MESSAGES.invalidRefreshToken);
+    return this.session(req, res, await this.auth.refresh(token));
+  }
+
+  @Post('logout')
+  @HttpCode(200)
+  async logout(
+    @Body(new ZodPipe(refreshSchema)) body: { refresh_token?: string },
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    await this.auth.logout(body.refresh_token ?? refreshCookieOf(req));
+    clearRefreshCookie(req, res);
+    return { message: 'Logged out' };
+  }
+
+  @Post('forgot-password')
+  @HttpCode(200)
+  async forgotPassword(@Body(new ZodPipe(emailOnlySchema)) body: { email: string }) {
+    await this.auth.forgotPassword(body.email);
+    return { message: 'Password reset code sent' };
+  }
+
+  @Post('reset-password')
+  @HttpCode(200)
+  async resetPassword(@Body(new ZodPipe(resetPasswordSchema)) body: ResetPasswordRequest, @Req() req: Request) {
+    await this.auth.resetPassword(body, clientIp(req));
+    return { message: 'Password has been reset' };
+  }
+
+  @Post('change-password')
+  @HttpCode(200)
+  @UseGuards(BearerAuthGuard)
+  async changePassword(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body(new ZodPipe(changePasswordSchema)) body: ChangePasswordRequest,
+    @Req() req: Request,
+  ) {
+    await this.auth.changePassword(user, bearerTokenOf(req), body, clientIp(req));
+    return { message: 'Password changed' };
+  }
+
+  /** Ends every session of the caller on every device. */
+  @Post('global-sign-out')
+  @HttpCode(200)
+  @UseGuards(BearerAuthGuard)
+  async globalSignOut(@CurrentUser() user: AuthenticatedUser, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    await this.auth.globalSignOut(user, bearerTokenOf(req));
+    clearRefreshCookie(req, res);
+    return { message: 'Signed out everywhere' };
+  }
+
+  private session(req: Request, res: Response, tokens: TokenSet): TokenResponse {
+    setRefreshCookie(req, res, tokens.refreshToken, this.config.env.AUTH_REFRESH_TOKEN_TTL_DAYS);
+    return {
+      access_token: tokens.accessToken,
+      id_token: tokens.idToken,
+      refresh_token: tokens.refreshToken,
+      expires_in: tokens.expiresIn,
+      token_type: 'Bearer',
+    };
+  }
+}

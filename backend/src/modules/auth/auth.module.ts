@@ -1,0 +1,47 @@
+import { Module } from '@nestjs/common';
+import { PassportModule } from '@nestjs/passport';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthController } from './auth.controller';
+import { AuthService } from './auth.service';
+import { BearerAuthGuard } from './bearer-auth.guard';
+import { IDENTITY_PROVIDER } from './identity-provider';
+import { JwksController } from './jwks.controller';
+import { JwtStrategy } from './jwt.strategy';
+import { LocalIdentityProvider } from './local/local-identity-provider';
+import { RefreshTokenEntity } from './local/refresh-token.entity';
+import { RefreshTokensService } from './local/refresh-tokens.service';
+import { SigningKeyEntity } from './local/signing-key.entity';
+import { SigningKeysService } from './local/signing-keys.service';
+import { TokenIssuerService } from './local/token-issuer.service';
+import { VerificationCodeEntity } from './local/verification-code.entity';
+import { VerificationCodesService } from './local/verification-codes.service';
+import { AuthAttemptsService } from './throttling/auth-attempts.service';
+import { UserEntity } from './user.entity';
+import { UsersService } from './users.service';
+
+/**
+ * Identity: sign-up, verification, sessions and the bearer guard. Other
+ * modules import it for `BearerAuthGuard` and `UsersService`.
+ */
+@Module({
+  imports: [
+    PassportModule,
+    TypeOrmModule.forFeature([UserEntity, SigningKeyEntity, RefreshTokenEntity, VerificationCodeEntity]),
+  ],
+  controllers: [AuthController, JwksController],
+  providers: [
+    UsersService,
+    AuthService,
+    AuthAttemptsService,
+    SigningKeysService,
+    TokenIssuerService,
+    RefreshTokensService,
+    VerificationCodesService,
+    LocalIdentityProvider,
+    { provide: IDENTITY_PROVIDER, useExisting: LocalIdentityProvider },
+    JwtStrategy,
+    BearerAuthGuard,
+  ],
+  exports: [UsersService, BearerAuthGuard, IDENTITY_PROVIDER],
+})
+export class AuthModule {}

@@ -1,0 +1,53 @@
+import type { AuthenticatedUser } from './authenticated-user';
+
+/** Tokens of a session, whichever provider issued them. */
+export interface TokenSet {
+  accessToken: string;
+  idToken: string;
+  refreshToken: string;
+  /** Seconds until the access and ID tokens expire. */
+  expiresIn: number;
+}
+
+export interface NewAccount {
+  name: string;
+  email: string;
+  password: string;
+}
+
+/** How bearer tokens of the provider are verified (see JwtStrategy). */
+export interface TokenVerificationSettings {
+  issuer: string;
+  clientId: string;
+  jwksUri: string;
+  /** Keys served without an HTTP round trip (the local provider reads its own table). */
+  getKeys?: () => Promise<object[]>;
+}
+
+/**
+ * The identity operations the API needs, implemented by the built-in provider
+ * (`local`) and by AWS Cognito (`cognito`). Implementations throw ApiError
+ * with the spec's texts, keep the `users` row of every account in step with
+ * the provider, and never see throttling (AuthService does that for both).
+ */
+export interface IdentityProvider {
+  readonly name: 'local' | 'cognito';
+  verificationSettings(): TokenVerificationSettings;
+  /** Creates an unconfirmed account and sends it a verification code. */
+  signUp(account: NewAccount): Promise<{ userId: string }>;
+  confirmSignUp(email: string, code: string): Promise<void>;
+  resendCode(email: string): Promise<void>;
+  login(email: string, password: string): Promise<TokenSet>;
+  refresh(refreshToken: string): Promise<TokenSet>;
+  /** Revokes the refresh token (and its family); unknown tokens are ignored. */
+  revokeRefreshToken(refreshToken: string): Promise<void>;
+  forgotPassword(email: string): Promise<void>;
+  resetPassword(email: string, code: string, newPassword: string): Promise<void>;
+  changePassword(user: AuthenticatedUser, accessToken: string, oldPassword: string, newPassword: string): Promise<void>;
+  /** Ends every session of the user. */
+  globalSignOut(user: AuthenticatedUser, accessToken: string): Promise<void>;
+  /** Removes the account at the provider; the caller deletes the user's data. */
+  deleteUser(user: AuthenticatedUser, accessToken: string): Promise<void>;
+}
+
+export const IDENTITY_PROVIDER = Symbol('IdentityProvider');

@@ -1,0 +1,139 @@
+import { Injectable } from '@nestjs/common';
+import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { ApiError } from '../../../common/http/api-error';
+import { AppConfig } from '../../../config/app-config';
+import { MailService } from '../../mail/mail.service';
+import type { AuthenticatedUser } from '../authenticated-user';
+import type { IdentityProvider, NewAccount, TokenSet, TokenVerificationSettings } from '../identity-provider';
+import { passwordResetCodeMail, verificationCodeMail } from '../identity-mails';
+import type { UserEntity } from '../user.entity';
+import { UsersService } from '../users.service';
+import { decoyPasswordHash, hashPassword, verifyPassword } from './password-hasher';
+import { RefreshTokensService } from './refresh-tokens.service';
+import { SigningKeysService } from './signing-keys.service';
+import { localIssuer, TokenIssuerService } from './token-issuer.service';
+import { VerificationCodesService } from './verification-codes.service';
+
+/** The built-in identity provider: accounts, codes and tokens in this server's database. */
+@Injectable()
+export class LocalIdentityProvider implements IdentityProvider {
+  readonly name = 'local';
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly users: UsersService,
+    private readonly mail: MailService,
+    private readonly codes: VerificationCodesService,
+    private readonly tokens: TokenIssuerService,
+    private readonly refreshTokens: RefreshTokensService,
+    private readonly keys: SigningKeysService,
+  ) {}
+
+  verificationSettings(): TokenVerificationSettings {
+    return {
+      issuer: localIssuer(this.config),
+      clientId: this.config.env.AUTH_CLIENT_ID,
+      jwksUri: `${localIssuer(this.config)}/.well-known/jwks.json`,
+      getKeys: () => this.keys.publicJwks(),
+    };
+  }
+
+  async signUp(account: NewAccount): Promise<{ userId: string }> {
+    const user = await this.users.create({
+      email: account.email,
+      name: account.name,
+      passwordHash: await hashPassword(account.password),
+      emailVerified: false,
+    });
+    if (!user) throw ApiError.conflict(AUTH_MESSAGES.emailAlreadyRegistered);
+    await this.sendCode(user, 'verify_email');
+    return { userId: user.id };
+  }
+
+  async confirmSignUp(email: string, code: string): Promise<void> {
+    const user = await this.existingUser(email);
+    if (user.emailVerified) throw ApiError.badRequest(AUTH_MESSAGES.alreadyConfirmed);
+    await this.codes.consume(user.id, 'verify_email', code);
+    await this.users.update(user.id, { emailVerified: true });
+  }
+
+  async resendCode(email: string): Promise<void> {
+    const user = await this.existingUser(email);
+    if (user.emailVerified) throw ApiError.badRequest(AUTH_MESSAGES.alreadyConfirmed);
+    await this.sendCode(user, 'verify_email');
+  }
+
+  async login(email: string, password: string): Promise<TokenSet> {
+    const user = await this.users.findByEmail(email);
+    // The unknown-user path runs the same scrypt as the wrong-password path: equal timing.
+    const matches = await verifyPassword(password, user?.passwordHash ?? (await decoyPasswordHash()));
+    if (!user) throw ApiError.unauthorized(AUTH_MESSAGES.userDoesNotExist);
+    if (!matches || !user.passwordHash) throw ApiError.unauthorized(AUTH_MESSAGES.incorrectCredentials);
+    if (!user.emailVerified) throw ApiError.forbidden(AUTH_MESSAGES.userNotConfirmed);
+    return this.startSession(user);
+  }
+
+  /** A session for a user whose identity was proven elsewhere (social sign-in). */
+  async startSession(user: UserEntity): Promise<TokenSet> {
+    const { idToken, accessToken } = await this.tokens.issue(user);
+    const refreshToken = await this.refreshTokens.issue(user.id);
+    return { idToken, accessToken, refreshToken, expiresIn: this.tokens.ttlSeconds };
+  }
+
+  async refresh(refreshToken: string): Promise<TokenSet> {
+    const rotated = await this.refreshTokens.rotate(refreshToken);
+    const user = await this.users.findById(rotated.userId);
+    if (!user) throw ApiError.unauthorized(AUTH_MESSAGES.invalidRefreshToken);
+    const { idToken, accessToken } = await this.tokens.issue(user);
+    return { idToken, accessToken, refreshToken: rotated.refreshToken, expiresIn: this.tokens.ttlSeconds };
+  }
+
+  async revokeRefreshToken(refreshToken: string): Promise<void> {
+    await this.refreshTokens.revoke(refreshToken);
+  }
+
+  async forgotPassword(email: string): Promise<void> {
+    await this.sendCode(await this.existingUser(email), 'reset_password');
+  }
+
+  async resetPassword(email: string, code: string, newPassword: string): Promise<void> {
+    const user = await this.existingUser(email);
+    await this.codes.consume(user.id, 'reset_password', code);
+    // Receiving the code proves the address, so a reset also confirms an unverified account.
+    await this.users.update(user.id, { passwordHash: await hashPassword(newPassword), emailVerified: true });
+    await this.endSessions(user.id);
+  }
+
+  async changePassword(caller: AuthenticatedUser, _accessToken: string, oldPassword: string, newPassword: string): Promise<void> {
+    const user = await this.users.findById(caller.id);
+    if (!user) throw ApiError.unauthorized(AUTH_MESSAGES.notAuthenticated);
+    const matches = await verifyPassword(oldPassword, user.passwordHash ?? (await decoyPasswordHash()));
+    if (!matches || !user.passwordHash) throw ApiError.unauthorized(AUTH_MESSAGES.incorrectCredentials);
+    // Like the managed service, other sessions stay signed in; global sign-out ends them.
+    await this.users.update(user.id, { passwordHash: await hashPassword(newPassword) });
+  }
+
+  async globalSignOut(caller: AuthenticatedUser): Promise<void> {
+    await this.endSessions(caller.id);
+  }
+
+  /** Nothing to do at the provider: the account is the users row, which the caller deletes. */
+  async deleteUser(): Promise<void> {}
+
+  private async endSessions(userId: string): Promise<void> {
+    await this.refreshTokens.revokeAllOf(userId);
+    await this.users.update(userId, { sessionsRevokedAt: new Date() });
+  }
+
+  private async existingUser(email: string): Promise<UserEntity> {
+    const user = await this.users.findByEmail(email);
+    if (!user) throw ApiError.notFound(AUTH_MESSAGES.userDoesNotExist);
+    return user;
+  }
+
+  private async sendCode(user: UserEntity, purpose: 'verify_email' | 'reset_password'): Promise<void> {
+    const code = await this.codes.issue(user.id, purpose);
+    const mail = purpose === 'verify_email' ? verificationCodeMail : passwordResetCodeMail;
+    await this.mail.send(mail(user.email, user.name, code));
+  }
+}

@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { ApiError } from '../../../common/http/api-error';
+import { AppConfig } from '../../../config/app-config';
+import { RefreshTokenEntity } from './refresh-token.entity';
+import { newOpaqueSecret, sha256 } from './secret-hash';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Opaque refresh tokens, stored as hashes and rotated on every use. A family
+ * is the chain of tokens from one sign-in; it expires as a whole
+ * AUTH_REFRESH_TOKEN_TTL_DAYS after that sign-in.
+ */
+@Injectable()
+export class RefreshTokensService {
+  private readonly logger = new Logger(RefreshTokensService.name);
+
+  constructor(
+    private readonly config: AppConfig,
+    @InjectDataSource() private readonly db: DataSource,
+  ) {}
+
+  private get repo() {
+    return this.db.getRepository(RefreshTokenEntity);
+  }
+
+  /** Starts a new family (a sign-in). */
+  async issue(userId: string): Promise<string> {
+    const expiresAt = new Date(Date.now() + this.config.env.AUTH_REFRESH_TOKEN_TTL_DAYS * DAY_MS);
+    return this.insert(userId, randomUUID(), expiresAt);
+  }
+
+  /**
+   * Exchanges a refresh token for its successor. A token that was already
+   * exchanged (or revoked) is a replay: the whole family is revoked and the
+   * caller must sign in again.
+   */
+  async rotate(token: string): Promise<{ userId: string; refreshToken: string }> {
+    // Marking the token used is the claim: of two concurrent exchanges only one updates the row.
+    // TypeORM answers an UPDATE as [rows, affectedCount].
+    const [claimed]: [Array<{ user_id: string; family_id: string; expires_at: Date }>] = await this.db.query(
+      `UPDATE refresh_tokens SET used_at = now()
+        WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
+        RETURNING user_id, family_id, expires_at`,
+      [sha256(token)],
+    );
+    const row = claimed[0];
+    if (!row) {
+      await this.revokeFamilyOf(token, 'Refresh token reused; its family is revoked');
+      throw ApiError.unauthorized(AUTH_MESSAGES.invalidRefreshToken);
+    }
+    const refreshToken = await this.insert(row.user_id, row.family_id, new Date(row.expires_at));
+    return { userId: row.user_id, refreshToken };
+  }
+
+  /** Logout: the token's family ends. Unknown tokens are ignored (logout always succeeds). */
+  async revoke(token: string): Promise<void> {
+    await this.revokeFamilyOf(token);
+  }
+
+  /** Global sign-out, password change and reset: every family of the user ends. */
+  async revokeAllOf(userId: string): Promise<void> {
+    await this.db.query(`UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, [userId]);
+  }
+
+  private async revokeFamilyOf(token: string, logMessage?: string): Promise<void> {
+    const [revoked]: [Array<{ family_id: string; user_id: string }>] = await this.db.query(
+      `UPDATE refresh_tokens SET revoked_at = now()
+        WHERE revoked_at IS NULL AND family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = $1)
+        RETURNING family_id, user_id`,
+      [sha256(token)],
+    );
+    if (logMessage && revoked.length > 0) this.logger.warn({ userId: revoked[0].user_id, familyId: revoked[0].family_id }, logMessage);
+  }
+
+  private async insert(userId: string, familyId: string, expiresAt: Date): Promise<string> {
+    const token = newOpaqueSecret();
+    await this.repo.insert({ userId, familyId, tokenHash: sha256(token), expiresAt });
+    return token;
+  }
+}

@@ -1,0 +1,91 @@
+import { createHash, createPublicKey, generateKeyPair, type JsonWebKey } from 'node:crypto';
+import { promisify } from 'node:util';
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { IsNull, MoreThan, type Repository } from 'typeorm';
+import { AppConfig } from '../../../config/app-config';
+import { SigningKeyEntity } from './signing-key.entity';
+
+const generateRsaKeyPair = promisify(generateKeyPair);
+const DAY_MS = 86_400_000;
+/** How long an instance trusts its cached choice of key before asking the database again. */
+const RELOAD_MS = 60_000;
+
+export interface PublicJwk extends JsonWebKey {
+  kid: string;
+  alg: 'RS256';
+  use: 'sig';
+}
+
+/** RFC 7638 thumbprint: a stable key id derived from the public key itself. */
+function thumbprint(jwk: JsonWebKey): string {
+  return createHash('sha256').update(JSON.stringify({ e: jwk.e, kty: jwk.kty, n: jwk.n })).digest('base64url');
+}
+
+/**
+ * The local provider's RS256 keys, kept in the database so every instance
+ * signs with the same key and tokens survive restarts. A key older than
+ * AUTH_SIGNING_KEY_MAX_AGE_DAYS is replaced; a replaced key stays published
+ * until the last token it signed has expired.
+ */
+@Injectable()
+export class SigningKeysService {
+  private readonly logger = new Logger(SigningKeysService.name);
+  private current: SigningKeyEntity | undefined;
+  private loadedAt = 0;
+  private pending: Promise<SigningKeyEntity> | undefined;
+
+  constructor(
+    private readonly config: AppConfig,
+    @InjectRepository(SigningKeyEntity) private readonly keys: Repository<SigningKeyEntity>,
+  ) {}
+
+  /** The key to sign with now (generated on first use, rotated when too old). */
+  async signingKey(): Promise<SigningKeyEntity> {
+    if (this.current && Date.now() - this.loadedAt < RELOAD_MS && !this.isTooOld(this.current)) return this.current;
+    this.pending ??= this.loadOrRotate().finally(() => (this.pending = undefined));
+    this.current = await this.pending;
+    this.loadedAt = Date.now();
+    return this.current;
+  }
+
+  /** Every key a live token may have been signed with, as published at /.well-known/jwks.json. */
+  async publicJwks(): Promise<PublicJwk[]> {
+    await this.signingKey();
+    const stillVerifying = new Date(Date.now() - this.config.env.AUTH_TOKEN_TTL_SECONDS * 1000);
+    const rows = await this.keys.find({
+      where: [{ retiredAt: IsNull() }, { retiredAt: MoreThan(stillVerifying) }],
+      order: { createdAt: 'DESC' },
+    });
+    return rows.map((k) => ({ ...k.publicJwk, kid: k.kid, alg: 'RS256', use: 'sig' }));
+  }
+
+  private isTooOld(key: SigningKeyEntity): boolean {
+    return Date.now() - key.createdAt.getTime() > this.config.env.AUTH_SIGNING_KEY_MAX_AGE_DAYS * DAY_MS;
+  }
+
+  private async loadOrRotate(): Promise<SigningKeyEntity> {
+    const newest = await this.keys.findOne({ where: { retiredAt: IsNull() }, order: { createdAt: 'DESC' } });
+    if (newest && !this.isTooOld(newest)) return newest;
+    const fresh = await this.generate();
+    // Retire every other active key (also ones a concurrent instance made): newest wins.
+    await this.keys
+      .createQueryBuilder()
+      .update()
+      .set({ retiredAt: () => 'now()' })
+      .where('retired_at IS NULL AND kid <> :kid AND created_at <= :createdAt', { kid: fresh.kid, createdAt: fresh.createdAt })
+      .execute();
+    this.logger.log({ kid: fresh.kid }, newest ? 'Rotated the token signing key' : 'Generated the first token signing key');
+    return fresh;
+  }
+
+  private async generate(): Promise<SigningKeyEntity> {
+    const { privateKey } = await generateRsaKeyPair('rsa', {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    });
+    const publicJwk = createPublicKey(privateKey).export({ format: 'jwk' });
+    return this.keys.save(this.keys.create({ kid: thumbprint(publicJwk), privateKeyPem: privateKey, publicJwk, retiredAt: null }));
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Texts of the identity layer, exactly as the spec words them. The API answers
+ * them as `detail` and the web app matches on them, so both import them from
+ * here rather than retyping them.
+ */
+export const AUTH_MESSAGES = {
+  authenticationRequired: 'Authentication required',
+  notAuthenticated: 'User is not authenticated',
+  invalidToken: 'Invalid or expired token',
+  userDoesNotExist: 'User does not exist',
+  incorrectCredentials: 'Incorrect email or password',
+  passwordAttemptsExceeded: 'Password attempts exceeded',
+  /** What the client shows for passwordAttemptsExceeded. */
+  tooManyFailedAttempts: 'Too many failed attempts. Please try again later.',
+  emailAlreadyRegistered: 'This email is already registered. Please sign in instead.',
+  /** Social sign-in with the email of a password account, on the login intent. */
+  socialLoginUsePassword: 'Authentication failed. Please try signing in with email and password.',
+  passwordRequired: 'PASSWORD parameter is required',
+  newPasswordRequired: 'New password is required.',
+  userNotConfirmed: 'User is not confirmed.',
+  alreadyConfirmed: 'User is already confirmed.',
+  codeMismatch: 'Invalid verification code provided, please try again.',
+  codeExpired: 'Invalid code provided, please request a code again.',
+  invalidRefreshToken: 'Invalid Refresh Token',
+  invalidUserPoolId: 'Invalid UserPoolId format.',
+  poolAndClientRequired: 'Both UserPoolId and ClientId are required.',
+  authenticationFailed: 'Authentication failed',
+  noAuthorizationCode: 'No authorization code found',
+  codeExchangeFailed: 'Failed to exchange code for tokens',
+  socialLoginFailed: 'Social login failed',
+  accountCreationFailed: 'Account creation failed. This email may already be registered.',
+} as const;
+
+/** Validation messages of the sign-in and sign-up forms. */
+export const AUTH_FIELD_MESSAGES = {
+  nameRequired: 'Full name is required',
+  emailRequired: 'Email is required',
+  emailInvalid: 'Enter a valid email address',
+  passwordRequired: AUTH_MESSAGES.passwordRequired,
+  passwordTooShort: 'Password must be at least 8 characters',
+  passwordTooLong: 'Password must be at most 256 characters',
+  codeInvalid: 'The verification code has 6 digits',
+  newPasswordRequired: AUTH_MESSAGES.newPasswordRequired,
+  refreshTokenRequired: 'Refresh token is required',
+} as const;

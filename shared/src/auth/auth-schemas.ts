@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { AUTH_FIELD_MESSAGES as M } from './auth-messages';
+
+/** Verification and reset codes: six digits, sent by email. */
+export const VERIFICATION_CODE_LENGTH = 6;
+
+const email = z
+  .string({ message: M.emailRequired })
+  .trim()
+  .min(1, M.emailRequired)
+  .max(254, M.emailInvalid)
+  .pipe(z.email({ message: M.emailInvalid }));
+
+/** A password being set: length rules apply. */
+const newPassword = (required: string) =>
+  z.string({ message: required }).min(1, required).min(8, M.passwordTooShort).max(256, M.passwordTooLong);
+
+/** A password being checked: only presence (old passwords may predate the rules). */
+const currentPassword = z.string({ message: M.passwordRequired }).min(1, M.passwordRequired).max(1024, M.passwordRequired);
+
+const code = z
+  .string({ message: M.codeInvalid })
+  .trim()
+  .regex(new RegExp(`^\\d{${VERIFICATION_CODE_LENGTH}}$`), M.codeInvalid);
+
+export const signUpSchema = z.object({
+  name: z.string({ message: M.nameRequired }).trim().min(1, M.nameRequired).max(200, 'Full name is too long'),
+  email,
+  password: newPassword(M.passwordRequired),
+});
+
+export const loginSchema = z.object({ email, password: currentPassword });
+export const verifyEmailSchema = z.object({ email, code });
+export const emailOnlySchema = z.object({ email });
+export const resetPasswordSchema = z.object({ email, code, new_password: newPassword(M.newPasswordRequired) });
+export const changePasswordSchema = z.object({
+  old_password: currentPassword,
+  new_password: newPassword(M.newPasswordRequired),
+});
+/** The refresh token may come in the body or, for the browser, in the HttpOnly cookie. */
+export const refreshSchema = z.object({ refresh_token: z.string().min(1, M.refreshTokenRequired).max(4096).optional() });
+
+export type SignUpRequest = z.infer<typeof signUpSchema>;
+export type LoginRequest = z.infer<typeof loginSchema>;
+export type VerifyEmailRequest = z.infer<typeof verifyEmailSchema>;
+export type ResetPasswordRequest = z.infer<typeof resetPasswordSchema>;
+export type ChangePasswordRequest = z.infer<typeof changePasswordSchema>;
+
+/** What login, refresh and social-login answer: one shape for every client. */
+export interface TokenResponse {
+  access_token: string;
+  id_token: string;
+  refresh_token: string;
+  /** Seconds until the access and ID tokens expire. */
+  expires_in: number;
+  token_type: 'Bearer';
+}
+
+/** Claims of the ID token the web app reads (name, email, sub, exp). */
+export interface IdTokenClaims {
+  sub: string;
+  email: string;
+  name: string;
+  exp: number;
+  iat: number;
+  iss: string;
+  aud: string;
+  token_use: 'id';
+}
