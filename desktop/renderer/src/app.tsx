@@ -1,24 +1,65 @@
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
+import { lazy, Suspense, useEffect } from 'react';
+import { BrowserRouter, Navigate, Route, Routes, useNavigate } from 'react-router-dom';
+import { setUnauthorizedHandler } from './api/api-client';
+import { AuthCallbackPage } from './auth/auth-callback-page';
+import { LoginPage } from './auth/login-page';
+import { SignupPage } from './auth/signup-page';
+import { VerifyPage } from './auth/verify-page';
+import { isIdTokenExpired } from './session/id-token';
+import { useSession } from './session/session-store';
+import { loginUrl } from './session/use-session-expiry';
+import { NotFoundPage } from './ui/not-found-page';
+import { PageSpinner } from './ui/page-spinner';
+import { Toasts } from './ui/toasts';
 
-function Placeholder({ title }: { title: string }) {
-  return (
-    <main>
-      <h1>Cronbeam</h1>
-      <p>{title}</p>
-    </main>
-  );
+/** The dashboard and its widgets are a separate chunk: /login stays small. */
+const DashboardPage = lazy(() => import('./dashboard/dashboard-page'));
+
+/** A 401 anywhere ends the session: clear it and go to /login with the spec's message. */
+function UnauthorizedRedirect() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    setUnauthorizedHandler((message) => {
+      useSession.getState().clear();
+      navigate(loginUrl(message), { replace: true });
+    });
+  }, [navigate]);
+  return null;
+}
+
+/** `/` goes to the dashboard with a valid session, else to /login. */
+function HomeRedirect() {
+  const idToken = useSession((s) => s.idToken);
+  return <Navigate to={isIdTokenExpired(idToken) ? '/login' : '/dashboard'} replace />;
 }
 
 /** Route table of the web app and the desktop window. */
+export function AppRoutes() {
+  return (
+    <>
+      <UnauthorizedRedirect />
+      <Suspense fallback={<PageSpinner />}>
+        <Routes>
+          <Route path="/" element={<HomeRedirect />} />
+          <Route path="/login" element={<LoginPage />} />
+          <Route path="/signup" element={<SignupPage />} />
+          <Route path="/verify" element={<VerifyPage />} />
+          <Route path="/verify/:email" element={<VerifyPage />} />
+          <Route path="/auth/callback" element={<AuthCallbackPage />} />
+          <Route path="/dashboard/auth/callback" element={<AuthCallbackPage />} />
+          <Route path="/dashboard/*" element={<DashboardPage />} />
+          <Route path="*" element={<NotFoundPage />} />
+        </Routes>
+      </Suspense>
+      <Toasts />
+    </>
+  );
+}
+
 export function App() {
   return (
     <BrowserRouter>
-      <Routes>
-        <Route path="/" element={<Navigate to="/login" replace />} />
-        <Route path="/login" element={<Placeholder title="Sign in" />} />
-        <Route path="/dashboard" element={<Placeholder title="Dashboard" />} />
-        <Route path="*" element={<Placeholder title="Page not found" />} />
-      </Routes>
+      <AppRoutes />
     </BrowserRouter>
   );
 }

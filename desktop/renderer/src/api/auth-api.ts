@@ -1,0 +1,26 @@
+import type { TokenResponse } from '@shared/auth/auth-schemas';
+import { apiRequest, isTransient } from './api-client';
+import { withRetry } from './retry';
+
+/** The identity endpoints (/api/auth/...). All public except logout. */
+export const authApi = {
+  /** Retried on network errors, timeouts and 503, as the spec says for login. */
+  login: (email: string, password: string) =>
+    withRetry(() => apiRequest<TokenResponse>('POST', '/auth/login', { auth: false, body: { email, password } }), {
+      shouldRetry: isTransient,
+    }),
+  signup: (name: string, email: string, password: string) =>
+    apiRequest<unknown>('POST', '/auth/signup', { auth: false, body: { name, email, password } }),
+  verify: (email: string, code: string) => apiRequest<unknown>('POST', '/auth/verify', { auth: false, body: { email, code } }),
+  resendCode: (email: string) => apiRequest<unknown>('POST', '/auth/resend-code', { auth: false, body: { email } }),
+  socialLogin: (code: string, state: string | null) =>
+    apiRequest<TokenResponse>('POST', '/auth/social-login', { auth: false, body: { code, state } }),
+  logout: (refreshToken: string | null) =>
+    apiRequest<unknown>('POST', '/auth/logout', { auth: false, body: refreshToken ? { refresh_token: refreshToken } : {} }),
+  ping: () => apiRequest<{ message: string }>('GET', '/ping', { auth: false }),
+};
+
+/** Where the browser starts a social sign-in or sign-up (the server redirects to the provider). */
+export function socialAuthorizeUrl(base: string, intent: 'login' | 'signup'): string {
+  return `${base}/auth/social/authorize?provider=google&intent=${intent}`;
+}

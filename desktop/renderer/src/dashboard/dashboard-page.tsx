@@ -1,0 +1,61 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Route, Routes, useNavigate } from 'react-router-dom';
+import { authApi } from '../api/auth-api';
+import { sessionStorageAdapter } from '../platform/platform';
+import { useSession } from '../session/session-store';
+import { useSessionExpiryCheck } from '../session/use-session-expiry';
+import { useDashboard } from './dashboard-store';
+import { OverviewSection } from './overview-section';
+import { SideNav } from './side-nav';
+import { TopBar } from './top-bar';
+import '../styles/dashboard.css';
+
+/** The job form (with the cron engine) and the monitoring charts load when first opened. */
+const JobsSection = lazy(() => import('../jobs/jobs-section'));
+const CreateJobSection = lazy(() => import('../jobs/create-job-section'));
+const MonitoringSection = lazy(() => import('../monitoring/monitoring-section'));
+
+/** /dashboard: needs a valid ID token; the sections share one job list. */
+export default function DashboardPage() {
+  const valid = useSessionExpiryCheck();
+  const navigate = useNavigate();
+  const load = useDashboard((s) => s.load);
+  const [navOpen, setNavOpen] = useState(false);
+
+  useEffect(() => {
+    if (valid) void load();
+  }, [valid, load]);
+
+  if (!valid) return null;
+
+  const logout = async () => {
+    try {
+      await authApi.logout(sessionStorageAdapter().get('refreshToken'));
+    } catch {
+      // The session ends on this device whatever the server answered.
+    }
+    useSession.getState().clear();
+    navigate('/login', { replace: true });
+  };
+
+  return (
+    <div className="dashboard-layout">
+      <SideNav open={navOpen} onNavigate={() => setNavOpen(false)} />
+      {navOpen && <div className="nav-scrim" onClick={() => setNavOpen(false)} aria-hidden="true" />}
+      <div className="dashboard-main">
+        <TopBar onLogout={logout} onToggleNav={() => setNavOpen(!navOpen)} />
+        <main className="dashboard-content">
+          <Suspense fallback={<div className="spinner" role="status" aria-label="Loading section" />}>
+            <Routes>
+              <Route index element={<OverviewSection />} />
+              <Route path="jobs" element={<JobsSection />} />
+              <Route path="create" element={<CreateJobSection />} />
+              <Route path="monitoring" element={<MonitoringSection />} />
+              <Route path="*" element={<OverviewSection />} />
+            </Routes>
+          </Suspense>
+        </main>
+      </div>
+    </div>
+  );
+}

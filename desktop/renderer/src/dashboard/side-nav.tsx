@@ -1,0 +1,43 @@
+import { NavLink } from 'react-router-dom';
+
+const SECTIONS = [
+  { to: '/dashboard', label: 'Dashboard', icon: '▦', end: true },
+  { to: '/dashboard/jobs', label: 'Cron Jobs', icon: '◷', end: false },
+  { to: '/dashboard/create', label: 'Create Job', icon: '＋', end: false },
+  { to: '/dashboard/monitoring', label: 'Monitoring', icon: '◉', end: false },
+];
+
+/** The side menu: one link per dashboard section, and the product's other pages. */
+export function SideNav({ open, onNavigate }: { open: boolean; onNavigate(): void }) {
+  return (
+    <nav className={open ? 'side-nav side-nav-open' : 'side-nav'} aria-label="Dashboard sections">
+      <div className="brand side-brand">
+        <span className="brand-mark" aria-hidden="true">
+          ◷
+        </span>
+        Cronbeam
+      </div>
+      <ul>
+        {SECTIONS.map((section) => (
+          <li key={section.to}>
+            <NavLink to={section.to} end={section.end} onClick={onNavigate} className={({ isActive }) => (isActive ? 'active' : undefined)}>
+              <span className="nav-icon" aria-hidden="true">
+                {section.icon}
+              </span>
+              {section.label}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+      <div className="side-links">
+        <a href="/pricing">Pricing</a>
+        <a href="/api-documentation" target="_blank" rel="noreferrer">
+          API documentation
+        </a>
+        <a href="/guides" target="_blank" rel="noreferrer">
+          Guides
+        </a>
+      </div>
+    </nav>
+  );
+}

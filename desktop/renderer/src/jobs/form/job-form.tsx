@@ -1,0 +1,182 @@
+import { urlWarning } from '@shared/jobs/job-rules';
+import { HTTP_METHODS, type HttpMethod, type Job, type JobDefinition } from '@shared/jobs/job-types';
+import { useState, type FormEvent } from 'react';
+import { ApiRequestError, errorMessage, type JobLimitDetail } from '../../api/api-error';
+import { ERROR_TEXT } from '../../api/error-messages';
+import { jobsApi, type CreatedJob } from '../../api/jobs-api';
+import { SchedulePicker } from '../schedule/schedule-picker';
+import { HeadersEditor } from './headers-editor';
+import {
+  EMPTY_FORM,
+  definitionFromValues,
+  errorsFromIssues,
+  validateJobForm,
+  valuesFromJob,
+  type JobFormErrors,
+  type JobFormField,
+  type JobFormValues,
+} from './job-form-model';
+import { QuotaModal } from './quota-modal';
+
+interface JobFormProps {
+  /** The job being edited; none to create a new one. */
+  job?: Job;
+  onSaved(result: CreatedJob | Job): void;
+  onCancel?(): void;
+}
+
+/** Ask the server whether it is there (jobs list, retried 4 times) before sending a job. */
+async function probeServer(): Promise<boolean> {
+  try {
+    await jobsApi.list(true);
+    return true;
+  } catch (error) {
+    return error instanceof ApiRequestError && !error.isNetworkError && error.status < 500;
+  }
+}
+
+function save(job: Job | undefined, definition: JobDefinition) {
+  return job ? jobsApi.update(job.job_id, definition) : jobsApi.create(definition);
+}
+
+/** The job form, for creating and for editing: rules on blur and on submit, server messages on the fields. */
+export function JobForm({ job, onSaved, onCancel }: JobFormProps) {
+  const [values, setValues] = useState<JobFormValues>(() => (job ? valuesFromJob(job) : EMPTY_FORM));
+  const [errors, setErrors] = useState<JobFormErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [limit, setLimit] = useState<JobLimitDetail | null>(null);
+  const warning = urlWarning(values.url);
+
+  const set = <K extends keyof JobFormValues>(key: K, value: JobFormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
+  /** Leaving a field checks that field only. */
+  const check = (field: JobFormField) => setErrors((current) => ({ ...current, [field]: validateJobForm(values)[field] }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setFormError(null);
+    const found = validateJobForm(values);
+    setErrors(found);
+    if (Object.keys(found).length > 0) {
+      setFormError(ERROR_TEXT.fixErrors);
+      return;
+    }
+    setBusy(true);
+    try {
+      if (!(await probeServer())) {
+        setFormError(ERROR_TEXT.serverUnreachable);
+        return;
+      }
+      onSaved(await save(job, definitionFromValues(values)));
+    } catch (error) {
+      if (error instanceof ApiRequestError && error.jobLimit) setLimit(error.jobLimit);
+      else if (error instanceof ApiRequestError && error.fieldIssues.length > 0) {
+        setErrors(errorsFromIssues(error.fieldIssues));
+        setFormError(ERROR_TEXT.fixErrors);
+      } else setFormError(errorMessage(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const reset = () => {
+    setValues(EMPTY_FORM);
+    setErrors({});
+    setFormError(null);
+  };
+
+  const fieldProps = (field: 'name' | 'url') => ({
+    id: `job-${field}`,
+    value: values[field],
+    onChange: (e: { target: { value: string } }) => set(field, e.target.value),
+    onBlur: () => check(field),
+    'aria-invalid': Boolean(errors[field]),
+    'aria-describedby': errors[field] ? `job-${field}-error` : undefined,
+  });
+
+  return (
+    <form className="form job-form" onSubmit={submit} noValidate aria-label={job ? 'Edit job' : 'Create job'}>
+      {formError && (
+        <div className="alert alert-error" role="alert">
+          {formError}
+        </div>
+      )}
+      {job && (
+        <div className="field">
+          <label htmlFor="job-id">Job ID</label>
+          <input id="job-id" className="mono" value={job.job_id} readOnly />
+        </div>
+      )}
+      <div className="form-grid">
+        <div className="field">
+          <label htmlFor="job-name">Job Name</label>
+          <input {...fieldProps('name')} placeholder="nightly-report" autoComplete="off" />
+          {errors.name && (
+            <span id="job-name-error" className="field-error">
+              {errors.name}
+            </span>
+          )}
+        </div>
+        <div className="field">
+          <label htmlFor="job-method">HTTP Method</label>
+          <select id="job-method" value={values.method} onChange={(e) => set('method', e.target.value as HttpMethod)}>
+            {HTTP_METHODS.map((method) => (
+              <option key={method}>{method}</option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <div className="field">
+        <label htmlFor="job-url">URL</label>
+        <input {...fieldProps('url')} type="url" placeholder="https://api.example.com/tasks/run" inputMode="url" />
+        {errors.url ? (
+          <span id="job-url-error" className="field-error">
+            {errors.url}
+          </span>
+        ) : (
+          warning && <span className="field-warning">{warning}</span>
+        )}
+      </div>
+      <HeadersEditor rows={values.headers} onChange={(rows) => set('headers', rows)} error={errors.headers} />
+      <div className="field">
+        <label htmlFor="job-body">Request Body (optional, JSON)</label>
+        <textarea
+          id="job-body"
+          value={values.body}
+          onChange={(e) => set('body', e.target.value)}
+          onBlur={() => check('body')}
+          placeholder='{"report": "daily"}'
+          spellCheck={false}
+          aria-invalid={Boolean(errors.body)}
+        />
+        {errors.body && <span className="field-error">{errors.body}</span>}
+      </div>
+      <SchedulePicker
+        value={values.cron_expression}
+        onChange={(cron) => set('cron_expression', cron)}
+        onBlur={() => check('cron_expression')}
+        error={errors.cron_expression}
+      />
+      <label className="checkbox-row">
+        <input type="checkbox" checked={values.notify_on_failure} onChange={(e) => set('notify_on_failure', e.target.checked)} />
+        Email me when a run fails
+      </label>
+      <div className="button-row form-actions">
+        {onCancel && (
+          <button type="button" className="button button-secondary" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+        {!job && (
+          <button type="button" className="button button-secondary" onClick={reset} disabled={busy}>
+            Reset
+          </button>
+        )}
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy ? (job ? 'Saving...' : 'Creating...') : job ? 'Save Changes' : 'Create Job'}
+        </button>
+      </div>
+      {limit && <QuotaModal limit={limit} onClose={() => setLimit(null)} />}
+    </form>
+  );
+}

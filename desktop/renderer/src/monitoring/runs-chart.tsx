@@ -1,0 +1,74 @@
+import type { JobLogEntry } from '@shared/jobs/job-types';
+import { formatUtc } from '../ui/format';
+import { outcomeLabel } from './execution-details';
+
+const WIDTH = 600;
+const HEIGHT = 160;
+const PAD = { top: 12, right: 8, bottom: 22, left: 44 };
+
+/** A round upper bound for the duration axis (1, 2 or 5 × a power of ten). */
+export function niceCeiling(value: number): number {
+  if (value <= 0) return 1;
+  const power = 10 ** Math.floor(Math.log10(value));
+  return ([1, 2, 5, 10].find((m) => m * power >= value) ?? 10) * power;
+}
+
+/**
+ * Recent executions of one job as bars over time: height is the duration,
+ * colour the outcome. Drawn as plain SVG (no chart library: one small chart
+ * does not justify one), with a text summary for screen readers.
+ */
+export function RunsChart({ history }: { history: JobLogEntry[] }) {
+  const runs = [...history].reverse();
+  if (runs.length === 0) return null;
+  const failed = runs.filter((r) => outcomeLabel(r) === 'FAILED').length;
+  const max = niceCeiling(Math.max(...runs.map((r) => r.duration_ms ?? 0)));
+  const plotWidth = WIDTH - PAD.left - PAD.right;
+  const plotHeight = HEIGHT - PAD.top - PAD.bottom;
+  const slot = plotWidth / runs.length;
+  const barWidth = Math.max(2, Math.min(28, slot * 0.7));
+  const summary = `${runs.length} recent executions: ${runs.length - failed} succeeded, ${failed} failed; slowest ${max} ms scale.`;
+
+  return (
+    <figure className="runs-chart">
+      <figcaption className="chart-legend">
+        <span>
+          <span className="dot dot-success" aria-hidden="true" /> Success
+        </span>
+        <span>
+          <span className="dot dot-failed" aria-hidden="true" /> Failed
+        </span>
+        <span className="muted">Bar height: duration (ms)</span>
+      </figcaption>
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={summary} preserveAspectRatio="none">
+        {[0, 0.5, 1].map((t) => {
+          const y = PAD.top + plotHeight * (1 - t);
+          return (
+            <g key={t}>
+              <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y} y2={y} className="chart-grid" />
+              <text x={PAD.left - 6} y={y + 4} textAnchor="end" className="chart-axis">
+                {Math.round(max * t)}
+              </text>
+            </g>
+          );
+        })}
+        {runs.map((run, i) => {
+          const height = Math.max(2, ((run.duration_ms ?? 0) / max) * plotHeight);
+          const x = PAD.left + slot * i + (slot - barWidth) / 2;
+          const ok = outcomeLabel(run) === 'SUCCESS';
+          return (
+            <rect key={run.run_id} x={x} y={PAD.top + plotHeight - height} width={barWidth} height={height} rx={2} className={ok ? 'bar-success' : 'bar-failed'}>
+              <title>{`${formatUtc(run.executed_at ?? run.scheduled_for)}: ${ok ? 'success' : 'failed'}, ${run.duration_ms ?? 0} ms`}</title>
+            </rect>
+          );
+        })}
+        <text x={PAD.left} y={HEIGHT - 6} className="chart-axis">
+          {formatUtc(runs[0].executed_at ?? runs[0].scheduled_for)}
+        </text>
+        <text x={WIDTH - PAD.right} y={HEIGHT - 6} textAnchor="end" className="chart-axis">
+          {formatUtc(runs[runs.length - 1].executed_at ?? runs[runs.length - 1].scheduled_for)}
+        </text>
+      </svg>
+    </figure>
+  );
+}

@@ -1,0 +1,39 @@
+import type { TokenResponse } from '@shared/auth/auth-schemas';
+import { create } from 'zustand';
+import { sessionStorageAdapter } from '../platform/platform';
+
+
+interface SessionState {
+  accessToken: string | null;
+  idToken: string | null;
+  /** Reads the tokens the platform storage holds (at start, and in tests). */
+  hydrate(): void;
+  signIn(tokens: Pick<TokenResponse, 'access_token' | 'id_token' | 'expires_in'> & { refresh_token?: string }): void;
+  /** Clears every session value together, as logout and expiry require. */
+  clear(): void;
+}
+
+const TOKEN_KEYS = ['accessToken', 'idToken', 'refreshToken', 'tokenExpiry'] as const;
+
+/** The signed-in session: tokens in memory, persisted through the platform's storage. */
+export const useSession = create<SessionState>((set) => ({
+  accessToken: sessionStorageAdapter().get('accessToken'),
+  idToken: sessionStorageAdapter().get('idToken'),
+  hydrate: () => {
+    const storage = sessionStorageAdapter();
+    set({ accessToken: storage.get('accessToken'), idToken: storage.get('idToken') });
+  },
+  signIn: (tokens) => {
+    const storage = sessionStorageAdapter();
+    storage.set('accessToken', tokens.access_token);
+    storage.set('idToken', tokens.id_token);
+    if (tokens.refresh_token) storage.set('refreshToken', tokens.refresh_token);
+    storage.set('tokenExpiry', String(Date.now() + tokens.expires_in * 1000));
+    set({ accessToken: tokens.access_token, idToken: tokens.id_token });
+  },
+  clear: () => {
+    const storage = sessionStorageAdapter();
+    for (const key of TOKEN_KEYS) storage.remove(key);
+    set({ accessToken: null, idToken: null });
+  },
+}));

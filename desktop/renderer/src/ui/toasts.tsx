@@ -1,0 +1,18 @@
+import { Slide, ToastContainer, toast } from 'react-toastify';
+import 'react-toastify/dist/ReactToastify.css';
+import { useTheme } from './theme';
+
+/** Toast settings of the spec: top-right, 5 s, at most 20, drag 60% to dismiss. */
+export const TOAST_SETTINGS = { position: 'top-right', autoClose: 5000, limit: 20, draggablePercent: 60 } as const;
+
+/** The one toast host of the app. */
+export function Toasts() {
+  const theme = useTheme((s) => s.theme);
+  return <ToastContainer {...TOAST_SETTINGS} transition={Slide} theme={theme} newestOnTop />;
+}
+
+export const notify = {
+  success: (message: string) => toast.success(message),
+  error: (message: string) => toast.error(message),
+  info: (message: string) => toast.info(message),
+};
