@@ -1,7 +1,7 @@
 import { ACTIVE_JOB_STATUSES, type Job } from '@shared/jobs/job-types';
 import { PLAN_LIMITS, isPlanId } from '@shared/plans';
 import { create } from 'zustand';
-import { errorMessage } from '../api/api-error';
+import { ApiRequestError, errorMessage } from '../api/api-error';
 import { jobsApi, type DashboardStats } from '../api/jobs-api';
 import { notify } from '../ui/toasts';
 
@@ -56,10 +56,13 @@ export const useDashboard = create<DashboardState>((set, get) => ({
       try {
         set({ stats: await jobsApi.dashboard() });
       } catch (error) {
+        if (isSessionLost(error)) return;
         notify.error(`Failed to load dashboard data: ${errorMessage(error)}`);
         set({ stats: statsFromJobs(jobs, get().stats) });
       }
     } catch (error) {
+      // A lost session is reported on /login, where the 401 handler sends the user.
+      if (isSessionLost(error)) return;
       notify.error(`${context === 'refresh' ? 'Failed to refresh data' : 'Failed to load jobs'}: ${errorMessage(error)}`);
     } finally {
       set({ loading: false, loaded: true });
@@ -99,6 +102,8 @@ async function toggle(job: Job, action: 'pause' | 'resume', reload: () => Promis
   }
   await reload();
 }
+
+const isSessionLost = (error: unknown) => error instanceof ApiRequestError && error.status === 401;
 
 /** The jobs whose name contains the search text. */
 export function filterJobs(jobs: Job[], search: string): Job[] {

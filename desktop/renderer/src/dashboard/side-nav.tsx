@@ -3,7 +3,7 @@ import { NavLink } from 'react-router-dom';
 const SECTIONS = [
   { to: '/dashboard', label: 'Dashboard', icon: '▦', end: true },
   { to: '/dashboard/jobs', label: 'Cron Jobs', icon: '◷', end: false },
-  { to: '/dashboard/create', label: 'Create Job', icon: '＋', end: false },
+  { to: '/dashboard/create', label: 'Create Job', icon: '+', end: false },
   { to: '/dashboard/monitoring', label: 'Monitoring', icon: '◉', end: false },
 ];
 

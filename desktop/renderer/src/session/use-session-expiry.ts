@@ -27,6 +27,8 @@ export function useSessionExpiryCheck(): boolean {
   const idToken = useSession((s) => s.idToken);
   const valid = !isIdTokenExpired(idToken);
 
+  // Checks at start and on the timer only: a session cleared on purpose (logout,
+  // a 401) navigates by itself and must not be reported as expired.
   useEffect(() => {
     const check = () => {
       if (!isIdTokenExpired(useSession.getState().idToken)) return;
@@ -36,7 +38,7 @@ export function useSessionExpiryCheck(): boolean {
     check();
     const interval = setInterval(check, SESSION_CHECK_INTERVAL_MS);
     return () => clearInterval(interval);
-  }, [navigate, idToken]);
+  }, [navigate]);
 
   return valid;
 }
