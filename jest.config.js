@@ -50,6 +50,7 @@ module.exports = {
       testEnvironment: 'jsdom',
       transform: { '^.+\\.tsx?$': swc(true) },
       testMatch: ['<rootDir>/desktop/renderer/**/*.spec.ts?(x)'],
+      setupFilesAfterEnv: ['<rootDir>/test/support/web-test-setup.ts'],
       moduleNameMapper: { ...common.moduleNameMapper, '\\.(css)$': '<rootDir>/test/support/style-stub.js' },
     },
     {

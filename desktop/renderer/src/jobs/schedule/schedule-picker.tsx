@@ -77,7 +77,7 @@ export function SchedulePicker({ value, onChange, onBlur, error }: SchedulePicke
         )}
         {tab === 'Preset' && (
           <div className="field">
-            <label htmlFor={`${ids}-preset`}>Preset</label>
+            <label htmlFor={`${ids}-preset`}>Schedule preset</label>
             <select id={`${ids}-preset`} value={preset?.id ?? ''} onChange={(e) => onChange(CRON_PRESETS.find((p) => p.id === e.target.value)!.cron)}>
               {!preset && <option value="">Custom schedule</option>}
               {CRON_PRESETS.map((p) => (

@@ -1,0 +1,165 @@
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router-dom';
+import { useSession } from '../../session/session-store';
+import { installFakeApi } from '../../test-support/fake-api';
+import { JobForm } from './job-form';
+
+const created = { job_id: 'job-1', name: 'nightly-report', status: 'scheduled', next_run_at: '2026-06-01T12:15:00.000Z' };
+
+function renderForm(onSaved = jest.fn()) {
+  render(
+    <MemoryRouter>
+      <JobForm onSaved={onSaved} />
+    </MemoryRouter>,
+  );
+  return onSaved;
+}
+
+const name = () => screen.getByLabelText('Job Name');
+const url = () => screen.getByLabelText('URL');
+const submit = () => screen.getByRole('button', { name: 'Create Job' });
+
+describe('job form rules', () => {
+  beforeEach(() => useSession.getState().signIn({ access_token: 'a', id_token: 'i', expires_in: 60 }));
+
+  it('checks the name on leaving the field', async () => {
+    renderForm();
+    fireEvent.blur(name());
+    expect(await screen.findByText('Name is required')).toBeInTheDocument();
+    await userEvent.type(name(), 'nightly report!');
+    fireEvent.blur(name());
+    expect(await screen.findByText('Name can only contain letters, numbers, hyphens (-), and underscores (_)')).toBeInTheDocument();
+    await userEvent.clear(name());
+    await userEvent.type(name(), 'nightly_report-2');
+    fireEvent.blur(name());
+    await waitFor(() => expect(screen.queryByText(/Name can only contain/)).not.toBeInTheDocument());
+  });
+
+  it('checks the URL on leaving the field and warns about plain HTTP', async () => {
+    renderForm();
+    fireEvent.blur(url());
+    expect(await screen.findByText('URL is required')).toBeInTheDocument();
+    await userEvent.type(url(), 'not a url');
+    fireEvent.blur(url());
+    expect(await screen.findByText('Please enter a valid URL')).toBeInTheDocument();
+    await userEvent.clear(url());
+    await userEvent.type(url(), 'http://example.com/hook');
+    fireEvent.blur(url());
+    expect(await screen.findByText('Using HTTP is not secure - consider using HTTPS instead')).toBeInTheDocument();
+  });
+
+  it('checks the cron expression: required, 5 fields, ranges', async () => {
+    renderForm();
+    fireEvent.click(screen.getByRole('tab', { name: 'Expression' }));
+    const cron = screen.getByLabelText('Cron expression');
+    fireEvent.change(cron, { target: { value: '' } });
+    fireEvent.blur(cron);
+    expect(await screen.findByText('Cron expression is required')).toBeInTheDocument();
+    fireEvent.change(cron, { target: { value: '* * * *' } });
+    fireEvent.blur(cron);
+    expect(await screen.findByText('Cron expression must have 5 fields')).toBeInTheDocument();
+    fireEvent.change(cron, { target: { value: '0 24 * * *' } });
+    fireEvent.blur(cron);
+    expect(await screen.findByText('Hour must be between 0 and 23')).toBeInTheDocument();
+  });
+
+  it('stops a submission with errors with the spec message and sends nothing', async () => {
+    const { calls } = installFakeApi({});
+    renderForm();
+    fireEvent.click(submit());
+    expect(await screen.findByText('Please fix the errors before submitting')).toBeInTheDocument();
+    expect(screen.getByText('Name is required')).toBeInTheDocument();
+    expect(screen.getByText('URL is required')).toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+  });
+
+  it('probes the server, then sends trimmed values without empty header rows', async () => {
+    const { calls } = installFakeApi({ 'GET /jobs': { status: 200, body: [] }, 'POST /jobs': { status: 201, body: created } });
+    const onSaved = renderForm();
+    await userEvent.type(name(), '  nightly-report ');
+    await userEvent.type(url(), 'https://example.com/run');
+    fireEvent.click(screen.getByRole('button', { name: '+ Add header' }));
+    fireEvent.click(screen.getByRole('button', { name: '+ Add header' }));
+    fireEvent.click(screen.getByRole('button', { name: '+ Add header' }));
+    await userEvent.type(screen.getByLabelText('Header 1 name'), ' X-Token ');
+    await userEvent.type(screen.getByLabelText('Header 1 value'), ' abc ');
+    await userEvent.type(screen.getByLabelText('Header 2 name'), 'X-Empty');
+    fireEvent.click(screen.getByRole('button', { name: 'Remove header 3' }));
+    expect(screen.queryByLabelText('Header 3 name')).not.toBeInTheDocument();
+    fireEvent.click(submit());
+    await waitFor(() => expect(onSaved).toHaveBeenCalledWith(created));
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /jobs', 'POST /jobs']);
+    expect(calls[1].body).toEqual({
+      name: 'nightly-report',
+      url: 'https://example.com/run',
+      method: 'GET',
+      headers: { 'X-Token': 'abc' },
+      body: '',
+      cron_expression: '*/15 * * * *',
+      notify_on_failure: false,
+    });
+  });
+
+  it('opens the Job Quota Exceeded modal at the plan limit', async () => {
+    const detail = { error: 'Job limit exceeded', plan: 'free', job_count: 2, max_jobs: 2 };
+    installFakeApi({ 'GET /jobs': { status: 200, body: [] }, 'POST /jobs': { status: 403, body: { detail } } });
+    renderForm();
+    await userEvent.type(name(), 'third');
+    await userEvent.type(url(), 'https://example.com');
+    fireEvent.click(submit());
+    const dialog = await screen.findByRole('dialog', { name: 'Job Quota Exceeded' });
+    expect(dialog).toHaveTextContent('free');
+    expect(dialog).toHaveTextContent('2 / 2');
+    expect(screen.getByRole('link', { name: 'View Plans' })).toHaveAttribute('href', '/pricing');
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('shows the server field messages of a 422 next to the fields', async () => {
+    const detail = [{ loc: ['body', 'name'], msg: 'A job with this name already exists', type: 'custom' }];
+    installFakeApi({ 'GET /jobs': { status: 200, body: [] }, 'POST /jobs': { status: 422, body: { detail } } });
+    renderForm();
+    await userEvent.type(name(), 'taken');
+    await userEvent.type(url(), 'https://example.com');
+    fireEvent.click(submit());
+    expect(await screen.findByText('A job with this name already exists')).toBeInTheDocument();
+  });
+
+  it('traps focus in a modal and closes it with Escape', async () => {
+    const detail = { error: 'Job limit exceeded', plan: 'free', job_count: 2, max_jobs: 2 };
+    installFakeApi({ 'GET /jobs': { status: 200, body: [] }, 'POST /jobs': { status: 403, body: { detail } } });
+    renderForm();
+    await userEvent.type(name(), 'third');
+    await userEvent.type(url(), 'https://example.com');
+    fireEvent.click(submit());
+    await screen.findByRole('dialog');
+    expect(screen.getByRole('button', { name: 'Close dialog' })).toHaveFocus();
+    await userEvent.tab({ shift: true });
+    expect(screen.getByRole('link', { name: 'View Plans' })).toHaveFocus();
+    await userEvent.tab();
+    expect(screen.getByRole('button', { name: 'Close dialog' })).toHaveFocus();
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});
+
+describe('job form server probe', () => {
+  beforeEach(() => {
+    useSession.getState().signIn({ access_token: 'a', id_token: 'i', expires_in: 60 });
+    jest.useFakeTimers();
+  });
+  afterEach(() => jest.useRealTimers());
+
+  it("gives up after 4 attempts with 'Cannot reach server. Please try again later.'", async () => {
+    const { calls } = installFakeApi({ 'GET /jobs': 'network-error' });
+    renderForm();
+    fireEvent.change(name(), { target: { value: 'ok' } });
+    fireEvent.change(url(), { target: { value: 'https://example.com' } });
+    fireEvent.click(submit());
+    for (let i = 0; i < 3; i += 1) await act(() => jest.advanceTimersByTimeAsync(8000));
+    expect(await screen.findByText('Cannot reach server. Please try again later.')).toBeInTheDocument();
+    expect(calls.filter((c) => c.path === '/jobs')).toHaveLength(4);
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+});
