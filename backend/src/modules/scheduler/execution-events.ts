@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { Subject, type Observable } from 'rxjs';
+import type { RunOutcome, RunTrigger } from '@shared/jobs/job-types';
+
+/** One stored execution result, as alerts, the SSE stream and metrics see it. */
+export interface ExecutionOutcome {
+  runId: string;
+  jobId: string;
+  userId: string;
+  trigger: RunTrigger;
+  attempt: number;
+  scheduledFor: Date;
+  dueAt: Date;
+  executedAt: Date;
+  status: Extract<RunOutcome, 'success' | 'failed'>;
+  responseCode: number | null;
+  durationMs: number;
+  errorMessage: string | null;
+  responseBody: string | null;
+  /** A retry of this failure is queued: the failure episode is not decided yet. */
+  willRetry: boolean;
+  notifyOnFailure: boolean;
+}
+
+/** In-process stream of execution outcomes, published after they are stored. */
+@Injectable()
+export class ExecutionEvents {
+  private readonly subject = new Subject<ExecutionOutcome>();
+  readonly outcomes$: Observable<ExecutionOutcome> = this.subject.asObservable();
+
+  publish(outcome: ExecutionOutcome): void {
+    this.subject.next(outcome);
+  }
+}

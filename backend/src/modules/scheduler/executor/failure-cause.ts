@@ -1,0 +1,67 @@
+/** Why an execution failed, as the log shows it, and whether trying again could help. */
+export interface FailureCause {
+  message: string;
+  retryable: boolean;
+}
+
+const TLS_CODE = /^(CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)/;
+
+interface ErrorLike {
+  name?: string;
+  code?: string;
+  message?: string;
+  hostname?: string;
+  address?: string;
+  port?: number;
+  cause?: unknown;
+}
+
+/** The error and its causes, outermost first (undici and fetch wrap the socket error). */
+function chain(error: unknown): ErrorLike[] {
+  const out: ErrorLike[] = [];
+  let current: unknown = error;
+  while (current && typeof current === 'object' && out.length < 5) {
+    out.push(current as ErrorLike);
+    current = (current as ErrorLike).cause;
+  }
+  return out;
+}
+
+/** Names the cause of a request that produced no HTTP response: timeout, DNS, refused, reset, TLS, blocked target. */
+export function describeRequestError(error: unknown, timeoutMs: number): FailureCause {
+  const errors = chain(error);
+  const find = (test: (e: ErrorLike) => boolean) => errors.find(test);
+
+  const blocked = find((e) => e.code === 'ERR_FORBIDDEN_TARGET');
+  if (blocked) return { message: blocked.message ?? 'Blocked target', retryable: false };
+
+  if (find((e) => e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT')) {
+    return { message: `Timeout: no response within ${timeoutMs} ms`, retryable: true };
+  }
+  const dns = find((e) => e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN' || e.code === 'EAI_NODATA' || e.code === 'EAI_FAIL');
+  if (dns) {
+    const host = dns.hostname ? ` for ${dns.hostname}` : '';
+    return { message: `DNS lookup failed${host}: host not found (${dns.code})`, retryable: true };
+  }
+
+  const refused = find((e) => e.code === 'ECONNREFUSED');
+  if (refused) {
+    const where = refused.address ? ` by ${refused.address}${refused.port ? `:${refused.port}` : ''}` : '';
+    return { message: `Connection refused${where}`, retryable: true };
+  }
+  const tls = find((e) => typeof e.code === 'string' && TLS_CODE.test(e.code));
+  if (tls) return { message: `TLS/certificate error: ${tls.message ?? tls.code} (${tls.code})`, retryable: true };
+
+  const network = find((e) => ['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'].includes(e.code ?? ''));
+  if (network) return { message: `Connection error: ${network.message ?? network.code} (${network.code})`, retryable: true };
+
+  const first = errors[errors.length - 1] ?? {};
+  return { message: `Request failed: ${first.message ?? String(error)}`, retryable: false };
+}
+
+/** The outcome of an HTTP status: 2xx is success, 5xx is retryable, anything else fails for good. */
+export function describeStatus(status: number): FailureCause | null {
+  if (status >= 200 && status < 300) return null;
+  if (status >= 500) return { message: `HTTP ${status}: the target answered with a server error`, retryable: true };
+  return { message: `HTTP ${status}: the target did not answer with a 2xx status`, retryable: false };
+}

@@ -1,0 +1,24 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { ForbiddenTargetError, isForbiddenAddress } from './target-address';
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A drop-in for dns.lookup used by the executor's sockets: it resolves the
+ * name, then refuses the connection when any resolved address is internal.
+ * Checking the addresses the socket will actually connect to (not a separate
+ * earlier lookup) closes the DNS-rebinding gap. Names on the operator's
+ * allowlist may resolve anywhere.
+ */
+export function guardedLookup(allowlist: ReadonlySet<string>) {
+  return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, []);
+      const trusted = allowlist.has(hostname.toLowerCase());
+      const forbidden = trusted ? undefined : addresses.find((a) => isForbiddenAddress(a.address));
+      if (forbidden) return callback(new ForbiddenTargetError(hostname, forbidden.address), []);
+      if (options.all) return callback(null, addresses);
+      return callback(null, addresses[0].address, addresses[0].family);
+    });
+  };
+}

@@ -1,0 +1,132 @@
+import { Injectable } from '@nestjs/common';
+import type { ClaimedRun } from './claimed-run';
+import { DatabaseClock } from './database-clock';
+import { HttpExecutor, type ExecutionResult, type PreparedRequest } from './executor/http-executor';
+import { RunRecorder } from './run-recorder';
+import { SchedulerMetrics } from './scheduler-metrics';
+import { SchedulerSettings } from './scheduler-settings';
+
+interface ReadyRun {
+  run: ClaimedRun;
+  request: PreparedRequest;
+}
+
+/** setTimeout may wake this much late; timers are set this much early and the rest is waited out precisely. */
+const EARLY_WAKE_MS = 4;
+
+/**
+ * Holds claimed runs until their due instant and then executes them with
+ * bounded concurrency. Requests are built at claim time; runs due at the same
+ * instant share one timer that wakes a little early and releases them on the
+ * instant (by the database's clock), never before it.
+ */
+@Injectable()
+export class RunDispatcher {
+  private readonly waiting = new Map<number, ReadyRun[]>();
+  private readonly timers = new Map<number, NodeJS.Timeout | NodeJS.Immediate>();
+  private readonly queue: ReadyRun[] = [];
+  private queueHead = 0;
+  private inFlight = 0;
+  private readonly idle = new Set<() => void>();
+
+  constructor(
+    private readonly settings: SchedulerSettings,
+    private readonly executor: HttpExecutor,
+    private readonly recorder: RunRecorder,
+    private readonly clock: DatabaseClock,
+    private readonly metrics: SchedulerMetrics,
+  ) {}
+
+  /** Takes claimed runs: each executes at its due time (at once if it is already due). */
+  accept(runs: ClaimedRun[]): void {
+    for (const run of runs) {
+      const due = run.dueAt.getTime();
+      const ready = { run, request: this.executor.prepare({ executionId: run.runId, url: run.url, method: run.method, headers: run.headers, body: run.body }) };
+      const group = this.waiting.get(due);
+      if (group) group.push(ready);
+      else {
+        this.waiting.set(due, [ready]);
+        this.arm(due);
+      }
+    }
+    this.updateQueueDepth();
+  }
+
+  /** Runs claimed but not yet started: given back to the database on shutdown. */
+  takeUnstarted(): string[] {
+    for (const timer of this.timers.values()) {
+      clearTimeout(timer as NodeJS.Timeout);
+      clearImmediate(timer as NodeJS.Immediate);
+    }
+    this.timers.clear();
+    const ids = [...this.waiting.values()].flat().map((r) => r.run.runId);
+    ids.push(...this.queue.slice(this.queueHead).map((r) => r.run.runId));
+    this.waiting.clear();
+    this.queue.length = 0;
+    this.queueHead = 0;
+    this.updateQueueDepth();
+    return ids;
+  }
+
+  /** Resolves when no request is in flight. */
+  whenIdle(): Promise<void> {
+    if (this.inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.add(resolve));
+  }
+
+  private arm(due: number): void {
+    const wait = due - this.clock.now() - EARLY_WAKE_MS;
+    this.timers.set(due, setTimeout(() => this.release(due), Math.max(0, wait)));
+  }
+
+  /** Waits out the last milliseconds (setImmediate turns), then queues the group. */
+  private release(due: number): void {
+    if (this.clock.now() < due) {
+      this.timers.set(due, setImmediate(() => this.release(due)));
+      return;
+    }
+    this.timers.delete(due);
+    const group = this.waiting.get(due) ?? [];
+    this.waiting.delete(due);
+    for (const ready of group) this.queue.push(ready);
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.inFlight < this.settings.concurrency && this.queueHead < this.queue.length) {
+      const ready = this.queue[this.queueHead++];
+      void this.execute(ready);
+    }
+    if (this.queueHead === this.queue.length) {
+      this.queue.length = 0;
+      this.queueHead = 0;
+    }
+    this.updateQueueDepth();
+  }
+
+  private async execute({ run, request }: ReadyRun): Promise<void> {
+    this.inFlight++;
+    this.metrics.inFlight.inc();
+    this.metrics.lateness.observe(Math.max(0, this.clock.now() - run.dueAt.getTime()) / 1000);
+    let result: ExecutionResult;
+    try {
+      result = await this.executor.execute(request);
+    } finally {
+      this.inFlight--;
+      this.metrics.inFlight.dec();
+    }
+    this.metrics.executions.inc({ outcome: result.success ? 'success' : 'failed', trigger: run.trigger });
+    this.pump();
+    if (this.inFlight === 0) {
+      for (const resolve of this.idle) resolve();
+      this.idle.clear();
+    }
+    await this.recorder.record(run, result);
+  }
+
+  private updateQueueDepth(): void {
+    let held = this.queue.length - this.queueHead;
+    for (const group of this.waiting.values()) held += group.length;
+    this.metrics.queueDepth.set(held);
+  }
+}

@@ -1,0 +1,9 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Injectable } from '@nestjs/common';
+
+/** This process's identity as a lease owner: unique per start, readable in the database. */
+@Injectable()
+export class SchedulerInstance {
+  readonly id = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+}

@@ -1,0 +1,108 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import type { Subscription } from 'rxjs';
+import type { ClaimedRun } from './claimed-run';
+import { DatabaseClock } from './database-clock';
+import { RunClaimer } from './run-claimer';
+import { RunDispatcher } from './run-dispatcher';
+import { RunRecorder } from './run-recorder';
+import { SchedulerSettings } from './scheduler-settings';
+import { WakeChannel } from './wake-channel';
+
+/** When something is due but another instance holds it, look again this soon rather than spin. */
+const CONTENDED_RETRY_MS = 25;
+
+/**
+ * The scheduler's heartbeat. It sleeps until the earliest due time (minus the
+ * look-ahead), claims what is due, hands it to the dispatcher, and arms the
+ * timer again; a wake signal (job created, edited, resumed) re-arms it at
+ * once, and the safety poll bounds every sleep.
+ */
+@Injectable()
+export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(SchedulerLoop.name);
+  private timer: NodeJS.Timeout | null = null;
+  private ticking = false;
+  private tickAgain = false;
+  private stopped = false;
+  private wakeSubscription: Subscription | null = null;
+  private clockTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly settings: SchedulerSettings,
+    private readonly claimer: RunClaimer,
+    private readonly dispatcher: RunDispatcher,
+    private readonly recorder: RunRecorder,
+    private readonly clock: DatabaseClock,
+    private readonly wake: WakeChannel,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.settings.enabled) {
+      this.logger.log('Scheduler disabled (SCHEDULER_ENABLED=false): this instance serves HTTP only');
+      return;
+    }
+    await this.clock.measure();
+    this.clockTimer = setInterval(() => void this.clock.measure().catch(() => undefined), 60_000);
+    this.clockTimer.unref();
+    await this.wake.listen();
+    this.wakeSubscription = this.wake.wakes$.subscribe(() => void this.tick());
+    this.logger.log('Scheduler started');
+    void this.tick();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.wakeSubscription?.unsubscribe();
+    if (this.timer) clearTimeout(this.timer);
+    if (this.clockTimer) clearInterval(this.clockTimer);
+    if (!this.settings.enabled) return;
+    while (this.ticking) await new Promise((resolve) => setTimeout(resolve, 5));
+    // Runs claimed ahead of their due time go back to the queue for another instance.
+    await this.claimer.release(this.dispatcher.takeUnstarted()).catch((error: Error) => this.logger.warn(`Releasing runs failed: ${error.message}`));
+    await Promise.race([this.dispatcher.whenIdle(), new Promise((resolve) => setTimeout(resolve, this.settings.executionTimeoutMs).unref())]);
+    await this.recorder.drain();
+  }
+
+  /** Claims everything due within the look-ahead, then sleeps until the next due time. */
+  private async tick(): Promise<void> {
+    if (this.stopped) return;
+    if (this.ticking) {
+      this.tickAgain = true;
+      return;
+    }
+    this.ticking = true;
+    let nextDelay = this.settings.pollIntervalMs;
+    try {
+      do {
+        this.tickAgain = false;
+        await this.claimAll((horizon, now) => this.claimer.claimDueJobs(horizon, now));
+        await this.claimAll((horizon, now) => this.claimer.claimQueuedRuns(horizon, now));
+      } while (this.tickAgain && !this.stopped);
+      nextDelay = await this.delayUntilNextDue();
+    } catch (error) {
+      this.logger.error(`Scheduler tick failed: ${(error as Error).message}`);
+    } finally {
+      this.ticking = false;
+    }
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick(), nextDelay);
+  }
+
+  private async claimAll(claim: (horizon: Date, now: number) => Promise<{ runs: ClaimedRun[]; more: boolean }>): Promise<void> {
+    for (let more = true; more && !this.stopped; ) {
+      const now = this.clock.now();
+      const batch = await claim(new Date(now + this.settings.lookaheadMs), now);
+      this.dispatcher.accept(batch.runs);
+      more = batch.more;
+    }
+  }
+
+  private async delayUntilNextDue(): Promise<number> {
+    const earliest = await this.claimer.earliestDue();
+    if (!earliest) return this.settings.pollIntervalMs;
+    const wakeIn = earliest.getTime() - this.settings.lookaheadMs - this.clock.now();
+    return Math.min(this.settings.pollIntervalMs, Math.max(CONTENDED_RETRY_MS, wakeIn));
+  }
+}
