@@ -11,6 +11,11 @@ import { databaseOptions } from './database/database-options';
 import { AccountsModule } from './modules/accounts/accounts.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { HealthModule } from './modules/health/health.module';
+import { AdminModule } from './modules/admin/admin.module';
+import { ApiKeysModule } from './modules/api-keys/api-keys.module';
+import { DashboardModule } from './modules/dashboard/dashboard.module';
+import { JobsModule } from './modules/jobs/jobs.module';
+import { ProgModule } from './modules/prog/prog.module';
 import { MailModule } from './modules/mail/mail.module';
 
 export interface AppModuleOptions {
@@ -35,6 +40,11 @@ export class AppModule {
         MailModule.forRoot(config),
         AuthModule,
         AccountsModule,
+        JobsModule,
+        ApiKeysModule,
+        ProgModule,
+        DashboardModule,
+        AdminModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }],
     };

@@ -7,6 +7,7 @@ import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { expressErrorHandler } from './common/http/http-error.filter';
 import type { AppConfig } from './config/app-config';
+import { mountProgApiDocs } from './modules/prog/prog-openapi';
 import { mountWebApp } from './web/web-app';
 
 /** Largest accepted JSON body; larger ones answer 413. A job body is capped at 64 KiB by validation. */
@@ -29,6 +30,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions): P
   app.disable('x-powered-by');
   app.use(json({ limit: JSON_BODY_LIMIT }), expressErrorHandler);
   app.use(cookieParser());
+  mountProgApiDocs(app);
   mountWebApp(app.getHttpAdapter().getInstance(), config.webDistDir);
   return app;
 }

@@ -58,6 +58,12 @@ export const envSchema = z.object({
   // Mail (see backend/src/modules/mail).
   SMTP_URL: z.string().regex(/^smtps?:\/\/.+/, { message: 'expected an smtp:// or smtps:// URL' }).optional(),
   MAIL_FROM: z.string().min(3).default('Cronbeam <no-reply@cronbeam.localhost>'),
+  // Scheduler and executor (see backend/src/modules/scheduler).
+  ALLOW_PRIVATE_TARGETS: bool(false),
+  // Public API and operators (see backend/src/modules/api-keys, admin).
+  PROG_RATE_LIMIT: int(120, 1, 1_000_000),
+  PROG_RATE_LIMIT_WINDOW_SECONDS: int(60, 1, 86_400),
+  ADMIN_TOKEN: z.string().min(24, { message: 'expected at least 24 characters' }).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,3 +1,5 @@
+import type { PlanId } from '../plans';
+
 /**
  * Types of the job API, shared by the backend, the web app, the desktop app
  * and the integrations. The OpenAPI document is generated from the same rules.
@@ -55,4 +57,31 @@ export interface JobLogEntry {
   duration_ms: number | null;
   error_message: string | null;
   response_body: string | null;
+}
+
+/** GET …/jobs/{id}/logs. */
+export interface JobLogsResponse {
+  logs: JobLogEntry[];
+}
+
+/** The 403 `detail` when a plan's job count is used up. */
+export type JobLimitExceeded = {
+  error: 'Job limit exceeded';
+  plan: PlanId;
+  job_count: number;
+  max_jobs: number;
+};
+
+/** GET /api/dashboard: the stat cards (core-app.md section 3). */
+export interface DashboardStats {
+  total_jobs: number;
+  active_jobs: number;
+  failed_jobs: number;
+  job_count: number;
+  max_jobs: number;
+  executions_used: number;
+  execution_quota: number;
+  plan: PlanId;
+  n8n_deployments_used: number;
+  n8n_deployments_quota: number;
 }

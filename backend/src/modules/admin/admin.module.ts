@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { AdminTokenGuard } from './admin-token.guard';
+import { AdminController } from './admin.controller';
+
+@Module({
+  imports: [AuthModule],
+  controllers: [AdminController],
+  providers: [AdminTokenGuard],
+})
+export class AdminModule {}

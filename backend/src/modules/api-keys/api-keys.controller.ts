@@ -1,0 +1,30 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { apiKeyRequestSchema, type ApiKeySummary, type GeneratedApiKey } from '@shared/jobs/api-key-types';
+import { ZodPipe } from '../../common/validation/zod-body.pipe';
+import { type AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
+import { BearerAuthGuard } from '../auth/bearer-auth.guard';
+import { ApiKeysService } from './api-keys.service';
+
+/** Key management from the dashboard/profile (bearer token). */
+@Controller('api/api-keys')
+@UseGuards(BearerAuthGuard)
+export class ApiKeysController {
+  constructor(private readonly keys: ApiKeysService) {}
+
+  @Post('generate')
+  @HttpCode(200)
+  generate(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(apiKeyRequestSchema)) body: { name: string }): Promise<GeneratedApiKey> {
+    return this.keys.generate(user.id, body.name);
+  }
+
+  @Get()
+  list(@CurrentUser() user: AuthenticatedUser): Promise<ApiKeySummary[]> {
+    return this.keys.list(user.id);
+  }
+
+  @Delete(':keyId')
+  async remove(@CurrentUser() user: AuthenticatedUser, @Param('keyId') keyId: string): Promise<{ message: string }> {
+    await this.keys.remove(user.id, keyId);
+    return { message: 'API key deleted' };
+  }
+}

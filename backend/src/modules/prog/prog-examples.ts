@@ -1,0 +1,59 @@
+import type { Job, JobDefinition, JobLimitExceeded, JobLogsResponse } from '@shared/jobs/job-types';
+
+/** Request and response examples of the /prog OpenAPI document (typed, so they follow the shared types). */
+export const JOB_DEFINITION_EXAMPLE: JobDefinition = {
+  name: 'nightly-backup',
+  url: 'https://example.com/hooks/backup',
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json' },
+  body: '{"full": true}',
+  cron_expression: '0 2 * * *',
+  notify_on_failure: true,
+};
+
+export const JOB_EXAMPLE: Job = {
+  job_id: '8b7f7c1e-2f4c-4a8e-9f55-0f3b6d3f3a10',
+  name: 'nightly-backup',
+  url: 'https://example.com/hooks/backup',
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json' },
+  body: '{"full": true}',
+  cron_expression: '0 2 * * *',
+  status: 'pending',
+  notify_on_failure: true,
+  next_run_at: '2026-01-02T02:00:00.000Z',
+  last_run_at: null,
+  created_at: '2026-01-01T10:15:00.000Z',
+  updated_at: '2026-01-01T10:15:00.000Z',
+};
+
+export const PAUSED_JOB_EXAMPLE: Job = { ...JOB_EXAMPLE, status: 'paused', next_run_at: null };
+export const RESUMED_JOB_EXAMPLE: Job = { ...JOB_EXAMPLE, status: 'scheduled' };
+
+export const JOB_LOGS_EXAMPLE: JobLogsResponse = {
+  logs: [
+    {
+      run_id: '0c4f1f3e-7a43-4d0b-8a51-52a0b1f0c9d2',
+      executed_at: '2026-01-02T02:00:00.004Z',
+      scheduled_for: '2026-01-02T02:00:00.000Z',
+      attempt: 1,
+      trigger: 'schedule',
+      status: 'success',
+      response_code: 200,
+      duration_ms: 182,
+      error_message: null,
+      response_body: '{"ok":true}',
+    },
+  ],
+};
+
+export const JOB_LIMIT_EXAMPLE: { detail: JobLimitExceeded } = {
+  detail: { error: 'Job limit exceeded', plan: 'free', job_count: 2, max_jobs: 2 },
+};
+
+export const VALIDATION_EXAMPLE = {
+  detail: [
+    { loc: ['body', 'name'], msg: 'Name can only contain letters, numbers, hyphens (-), and underscores (_)', type: 'invalid_format' },
+    { loc: ['body', 'cron_expression'], msg: 'Cron expression must have 5 fields', type: 'custom' },
+  ],
+};

@@ -1,0 +1,114 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { JOB_LOGS_LIMITS, jobDefinitionSchema, type ValidJobDefinition } from '@shared/jobs/job-rules';
+import type { Job, JobLogsResponse } from '@shared/jobs/job-types';
+import { ZodPipe } from '../../common/validation/zod-body.pipe';
+import { ApiKeyGuard } from '../api-keys/api-key.guard';
+import { type AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
+import { JobLogsService } from '../jobs/job-logs.service';
+import { toJob } from '../jobs/job-view';
+import { JobsService } from '../jobs/jobs.service';
+import { JobDefinitionBody, JobIdParam, JobLimitResponse, JsonResponse, ProgOperation, schemaRef } from './prog-docs.decorators';
+import { JOB_EXAMPLE, JOB_LOGS_EXAMPLE, PAUSED_JOB_EXAMPLE, RESUMED_JOB_EXAMPLE } from './prog-examples';
+
+/**
+ * The public programmatic API (/prog), authenticated by API key. Same jobs,
+ * same rules and same service as the dashboard API.
+ */
+@ApiTags('jobs')
+@Controller('prog')
+export class ProgController {
+  constructor(
+    private readonly jobs: JobsService,
+    private readonly jobLogs: JobLogsService,
+  ) {}
+
+  @Get('ping')
+  @ApiTags('health')
+  @ApiOperation({ summary: 'Check the API is up (no key needed)' })
+  @JsonResponse(200, 'The service answers', { type: 'object', properties: { message: { type: 'string' } } }, { message: 'pong' })
+  ping() {
+    return { message: 'pong' };
+  }
+
+  @Post('jobs')
+  @HttpCode(200)
+  @UseGuards(ApiKeyGuard)
+  @ProgOperation('Create a job', 'Starts as pending with next_run_at set to the next cron instant (UTC).')
+  @JobDefinitionBody()
+  @JsonResponse(200, 'The created job', schemaRef('Job'), JOB_EXAMPLE)
+  @JobLimitResponse()
+  async create(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(jobDefinitionSchema)) body: ValidJobDefinition): Promise<Job> {
+    return toJob(await this.jobs.create(user.id, body));
+  }
+
+  @Get('jobs')
+  @UseGuards(ApiKeyGuard)
+  @ProgOperation('List your jobs', 'Oldest first.')
+  @JsonResponse(200, 'All jobs of the key owner', { type: 'array', items: schemaRef('Job') }, [JOB_EXAMPLE])
+  async list(@CurrentUser() user: AuthenticatedUser): Promise<Job[]> {
+    return (await this.jobs.list(user.id)).map(toJob);
+  }
+
+  @Get('jobs/:job_id')
+  @UseGuards(ApiKeyGuard)
+  @ProgOperation('Get a job')
+  @JobIdParam()
+  @JsonResponse(200, 'The job', schemaRef('Job'), JOB_EXAMPLE)
+  async get(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string): Promise<Job> {
+    return toJob(await this.jobs.get(user.id, jobId));
+  }
+
+  @Put('jobs/:job_id')
+  @UseGuards(ApiKeyGuard)
+  @ProgOperation('Replace a job definition', 'Send the full definition; omitted optional fields return to their defaults. next_run_at is recomputed unless the job is paused.')
+  @JobIdParam()
+  @JobDefinitionBody()
+  @JsonResponse(200, 'The updated job', schemaRef('Job'), JOB_EXAMPLE)
+  async update(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('job_id') jobId: string,
+    @Body(new ZodPipe(jobDefinitionSchema)) body: ValidJobDefinition,
+  ): Promise<Job> {
+    return toJob(await this.jobs.update(user.id, jobId, body));
+  }
+
+  @Delete('jobs/:job_id')
+  @UseGuards(ApiKeyGuard)
+  @ProgOperation('Delete a job and its logs', 'Permanent.')
+  @JobIdParam()
+  @JsonResponse(200, 'Deleted', { type: 'object', properties: { message: { type: 'string' } } }, { message: 'Job deleted' })
+  async remove(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string): Promise<{ message: string }> {
+    await this.jobs.remove(user.id, jobId);
+    return { message: 'Job deleted' };
+  }
+
+  @Post('jobs/:job_id/pause')
+  @HttpCode(200)
+  @UseGuards(ApiKeyGuard)
+  @ProgOperation('Pause a job', 'Keeps the configuration; next_run_at becomes null.')
+  @JobIdParam()
+  @JsonResponse(200, 'The paused job', schemaRef('Job'), PAUSED_JOB_EXAMPLE)
+  async pause(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string): Promise<Job> {
+    return toJob(await this.jobs.pause(user.id, jobId));
+  }
+
+  @Post('jobs/:job_id/resume')
+  @HttpCode(200)
+  @UseGuards(ApiKeyGuard)
+  @ProgOperation('Resume a job', 'Status becomes scheduled; next_run_at is the next cron instant from now.')
+  @JobIdParam()
+  @JsonResponse(200, 'The resumed job', schemaRef('Job'), RESUMED_JOB_EXAMPLE)
+  async resume(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string): Promise<Job> {
+    return toJob(await this.jobs.resume(user.id, jobId));
+  }
+
+  @Get('jobs/:job_id/logs')
+  @UseGuards(ApiKeyGuard)
+  @ProgOperation('Latest executions of a job', `The last ${JOB_LOGS_LIMITS.default} finished runs, newest first.`)
+  @JobIdParam()
+  @JsonResponse(200, 'Execution log', schemaRef('JobLogsResponse'), JOB_LOGS_EXAMPLE)
+  async logs(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string): Promise<JobLogsResponse> {
+    return { logs: await this.jobLogs.latest(user.id, jobId, JOB_LOGS_LIMITS.default) };
+  }
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { ApiKeysModule } from '../api-keys/api-keys.module';
+import { AuthModule } from '../auth/auth.module';
+import { JobsModule } from '../jobs/jobs.module';
+import { ProgController } from './prog.controller';
+
+/** The public /prog API: jobs by API key. Its OpenAPI document is mounted by mountProgApiDocs. */
+@Module({
+  imports: [JobsModule, ApiKeysModule, AuthModule],
+  controllers: [ProgController],
+})
+export class ProgModule {}

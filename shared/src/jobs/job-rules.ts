@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import { cronError } from '../cron/cron-parse';
+import { HTTP_METHODS, type JobDefinition } from './job-types';
+
+/** Limits of a job definition (also quoted by the docs and the OpenAPI document). */
+export const JOB_LIMITS = {
+  nameMaxLength: 50,
+  urlMaxLength: 2048,
+  maxHeaders: 50,
+  headerValueMaxLength: 8192,
+  /** Request body sent to the target, in bytes of UTF-8. */
+  bodyMaxBytes: 64 * 1024,
+} as const;
+
+/** Every text a user can see for a bad job definition, in the spec's words where it has them. */
+export const JOB_MESSAGES = {
+  nameRequired: 'Name is required',
+  nameTooLong: `Name must be at most ${JOB_LIMITS.nameMaxLength} characters`,
+  namePattern: 'Name can only contain letters, numbers, hyphens (-), and underscores (_)',
+  nameTaken: 'A job with this name already exists',
+  urlRequired: 'URL is required',
+  urlInvalid: 'Please enter a valid URL',
+  urlScheme: 'URL must start with http:// or https://',
+  urlTooLong: `URL must be at most ${JOB_LIMITS.urlMaxLength} characters`,
+  urlPrivate: 'URL must not point to a private, loopback or link-local address',
+  httpWarning: 'Using HTTP is not secure - consider using HTTPS instead',
+  method: `Method must be one of ${HTTP_METHODS.join(', ')}`,
+  headersObject: 'Headers must be an object of header names to text values',
+  tooManyHeaders: `At most ${JOB_LIMITS.maxHeaders} headers are allowed`,
+  headerName: (name: string) => `'${name}' is not a valid HTTP header name`,
+  headerValue: (name: string) => `Header '${name}' must have a text value of at most ${JOB_LIMITS.headerValueMaxLength} characters without line breaks`,
+  headerForbidden: (name: string) => `Header '${name}' is managed by the connection and cannot be set`,
+  body: 'Body must be text (or a JSON object, sent as its JSON text)',
+  bodyTooLarge: `Body must be at most ${JOB_LIMITS.bodyMaxBytes / 1024} KiB`,
+  notifyOnFailure: 'notify_on_failure must be true or false',
+  unknownField: 'Unknown field',
+  notAnObject: 'Request body must be a JSON object',
+  fixErrors: 'Please fix the errors before submitting',
+} as const;
+
+/** Hop-by-hop and framing headers: the HTTP client sets them, a job may not. */
+export const FORBIDDEN_HEADERS: readonly string[] = [
+  'connection',
+  'content-length',
+  'host',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+];
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const JOB_NAME = /^[A-Za-z0-9_-]+$/;
+
+const requiredText = (message: string) => z.string({ error: message }).trim().min(1, { error: message, abort: true });
+
+const nameSchema = requiredText(JOB_MESSAGES.nameRequired)
+  .max(JOB_LIMITS.nameMaxLength, { error: JOB_MESSAGES.nameTooLong, abort: true })
+  .regex(JOB_NAME, JOB_MESSAGES.namePattern);
+
+/** Absolute http(s) URL; `new URL` is the same parser the browser and the executor use. */
+const urlSchema = requiredText(JOB_MESSAGES.urlRequired)
+  .max(JOB_LIMITS.urlMaxLength, { error: JOB_MESSAGES.urlTooLong, abort: true })
+  .superRefine((value, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: JOB_MESSAGES.urlInvalid });
+      return;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') ctx.addIssue({ code: 'custom', message: JOB_MESSAGES.urlScheme });
+    else if (!url.hostname) ctx.addIssue({ code: 'custom', message: JOB_MESSAGES.urlInvalid });
+  });
+
+/** GET, post, Put… are all accepted and stored upper-case. */
+const methodSchema = z
+  .string({ error: JOB_MESSAGES.method })
+  .transform((value) => value.trim().toUpperCase())
+  .pipe(z.enum(HTTP_METHODS, { error: JOB_MESSAGES.method }))
+  .default('GET');
+
+/**
+ * Names and values are trimmed and rows with an empty name or value dropped
+ * (as the job form does); what remains must be sendable as is.
+ */
+const headersSchema = z
+  .record(z.string(), z.unknown(), { error: JOB_MESSAGES.headersObject })
+  .default({})
+  .transform((raw, ctx) => {
+    const headers: Record<string, string> = {};
+    for (const [rawName, rawValue] of Object.entries(raw)) {
+      if (typeof rawValue !== 'string' || /[\r\n\0]/.test(rawValue) || rawValue.length > JOB_LIMITS.headerValueMaxLength) {
+        ctx.addIssue({ code: 'custom', message: JOB_MESSAGES.headerValue(rawName.trim()), path: [rawName] });
+        continue;
+      }
+      const name = rawName.trim();
+      const value = rawValue.trim();
+      if (!name || !value) continue;
+      if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', message: JOB_MESSAGES.headerName(name), path: [rawName] });
+      else if (FORBIDDEN_HEADERS.includes(name.toLowerCase()))
+        ctx.addIssue({ code: 'custom', message: JOB_MESSAGES.headerForbidden(name), path: [rawName] });
+      else headers[name] = value;
+    }
+    if (Object.keys(headers).length > JOB_LIMITS.maxHeaders) ctx.addIssue({ code: 'custom', message: JOB_MESSAGES.tooManyHeaders });
+    return headers;
+  });
+
+const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
+
+/** Text as is; a JSON object or array (as the guides show) is stored as its JSON text. */
+const bodySchema = z
+  .union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], { error: JOB_MESSAGES.body })
+  .transform((value) => (typeof value === 'string' ? value : JSON.stringify(value)))
+  .refine((text) => utf8Bytes(text) <= JOB_LIMITS.bodyMaxBytes, JOB_MESSAGES.bodyTooLarge)
+  .default('');
+
+/** Whitespace collapsed to single spaces; names such as MON are kept as the user wrote them. */
+const cronSchema = z
+  .unknown()
+  .superRefine((value, ctx) => {
+    const error = cronError(value);
+    if (error) ctx.addIssue({ code: 'custom', message: error });
+  })
+  .transform((value) => (value as string).trim().split(/\s+/).join(' '));
+
+/**
+ * A job definition for create and for update (PUT replaces the whole
+ * definition, so omitted optional fields return to their defaults). Fields
+ * the API does not know are refused rather than silently dropped.
+ */
+export const jobDefinitionSchema = z
+  .object(
+    {
+      name: nameSchema,
+      url: urlSchema,
+      method: methodSchema,
+      headers: headersSchema,
+      body: bodySchema,
+      cron_expression: cronSchema,
+      notify_on_failure: z.boolean({ error: JOB_MESSAGES.notifyOnFailure }).default(false),
+    },
+    { error: JOB_MESSAGES.notAnObject },
+  )
+  // Each unknown key fails on its own, so the 422 names it (z.never would report one keyless issue).
+  .catchall(z.custom(() => false, { error: JOB_MESSAGES.unknownField }));
+
+/** A definition after validation: trimmed, defaults filled in, ready to store. */
+export type ValidJobDefinition = Required<JobDefinition>;
+
+/** The job form's non-blocking notice for plain-HTTP targets. */
+export function urlWarning(url: string): string | null {
+  return /^http:\/\//i.test(url.trim()) ? JOB_MESSAGES.httpWarning : null;
+}
+
+/** Query of the logs endpoints: `?limit=` from 1 to 1000, 50 when omitted. */
+export const JOB_LOGS_LIMITS = { default: 50, max: 1000 } as const;
+
+export const jobLogsQuerySchema = z.strictObject(
+  {
+    limit: z.coerce
+      .number({ error: `limit must be a whole number from 1 to ${JOB_LOGS_LIMITS.max}` })
+      .int(`limit must be a whole number from 1 to ${JOB_LOGS_LIMITS.max}`)
+      .min(1, `limit must be a whole number from 1 to ${JOB_LOGS_LIMITS.max}`)
+      .max(JOB_LOGS_LIMITS.max, `limit must be a whole number from 1 to ${JOB_LOGS_LIMITS.max}`)
+      .default(JOB_LOGS_LIMITS.default),
+  },
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? `Unknown query parameter: ${issue.keys.join(', ')}` : undefined) },
+);

@@ -1,0 +1,162 @@
+import type { ApiKeySummary } from './api-key-types';
+import { JOB_LIMITS } from './job-rules';
+import { HTTP_METHODS, JOB_STATUSES, type Job, type JobDefinition, type JobLimitExceeded, type JobLogEntry, type JobLogsResponse } from './job-types';
+
+/**
+ * JSON Schemas (OpenAPI 3 dialect) of the public API types. Each `properties`
+ * map is typed against its TypeScript interface, so adding or renaming a
+ * field there does not compile until the document follows; a test also
+ * compares them with live answers.
+ */
+export interface SchemaObject {
+  type?: 'object' | 'string' | 'integer' | 'number' | 'boolean' | 'array';
+  format?: string;
+  description?: string;
+  enum?: readonly string[];
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  maxProperties?: number;
+  minimum?: number;
+  maximum?: number;
+  nullable?: boolean;
+  default?: unknown;
+  example?: unknown;
+  items?: SchemaObject | { $ref: string };
+  properties?: Record<string, SchemaObject | { $ref: string }>;
+  additionalProperties?: SchemaObject | boolean;
+  required?: readonly string[];
+}
+
+type ObjectSchema<T> = SchemaObject & { type: 'object'; properties: { [K in keyof T]-?: SchemaObject | { $ref: string } } };
+
+const timestamp = (description: string, nullable = false): SchemaObject => ({ type: 'string', format: 'date-time', description, nullable });
+
+const jobDefinitionProperties: ObjectSchema<JobDefinition>['properties'] = {
+  name: {
+    type: 'string',
+    minLength: 1,
+    maxLength: JOB_LIMITS.nameMaxLength,
+    pattern: '^[A-Za-z0-9_-]+$',
+    description: 'Letters, digits, hyphens and underscores; unique per user (case-insensitive).',
+    example: 'nightly-backup',
+  },
+  url: { type: 'string', format: 'uri', maxLength: JOB_LIMITS.urlMaxLength, description: 'Absolute http:// or https:// URL.', example: 'https://example.com/hooks/backup' },
+  method: { type: 'string', enum: HTTP_METHODS, default: 'GET' },
+  headers: {
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    maxProperties: JOB_LIMITS.maxHeaders,
+    default: {},
+    description: 'Header names to values; names and values are trimmed and empty ones dropped. Hop-by-hop headers are refused.',
+    example: { Authorization: 'Bearer <target token>' },
+  },
+  body: { type: 'string', default: '', description: `Request body, at most ${JOB_LIMITS.bodyMaxBytes / 1024} KiB. A JSON object is accepted and stored as its JSON text.` },
+  cron_expression: {
+    type: 'string',
+    description: '5 fields in UTC: minute 0-59, hour 0-23, day of month 1-31, month 1-12 or JAN-DEC, day of week 0-6 or SUN-SAT (Sunday = 0).',
+    example: '0 9 * * 1-5',
+  },
+  notify_on_failure: { type: 'boolean', default: false, description: 'Email the owner when a run fails.' },
+};
+
+export const JOB_DEFINITION_SCHEMA: ObjectSchema<JobDefinition> = {
+  type: 'object',
+  required: ['name', 'url', 'cron_expression'],
+  properties: jobDefinitionProperties,
+  additionalProperties: false,
+};
+
+export const JOB_SCHEMA: ObjectSchema<Job> = {
+  type: 'object',
+  required: ['job_id', 'name', 'url', 'method', 'headers', 'body', 'cron_expression', 'status', 'notify_on_failure', 'next_run_at', 'last_run_at', 'created_at', 'updated_at'],
+  properties: {
+    job_id: { type: 'string', format: 'uuid', example: '8b7f7c1e-2f4c-4a8e-9f55-0f3b6d3f3a10' },
+    ...jobDefinitionProperties,
+    method: { type: 'string', enum: HTTP_METHODS },
+    headers: { type: 'object', additionalProperties: { type: 'string' } },
+    body: { type: 'string' },
+    notify_on_failure: { type: 'boolean' },
+    status: { type: 'string', enum: JOB_STATUSES, description: 'pending until the first run, then scheduled/success/failed; paused; quota_reached when the monthly executions are used up.' },
+    next_run_at: timestamp('Next due time (UTC); null while paused.', true),
+    last_run_at: timestamp('Time of the latest execution; null before the first.', true),
+    created_at: timestamp('Creation time.'),
+    updated_at: timestamp('Last change.'),
+  },
+};
+
+export const JOB_LOG_ENTRY_SCHEMA: ObjectSchema<JobLogEntry> = {
+  type: 'object',
+  properties: {
+    run_id: { type: 'string', format: 'uuid' },
+    executed_at: timestamp('When the request was sent; null for skipped runs.', true),
+    scheduled_for: timestamp('The cron instant the run belongs to.'),
+    attempt: { type: 'integer', minimum: 1, description: '1, or 2-4 for retries.' },
+    trigger: { type: 'string', enum: ['schedule', 'retry', 'manual', 'recovery'] },
+    status: { type: 'string', enum: ['success', 'failed', 'skipped', 'missed'] },
+    response_code: { type: 'integer', nullable: true, example: 200 },
+    duration_ms: { type: 'integer', nullable: true, example: 182 },
+    error_message: { type: 'string', nullable: true },
+    response_body: { type: 'string', nullable: true, description: 'The start of the response body.' },
+  },
+};
+
+export const JOB_LOGS_RESPONSE_SCHEMA: ObjectSchema<JobLogsResponse> = {
+  type: 'object',
+  properties: { logs: { type: 'array', items: { $ref: '#/components/schemas/JobLogEntry' } } },
+};
+
+export const JOB_LIMIT_EXCEEDED_SCHEMA: ObjectSchema<JobLimitExceeded> = {
+  type: 'object',
+  properties: {
+    error: { type: 'string', enum: ['Job limit exceeded'] },
+    plan: { type: 'string', enum: ['free', 'basic', 'pro', 'unlimited'] },
+    job_count: { type: 'integer', example: 2 },
+    max_jobs: { type: 'integer', example: 2 },
+  },
+};
+
+export const API_KEY_SUMMARY_SCHEMA: ObjectSchema<ApiKeySummary> = {
+  type: 'object',
+  properties: {
+    key_id: { type: 'string', format: 'uuid' },
+    name: { type: 'string' },
+    prefix: { type: 'string', example: 'cb_live_1a2b3c' },
+    created_at: timestamp('Creation time.'),
+    last_used_at: timestamp('Latest use (minute resolution).', true),
+  },
+};
+
+export const VALIDATION_ERROR_SCHEMA: SchemaObject = {
+  type: 'object',
+  properties: {
+    detail: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          loc: { type: 'array', items: { type: 'string' }, example: ['body', 'name'] },
+          msg: { type: 'string', example: 'Name is required' },
+          type: { type: 'string', example: 'too_small' },
+        },
+      },
+    },
+  },
+};
+
+export const MESSAGE_ERROR_SCHEMA: SchemaObject = {
+  type: 'object',
+  properties: { detail: { type: 'string', example: 'Invalid API key' } },
+};
+
+/** Every schema the /prog document declares, by component name. */
+export const PUBLIC_API_SCHEMAS = {
+  JobDefinition: JOB_DEFINITION_SCHEMA,
+  Job: JOB_SCHEMA,
+  JobLogEntry: JOB_LOG_ENTRY_SCHEMA,
+  JobLogsResponse: JOB_LOGS_RESPONSE_SCHEMA,
+  JobLimitExceeded: JOB_LIMIT_EXCEEDED_SCHEMA,
+  ApiKeySummary: API_KEY_SUMMARY_SCHEMA,
+  ValidationError: VALIDATION_ERROR_SCHEMA,
+  MessageError: MESSAGE_ERROR_SCHEMA,
+} as const;
