@@ -2,6 +2,9 @@ import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
 import { latestMailedCode, signUpAndLogin } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';
 
+// The api project's testTimeout is not applied to single-file runs; booting on the embedded database takes seconds.
+jest.setTimeout(60_000);
+
 /** Decodes a JWT's header and payload (no verification: the server is what verifies). */
 function decodeJwt(token: string): { header: Record<string, unknown>; payload: Record<string, unknown> } {
   const [header, payload] = token.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')));
