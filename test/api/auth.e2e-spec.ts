@@ -98,6 +98,27 @@ describe('local identity: sign-up, verification, login, bearer guard', () => {
     expect(noPassword.body.detail).toEqual([{ loc: ['body', 'password'], msg: AUTH_MESSAGES.passwordRequired, type: expect.any(String) }]);
   });
 
+  it('takes as long to refuse an unknown user as a wrong password (no account probing by timing)', async () => {
+    const account = await signUpAndLogin(server);
+    const timed = async (email: string) => {
+      const started = process.hrtime.bigint();
+      const res = await server.http.post('/api/auth/login', { email, password: 'wrong-password' });
+      expect(res.status).toBe(401);
+      return Number(process.hrtime.bigint() - started) / 1e6;
+    };
+    const unknown: number[] = [];
+    const wrong: number[] = [];
+    // Interleaved, so load on the machine affects both alike; under the per-account limit of 5.
+    for (let i = 0; i < 4; i++) {
+      unknown.push(await timed(`nobody-${i}@example.test`));
+      wrong.push(await timed(account.email));
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    // Without the decoy hash the unknown-user answer skips scrypt and is several times faster.
+    expect(median(unknown) / median(wrong)).toBeGreaterThan(0.5);
+    expect(median(unknown) / median(wrong)).toBeLessThan(2);
+  });
+
   it('resends a fresh code that replaces the previous one', async () => {
     const email = 'resend@example.test';
     await server.http.post('/api/auth/signup', { name: 'Re Send', email, password: 'resend-password' });
