@@ -67,3 +67,26 @@ export interface IdTokenClaims {
   aud: string;
   token_use: 'id';
 }
+
+/** Social identity providers offered on the sign-in and sign-up pages. */
+export const SOCIAL_PROVIDERS = ['google'] as const;
+export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
+export const AUTH_INTENTS = ['login', 'signup'] as const;
+export type AuthIntent = (typeof AUTH_INTENTS)[number];
+
+export const socialAuthorizeQuerySchema = z.object({
+  provider: z.enum(SOCIAL_PROVIDERS, { message: 'Unknown identity provider' }),
+  intent: z.enum(AUTH_INTENTS, { message: 'intent is login or signup' }).default('login'),
+});
+
+/**
+ * What the /auth/callback page posts: the query parameters the provider sent
+ * the browser back with (iss too, when the provider adds it: RFC 9207).
+ */
+export const socialLoginSchema = z.object({
+  code: z.string().max(4096).optional(),
+  state: z.string().max(512).optional(),
+  iss: z.string().max(2048).optional(),
+  error: z.string().max(512).optional(),
+});
+export type SocialLoginRequest = z.infer<typeof socialLoginSchema>;

@@ -22,8 +22,8 @@ import { AppConfig } from '../../config/app-config';
 import { CurrentUser, type AuthenticatedUser } from './authenticated-user';
 import { AuthService } from './auth.service';
 import { BearerAuthGuard } from './bearer-auth.guard';
-import type { TokenSet } from './identity-provider';
-import { clearRefreshCookie, refreshCookieOf, setRefreshCookie } from './refresh-cookie';
+import { clearRefreshCookie, refreshCookieOf } from './refresh-cookie';
+import { sessionResponse } from './session-response';
 
 /** The raw bearer token of a request that passed BearerAuthGuard (providers need it for some calls). */
 function bearerTokenOf(req: Request): string {
@@ -69,7 +69,7 @@ export class AuthController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<TokenResponse> {
-    return this.session(req, res, await this.auth.login(body.email, body.password, clientIp(req)));
+    return sessionResponse(req, res, await this.auth.login(body.email, body.password, clientIp(req)), this.config);
   }
 
   @Post('refresh')
@@ -82,7 +82,7 @@ export class AuthController {
   ): Promise<TokenResponse> {
     const token = body.refresh_token ?? refreshCookieOf(req);
     if (!token) throw ApiError.unauthorized(AUTH_MESSAGES.invalidRefreshToken);
-    return this.session(req, res, await this.auth.refresh(token));
+    return sessionResponse(req, res, await this.auth.refresh(token), this.config);
   }
 
   @Post('logout')
@@ -131,16 +131,5 @@ export class AuthController {
     await this.auth.globalSignOut(user, bearerTokenOf(req));
     clearRefreshCookie(req, res);
     return { message: 'Signed out everywhere' };
-  }
-
-  private session(req: Request, res: Response, tokens: TokenSet): TokenResponse {
-    setRefreshCookie(req, res, tokens.refreshToken, this.config.env.AUTH_REFRESH_TOKEN_TTL_DAYS);
-    return {
-      access_token: tokens.accessToken,
-      id_token: tokens.idToken,
-      refresh_token: tokens.refreshToken,
-      expires_in: tokens.expiresIn,
-      token_type: 'Bearer',
-    };
   }
 }

@@ -15,6 +15,10 @@ import { SigningKeysService } from './local/signing-keys.service';
 import { TokenIssuerService } from './local/token-issuer.service';
 import { VerificationCodeEntity } from './local/verification-code.entity';
 import { VerificationCodesService } from './local/verification-codes.service';
+import { FederatedIdentityEntity } from './local/federated-identity.entity';
+import { SocialAccountsService } from './local/social-accounts.service';
+import { SocialController } from './social/social.controller';
+import { SocialSignInService } from './social/social-sign-in.service';
 import { AuthAttemptsService } from './throttling/auth-attempts.service';
 import { UserEntity } from './user.entity';
 import { UsersService } from './users.service';
@@ -26,9 +30,9 @@ import { UsersService } from './users.service';
 @Module({
   imports: [
     PassportModule,
-    TypeOrmModule.forFeature([UserEntity, SigningKeyEntity, RefreshTokenEntity, VerificationCodeEntity]),
+    TypeOrmModule.forFeature([UserEntity, SigningKeyEntity, RefreshTokenEntity, VerificationCodeEntity, FederatedIdentityEntity]),
   ],
-  controllers: [AuthController, JwksController],
+  controllers: [AuthController, SocialController, JwksController],
   providers: [
     UsersService,
     AuthService,
@@ -37,8 +41,10 @@ import { UsersService } from './users.service';
     TokenIssuerService,
     RefreshTokensService,
     VerificationCodesService,
+    SocialAccountsService,
     LocalIdentityProvider,
     { provide: IDENTITY_PROVIDER, useExisting: LocalIdentityProvider },
+    SocialSignInService,
     JwtStrategy,
     BearerAuthGuard,
   ],

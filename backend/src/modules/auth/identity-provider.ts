@@ -1,3 +1,4 @@
+import type { AuthIntent, SocialProvider } from '@shared/auth/auth-schemas';
 import type { AuthenticatedUser } from './authenticated-user';
 
 /** Tokens of a session, whichever provider issued them. */
@@ -13,6 +14,17 @@ export interface NewAccount {
   name: string;
   email: string;
   password: string;
+}
+
+/** A person the social identity provider vouched for (claims of its verified ID token). */
+export interface SocialIdentity {
+  provider: SocialProvider;
+  subject: string;
+  email: string;
+  name: string;
+  intent: AuthIntent;
+  /** The tokens the OpenID provider issued (Cognito's hosted UI issues the session's own tokens). */
+  providerTokens: { accessToken?: string; idToken?: string; refreshToken?: string; expiresIn?: number };
 }
 
 /** How bearer tokens of the provider are verified (see JwtStrategy). */
@@ -46,6 +58,8 @@ export interface IdentityProvider {
   changePassword(user: AuthenticatedUser, accessToken: string, oldPassword: string, newPassword: string): Promise<void>;
   /** Ends every session of the user. */
   globalSignOut(user: AuthenticatedUser, accessToken: string): Promise<void>;
+  /** A session for someone who signed in through a social provider (creating the account on first sign-in). */
+  socialSession(identity: SocialIdentity): Promise<TokenSet>;
   /** Removes the account at the provider; the caller deletes the user's data. */
   deleteUser(user: AuthenticatedUser, accessToken: string): Promise<void>;
 }

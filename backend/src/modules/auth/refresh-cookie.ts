@@ -1,16 +1,15 @@
 import type { CookieOptions, Request, Response } from 'express';
+import { secureCookieFor } from './cookie-security';
 
 /** The HttpOnly cookie holding the refresh token for browsers (never readable by scripts). */
 export const REFRESH_COOKIE = 'cb_refresh';
 /** Only the auth endpoints need it, so it is not sent with every API call. */
 const COOKIE_PATH = '/api/auth';
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
 function cookieOptions(req: Request): CookieOptions {
   return {
     httpOnly: true,
-    // Browsers refuse Secure cookies over plain http, which is what localhost development uses.
-    secure: !LOOPBACK_HOSTS.has(req.hostname),
+    secure: secureCookieFor(req),
     sameSite: 'lax',
     path: COOKIE_PATH,
   };

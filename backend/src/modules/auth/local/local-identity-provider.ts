@@ -4,13 +4,14 @@ import { ApiError } from '../../../common/http/api-error';
 import { AppConfig } from '../../../config/app-config';
 import { MailService } from '../../mail/mail.service';
 import type { AuthenticatedUser } from '../authenticated-user';
-import type { IdentityProvider, NewAccount, TokenSet, TokenVerificationSettings } from '../identity-provider';
+import type { IdentityProvider, NewAccount, SocialIdentity, TokenSet, TokenVerificationSettings } from '../identity-provider';
 import { passwordResetCodeMail, verificationCodeMail } from '../identity-mails';
 import type { UserEntity } from '../user.entity';
 import { UsersService } from '../users.service';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './password-hasher';
 import { RefreshTokensService } from './refresh-tokens.service';
 import { SigningKeysService } from './signing-keys.service';
+import { SocialAccountsService } from './social-accounts.service';
 import { localIssuer, TokenIssuerService } from './token-issuer.service';
 import { VerificationCodesService } from './verification-codes.service';
 
@@ -27,6 +28,7 @@ export class LocalIdentityProvider implements IdentityProvider {
     private readonly tokens: TokenIssuerService,
     private readonly refreshTokens: RefreshTokensService,
     private readonly keys: SigningKeysService,
+    private readonly socialAccounts: SocialAccountsService,
   ) {}
 
   verificationSettings(): TokenVerificationSettings {
@@ -73,8 +75,12 @@ export class LocalIdentityProvider implements IdentityProvider {
     return this.startSession(user);
   }
 
-  /** A session for a user whose identity was proven elsewhere (social sign-in). */
-  async startSession(user: UserEntity): Promise<TokenSet> {
+  /** The social provider's tokens only proved who this is; the session gets this server's own tokens. */
+  async socialSession(identity: SocialIdentity): Promise<TokenSet> {
+    return this.startSession(await this.socialAccounts.findOrCreate(identity));
+  }
+
+  private async startSession(user: UserEntity): Promise<TokenSet> {
     const { idToken, accessToken } = await this.tokens.issue(user);
     const refreshToken = await this.refreshTokens.issue(user.id);
     return { idToken, accessToken, refreshToken, expiresIn: this.tokens.ttlSeconds };

@@ -1,0 +1,52 @@
+import { Body, Controller, Get, Header, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import {
+  socialAuthorizeQuerySchema,
+  socialLoginSchema,
+  type AuthIntent,
+  type SocialLoginRequest,
+  type SocialProvider,
+  type TokenResponse,
+} from '@shared/auth/auth-schemas';
+import { ZodPipe } from '../../../common/validation/zod-body.pipe';
+import { AppConfig } from '../../../config/app-config';
+import { sessionResponse } from '../session-response';
+import { clearSocialFlowCookie, setSocialFlowCookie, socialFlowOf } from './social-flow-cookie';
+import { SocialSignInService } from './social-sign-in.service';
+
+@Controller('api/auth')
+export class SocialController {
+  constructor(
+    private readonly social: SocialSignInService,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** 'Continue with Google': redirects the browser to the provider. */
+  @Get('social/authorize')
+  @Header('Cache-Control', 'no-store')
+  async authorize(
+    @Query(new ZodPipe(socialAuthorizeQuerySchema, 'query')) query: { provider: SocialProvider; intent: AuthIntent },
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const { url, flow } = await this.social.authorize(query.provider, query.intent);
+    setSocialFlowCookie(req, res, flow);
+    res.redirect(302, url);
+  }
+
+  /** Posted by /auth/callback with the provider's code and state. */
+  @Post('social-login')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  async socialLogin(
+    @Body(new ZodPipe(socialLoginSchema)) body: SocialLoginRequest,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<TokenResponse> {
+    const flow = socialFlowOf(req);
+    // The flow is single use, whatever the outcome.
+    clearSocialFlowCookie(res);
+    const tokens = await this.social.complete(body, flow);
+    return sessionResponse(req, res, tokens, this.config);
+  }
+}
