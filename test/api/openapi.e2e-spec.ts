@@ -1,0 +1,93 @@
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { jobDefinitionSchema } from '@shared/jobs/job-rules';
+import { signUpAndLogin } from '../support/accounts';
+import { startTestServer, type TestServer } from '../support/test-server';
+import { jobDefinition, plantRuns } from './jobs-fixtures';
+
+jest.setTimeout(60_000);
+
+type Operation = { requestBody?: { content: Record<string, { examples?: object }> }; responses: Record<string, { content?: Record<string, { example?: unknown }> }> };
+type Document = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, { properties: Record<string, unknown>; required?: string[] }> } };
+
+const PROG_ROUTES = [
+  'get /prog/ping',
+  'post /prog/jobs',
+  'get /prog/jobs',
+  'get /prog/jobs/{job_id}',
+  'put /prog/jobs/{job_id}',
+  'delete /prog/jobs/{job_id}',
+  'post /prog/jobs/{job_id}/pause',
+  'post /prog/jobs/{job_id}/resume',
+  'get /prog/jobs/{job_id}/logs',
+];
+
+describe('OpenAPI document of /prog', () => {
+  let server: TestServer;
+  let doc: Document;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const res = await server.http.get('/prog/openapi.json');
+    expect(res.status).toBe(200);
+    doc = res.body;
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('validates as OpenAPI 3', async () => {
+    expect(doc.openapi).toMatch(/^3\./);
+    const result = spawnSync(process.execPath, [path.join(__dirname, 'openapi-validate.mjs')], { input: JSON.stringify(doc), encoding: 'utf8' });
+    expect(result.stdout.trim()).toBe('valid');
+    expect(result.status).toBe(0);
+  });
+
+  it('lists every /prog route and nothing else', () => {
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method} ${path}`));
+    expect(documented.sort()).toEqual([...PROG_ROUTES].sort());
+  });
+
+  it('documents only routes the server really has', async () => {
+    const id = '00000000-0000-4000-8000-000000000000';
+    for (const route of PROG_ROUTES) {
+      const [method, path] = route.split(' ');
+      const res = await server.http.request(method.toUpperCase(), path.replace('{job_id}', id));
+      // Unauthenticated calls reach the guard (401); a missing route would answer 404.
+      expect([200, 401]).toContain(res.status);
+    }
+  });
+
+  it('gives every operation response examples, and request examples where there is a body', () => {
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const examples = Object.values(op.responses).filter((r) => r.content?.['application/json']?.example !== undefined);
+        expect({ route: `${method} ${path}`, hasExample: examples.length > 0 }).toEqual({ route: `${method} ${path}`, hasExample: true });
+        if (op.requestBody) expect(Object.keys(op.requestBody.content['application/json'].examples ?? {})).not.toHaveLength(0);
+      }
+    }
+  });
+
+  it('matches the shared validation rules and the live answers (no drift)', async () => {
+    const schemas = doc.components.schemas;
+    expect(Object.keys(schemas.JobDefinition.properties).sort()).toEqual(Object.keys(jobDefinitionSchema.shape).sort());
+    expect([...(schemas.JobDefinition.required ?? [])].sort()).toEqual(['cron_expression', 'name', 'url']);
+
+    const user = await signUpAndLogin(server);
+    const key = (await server.http.post('/api/api-keys/generate', { name: 'docs' }, { token: user.accessToken })).body.api_key;
+    const job = (await server.http.post('/prog/jobs', jobDefinition(), { token: key })).body;
+    expect(Object.keys(schemas.Job.properties).sort()).toEqual(Object.keys(job).sort());
+    await plantRuns(server, job.job_id, user.userId, [{ executedAt: '2026-01-01T00:00:00Z' }]);
+    const logs = (await server.http.get(`/prog/jobs/${job.job_id}/logs`, { token: key })).body;
+    expect(Object.keys(schemas.JobLogsResponse.properties)).toEqual(Object.keys(logs));
+    expect(Object.keys(schemas.JobLogEntry.properties).sort()).toEqual(Object.keys(logs.logs[0]).sort());
+  });
+
+  it('serves the interactive reference at /prog/docs', async () => {
+    const res = await server.http.get('/prog/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(res.text).toContain('Cronbeam API reference');
+  });
+});
