@@ -88,7 +88,12 @@ export function JobForm({ job, onSaved, onCancel }: JobFormProps) {
   const fieldProps = (field: 'name' | 'url') => ({
     id: `job-${field}`,
     value: values[field],
-    onChange: (e: { target: { value: string } }) => set(field, e.target.value),
+    onChange: (e: { target: { value: string } }) => {
+      const next = { ...values, [field]: e.target.value };
+      setValues(next);
+      // A message already shown follows the typing, so it goes away once fixed.
+      if (errors[field]) setErrors((current) => ({ ...current, [field]: validateJobForm(next)[field] }));
+    },
     onBlur: () => check(field),
     'aria-invalid': Boolean(errors[field]),
     'aria-describedby': errors[field] ? `job-${field}-error` : undefined,

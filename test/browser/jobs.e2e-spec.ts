@@ -1,0 +1,186 @@
+import type { Page } from 'playwright-core';
+import { HttpTarget } from '../fakes/http-target';
+import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
+import { startTestServer, type TestServer } from '../support/test-server';
+import { launchBrowser, screenshot, type Browser } from './support/browser';
+import { setSessionCookies } from './support/session-cookies';
+import { buildWebApp } from './support/web-build';
+
+// Jest reads testTimeout only from the top-level config, not from a project entry.
+jest.setTimeout(60_000);
+
+/** A job with a `* * * * *` schedule fires at the next minute: up to 60 s plus the scheduler's slack. */
+const NEXT_MINUTE_MS = 75_000;
+
+/** The dashboard against the real backend (jobs API, scheduler, executor) and a local HTTP target. */
+describe('dashboard and jobs (browser)', () => {
+  let server: TestServer;
+  let target: HttpTarget;
+  let browser: Browser;
+  let page: Page;
+  let account: SignedInAccount;
+
+  beforeAll(async () => {
+    target = await HttpTarget.start();
+    target.on('/hook', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ok: true, source: 'browser-test-target' }));
+    });
+    server = await startTestServer({ WEB_DIST_DIR: buildWebApp(), ALLOW_PRIVATE_TARGETS: 'true', SCHEDULER_POLL_INTERVAL_MS: '200' });
+    browser = await launchBrowser(server.baseUrl);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await target?.close();
+  });
+  beforeEach(async () => {
+    await browser.context.clearCookies();
+    account = await signUpAndLogin(server, { name: 'Grace Hopper' });
+    await setSessionCookies(browser.context, server.baseUrl, account);
+    page = await browser.newPage();
+  });
+  afterEach(async () => page?.close());
+
+  const row = (name: string) => page.getByRole('row').filter({ hasText: name });
+  const nav = (section: string) => page.getByRole('navigation', { name: 'Dashboard sections' }).getByRole('link', { name: section });
+
+  it('creates a job from a preset, edits, pauses, resumes, sees its run in Monitoring and deletes it', async () => {
+    await page.goto('/dashboard');
+    await page.getByText('No jobs found.').waitFor();
+    await page.getByText('Connected').waitFor();
+    await screenshot(page, 'dashboard-empty');
+
+    await nav('Create Job').click();
+    await page.getByLabel('Job Name').fill('ping-target');
+    await page.getByLabel('URL').fill(`${target.url}/hook`);
+    await page.getByText('Using HTTP is not secure - consider using HTTPS instead').waitFor();
+    await page.getByRole('tab', { name: 'Preset' }).click();
+    await page.getByLabel('Schedule preset').selectOption({ label: 'Every 5 minutes' });
+    expect(await page.getByTestId('cron-text').textContent()).toBe('*/5 * * * *');
+    expect(await page.getByTestId('next-runs').getByRole('listitem').count()).toBe(5);
+    await screenshot(page, 'create-job');
+    await page.getByRole('button', { name: 'Create Job' }).click();
+    await page.getByRole('heading', { name: 'Job created' }).waitFor();
+    const jobId = (await page.getByTestId('created-job-id').textContent())!;
+    expect(jobId).toMatch(/^[0-9a-f-]{36}$/);
+    await screenshot(page, 'create-job-success');
+
+    await page.getByRole('link', { name: '← Back to Jobs' }).click();
+    await row('ping-target').waitFor();
+    expect(await row('ping-target').textContent()).toContain('Never');
+    expect(await row('ping-target').getByText(/\d{2}:\d{2}:\d{2} UTC/).count()).toBe(1);
+    await screenshot(page, 'jobs');
+
+    await row('ping-target').getByRole('button', { name: 'Edit ping-target' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit job: ping-target' });
+    expect(await dialog.getByLabel('Job ID').inputValue()).toBe(jobId);
+    await dialog.getByRole('tab', { name: 'Expression' }).click();
+    await dialog.getByLabel('Cron expression').fill('* * * * *');
+    await dialog.getByTestId('cron-description').filter({ hasText: 'minute' }).waitFor();
+    await screenshot(page, 'edit-job');
+    await dialog.getByRole('button', { name: 'Save Changes' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const saved = await server.http.get(`/api/jobs/${jobId}`, { token: account.accessToken });
+    expect(saved.body.cron_expression).toBe('* * * * *');
+
+    await row('ping-target').getByRole('button', { name: 'Pause ping-target' }).click();
+    await row('ping-target').getByText('Paused').waitFor();
+    await row('ping-target').getByRole('button', { name: 'Resume ping-target' }).click();
+    await row('ping-target').getByText('Scheduled').waitFor();
+
+    await target.waitFor(() => target.requests('/hook').length > 0, NEXT_MINUTE_MS);
+    await nav('Monitoring').click();
+    const executions = page.getByRole('list', { name: 'Latest executions' });
+    for (let attempt = 0; attempt < 20 && (await executions.count()) === 0; attempt += 1) {
+      await page.getByRole('button', { name: 'Refresh logs' }).click();
+      await page.waitForTimeout(250);
+    }
+    await executions.getByText(/SUCCESS · 200/).first().waitFor();
+    await page.getByLabel('Response data').getByText('"source": "browser-test-target"').waitFor();
+    expect(await page.getByRole('img', { name: /recent executions: \d+ succeeded, 0 failed/ }).count()).toBe(1);
+    await page.getByText('System Status').waitFor();
+    await screenshot(page, 'monitoring');
+
+    await nav('Cron Jobs').click();
+    await row('ping-target').getByRole('button', { name: 'Delete ping-target' }).click();
+    await page.getByRole('dialog', { name: 'Delete job' }).getByRole('button', { name: 'Delete Job' }).click();
+    await row('ping-target').waitFor({ state: 'detached' });
+    await page.getByText('No jobs found.').waitFor();
+    expect((await server.http.get(`/api/jobs/${jobId}`, { token: account.accessToken })).status).toBe(404);
+  }, 150_000);
+
+  it('shows the dashboard stats, recent activity and a working name filter', async () => {
+    for (const name of ['alpha-job', 'beta-job']) {
+      const created = await server.http.post('/api/jobs', { name, url: 'https://example.com/x', cron_expression: '0 0 * * *' }, { token: account.accessToken });
+      expect(created.status).toBeLessThan(300);
+    }
+    await page.goto('/dashboard');
+    await row('alpha-job').waitFor();
+    await page.getByText('Total Jobs').waitFor();
+    expect(await page.getByRole('list', { name: 'Account statistics' }).getByRole('listitem').count()).toBe(7);
+    await screenshot(page, 'dashboard');
+
+    await nav('Monitoring').click();
+    await page.getByLabel('Filter jobs by name').fill('beta');
+    const jobs = page.getByRole('list', { name: 'Jobs' });
+    await jobs.getByText('beta-job').waitFor();
+    expect(await jobs.getByText('alpha-job').count()).toBe(0);
+  });
+
+  it('opens the Job Quota Exceeded modal at the free plan limit', async () => {
+    for (const name of ['first', 'second']) {
+      const created = await server.http.post('/api/jobs', { name, url: 'https://example.com/x', cron_expression: '0 0 * * *' }, { token: account.accessToken });
+      expect(created.status).toBeLessThan(300);
+    }
+    await page.goto('/dashboard/create');
+    await page.getByLabel('Job Name').fill('third');
+    await page.getByLabel('URL').fill('https://example.com/third');
+    await page.getByRole('button', { name: 'Create Job' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Job Quota Exceeded' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('2 / 2');
+    await screenshot(page, 'quota-modal');
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('shows each validation message of the job form', async () => {
+    await page.goto('/dashboard/create');
+    const message = (text: string) => page.getByText(text, { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Create Job' }).click();
+    await message('Please fix the errors before submitting');
+    await message('Name is required');
+    await message('URL is required');
+
+    await page.getByLabel('Job Name').fill('bad name!');
+    await page.getByLabel('Job Name').blur();
+    await message('Name can only contain letters, numbers, hyphens (-), and underscores (_)');
+    await page.getByLabel('URL').fill('not a url');
+    await page.getByLabel('URL').blur();
+    await message('Please enter a valid URL');
+    await page.getByLabel('URL').fill('http://example.com');
+    await message('Using HTTP is not secure - consider using HTTPS instead');
+
+    await page.getByRole('tab', { name: 'Expression' }).click();
+    const cron = page.getByLabel('Cron expression');
+    await cron.fill('');
+    await cron.blur();
+    await message('Cron expression is required');
+    await cron.fill('* * *');
+    await cron.blur();
+    await message('Cron expression must have 5 fields');
+    for (const [expression, text] of [
+      ['60 * * * *', 'Minute must be between 0 and 59'],
+      ['0 24 * * *', 'Hour must be between 0 and 23'],
+      ['0 0 32 * *', 'Day of month must be between 1 and 31'],
+      ['0 0 1 13 *', 'Month must be between 1 and 12'],
+      ['0 0 * * 7', 'Day of week must be between 0 and 6'],
+    ]) {
+      await cron.fill(expression);
+      await cron.blur();
+      await message(text);
+    }
+    await screenshot(page, 'job-form-errors');
+  });
+});
