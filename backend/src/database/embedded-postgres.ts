@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { serialiseExtendedProtocol } from './embedded-protocol-lock';
 
 /**
  * An in-process PostgreSQL (PGlite, PostgreSQL compiled to WebAssembly) behind
@@ -23,6 +24,7 @@ export class EmbeddedPostgres {
     if (!dataDir.startsWith('memory://')) fs.mkdirSync(dataDir, { recursive: true });
     const db = await PGlite.create(dataDir);
     const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
+    serialiseExtendedProtocol(server, db);
     await server.start();
     const port = Number(new URL(`postgres://${server.getServerConn()}`).port);
     return new EmbeddedPostgres(db, server, `postgres://postgres@127.0.0.1:${port}/postgres`);
