@@ -3,6 +3,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { nextCronInstant } from './cron-schedule';
+import { returnedRows } from './query-rows';
 import { RETENTION_DAYS, RETENTION_RUNS_PER_JOB, SchedulerSettings } from './scheduler-settings';
 import { monthlyExecutionLimit, usagePeriodStart } from './usage-quota';
 import { WakeChannel } from './wake-channel';
@@ -71,14 +72,14 @@ export class Housekeeping implements OnApplicationBootstrap, OnModuleDestroy {
     );
     const restorable = rows.filter((r) => Number(r.used) < monthlyExecutionLimit(r.plan));
     if (restorable.length === 0) return 0;
-    const result: unknown[] = await this.db.query(
+    const restored = returnedRows(await this.db.query(
       `UPDATE jobs j SET status = 'scheduled', next_run_at = v.next_run_at
        FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, next_run_at)
        WHERE j.id = v.id AND j.status = 'quota_reached'
        RETURNING j.id`,
       [restorable.map((r) => r.id), restorable.map((r) => nextCronInstant(r.cron_expression, now))],
-    );
-    return result.length;
+    ));
+    return restored.length;
   }
 
   /** Keeps each job's newest 1,000 finished runs, none older than 90 days. Queued and running runs are never pruned. */

@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import type { ClaimedRun } from './claimed-run';
 import { ExecutionEvents, type ExecutionOutcome } from './execution-events';
 import type { ExecutionResult } from './executor/http-executor';
+import { returnedRows } from './query-rows';
 import { SchedulerInstance } from './scheduler-instance';
 import { MAX_RETRIES, SchedulerSettings } from './scheduler-settings';
 
@@ -99,7 +100,7 @@ export class RunRecorder {
   private async store(batch: Finished[]): Promise<Finished[]> {
     const byJob = [...batch].sort((a, b) => a.run.jobId.localeCompare(b.run.jobId));
     return this.db.transaction(async (em) => {
-      const stored: Array<{ id: string }> = await em.query(
+      const stored = returnedRows<{ id: string }>(await em.query(
         `UPDATE job_runs r SET state = 'done', status = v.status, executed_at = v.executed_at, finished_at = now(),
            response_code = v.response_code, duration_ms = v.duration_ms, error_message = v.error_message,
            response_body = v.response_body, lease_owner = NULL, lease_expires_at = NULL
@@ -117,7 +118,7 @@ export class RunRecorder {
           byJob.map((f) => f.result.responseBody),
           this.instance.id,
         ],
-      );
+      ));
       // A result whose lease another instance took over is dropped: that instance records its own.
       const ours = new Set(stored.map((r) => r.id));
       const kept = byJob.filter((f) => ours.has(f.run.runId));
