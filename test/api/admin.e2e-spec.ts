@@ -37,7 +37,8 @@ describe('operator API (/api/admin) and npm run admin', () => {
   });
 
   it('refuses a missing or wrong token', async () => {
-    for (const headers of [{}, { 'x-admin-token': 'wrong' }, { 'x-admin-token': `${TEST_ADMIN_TOKEN}x` }, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }]) {
+    const attempts: Array<Record<string, string>> = [{}, { 'x-admin-token': 'wrong' }, { 'x-admin-token': `${TEST_ADMIN_TOKEN}x` }, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }];
+    for (const headers of attempts) {
       const res = await server.http.get('/api/admin/users', { headers });
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ detail: 'Invalid admin token' });

@@ -8,10 +8,10 @@ export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
 let counter = 0;
 
-/** A valid definition with a unique name. */
-export function jobDefinition(overrides: Partial<JobDefinition> & Record<string, unknown> = {}): JobDefinition {
+/** A valid definition with a unique name; overrides may make it invalid on purpose. */
+export function jobDefinition(overrides: Record<string, unknown> = {}): JobDefinition {
   counter += 1;
-  return { name: `job-${counter}`, url: 'https://example.com/hook', cron_expression: '*/5 * * * *', ...overrides };
+  return { name: `job-${counter}`, url: 'https://example.com/hook', cron_expression: '*/5 * * * *', ...overrides } as JobDefinition;
 }
 
 export async function setPlan(server: TestServer, userId: string, plan: PlanId): Promise<void> {

@@ -2,6 +2,7 @@ import { Body, Controller, Get, Param, Put, UseGuards } from '@nestjs/common';
 import { z } from 'zod';
 import { PLAN_IDS, type PlanId } from '@shared/plans';
 import { ApiError } from '../../common/http/api-error';
+import { isUuid } from '../../common/validation/uuid';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import type { UserEntity } from '../auth/user.entity';
 import { UsersService } from '../auth/users.service';
@@ -30,8 +31,6 @@ const view = (user: UserEntity): AdminUserView => ({
   created_at: user.createdAt.toISOString(),
 });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Operators' API (`npm run admin`): until billing exists, this is how a plan changes. */
 @Controller('api/admin')
 @UseGuards(AdminTokenGuard)
@@ -46,7 +45,7 @@ export class AdminController {
   /** `user` is a user id or an email address. */
   @Put('users/:user/plan')
   async setPlan(@Param('user') idOrEmail: string, @Body(new ZodPipe(setPlanSchema)) body: { plan: PlanId }): Promise<AdminUserView> {
-    const user = idOrEmail.includes('@') ? await this.users.findByEmail(idOrEmail) : UUID.test(idOrEmail) ? await this.users.findById(idOrEmail) : null;
+    const user = idOrEmail.includes('@') ? await this.users.findByEmail(idOrEmail) : isUuid(idOrEmail) ? await this.users.findById(idOrEmail) : null;
     if (!user) throw ApiError.notFound('User not found');
     await this.users.setPlan(user.id, body.plan);
     return view({ ...user, plan: body.plan });

@@ -3,10 +3,10 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import type { ApiKeySummary, GeneratedApiKey } from '@shared/jobs/api-key-types';
 import { ApiError } from '../../common/http/api-error';
+import { isUuid } from '../../common/validation/uuid';
 import { generateApiKeySecret, hashApiKeySecret, looksLikeApiKey, visiblePrefix } from './api-key-secret';
 import { ApiKeyEntity } from './api-key.entity';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** last_used_at is written at most this often per key, so busy keys do not write on every call. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -39,7 +39,7 @@ export class ApiKeysService {
   }
 
   async remove(userId: string, keyId: string): Promise<void> {
-    const result = UUID.test(keyId) ? await this.keys.delete({ id: keyId, userId }) : { affected: 0 };
+    const result = isUuid(keyId) ? await this.keys.delete({ id: keyId, userId }) : { affected: 0 };
     if (!result.affected) throw ApiError.notFound('API key not found');
   }
 

@@ -6,13 +6,13 @@ import { JOB_MESSAGES, type ValidJobDefinition } from '@shared/jobs/job-rules';
 import type { JobLimitExceeded, JobStatus } from '@shared/jobs/job-types';
 import { PLAN_LIMITS } from '@shared/plans';
 import { ApiError } from '../../common/http/api-error';
+import { isUuid } from '../../common/validation/uuid';
 import { UsersService } from '../auth/users.service';
 import { JobEvents, type JobChangeKind } from './job-events';
 import { JobTargetPolicy } from './job-target-policy';
 import { JobEntity } from './job.entity';
 import { isUniqueViolation } from './unique-violation';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NAME_INDEX = 'jobs_user_name_key';
 
 /**
@@ -35,7 +35,7 @@ export class JobsService {
   }
 
   async get(userId: string, jobId: string): Promise<JobEntity> {
-    const job = UUID.test(jobId) ? await this.jobs.findOneBy({ id: jobId, userId }) : null;
+    const job = isUuid(jobId) ? await this.jobs.findOneBy({ id: jobId, userId }) : null;
     if (!job) throw ApiError.notFound('Job not found');
     return job;
   }

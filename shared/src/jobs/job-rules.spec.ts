@@ -1,0 +1,50 @@
+import { JOB_MESSAGES, jobDefinitionSchema, jobLogsQuerySchema, urlWarning } from './job-rules';
+
+const valid = { name: 'nightly_backup-1', url: 'https://example.com/hook', cron_expression: '0 2 * * *' };
+
+describe('job definition rules', () => {
+  it('fills defaults and normalizes what the user typed', () => {
+    const result = jobDefinitionSchema.parse({
+      ...valid,
+      name: '  nightly_backup-1 ',
+      method: ' post ',
+      headers: { ' X-Token ': ' abc ', 'X-Empty': '  ', '  ': 'value' },
+      body: { full: true },
+      cron_expression: '  0   2 * *  * ',
+    });
+    expect(result).toEqual({
+      name: 'nightly_backup-1',
+      url: 'https://example.com/hook',
+      method: 'POST',
+      headers: { 'X-Token': 'abc' },
+      body: '{"full":true}',
+      cron_expression: '0 2 * * *',
+      notify_on_failure: false,
+    });
+    expect(jobDefinitionSchema.parse(valid)).toMatchObject({ method: 'GET', headers: {}, body: '', notify_on_failure: false });
+  });
+
+  it('reports each bad field once, with the spec message, by path', () => {
+    const result = jobDefinitionSchema.safeParse({ name: '', url: 'example', cron_expression: '* * * *', colour: 'red' });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['name', JOB_MESSAGES.nameRequired],
+      ['url', JOB_MESSAGES.urlInvalid],
+      ['cron_expression', 'Cron expression must have 5 fields'],
+      ['colour', JOB_MESSAGES.unknownField],
+    ]);
+  });
+
+  it('warns about plain HTTP without refusing it', () => {
+    expect(urlWarning('http://example.com')).toBe('Using HTTP is not secure - consider using HTTPS instead');
+    expect(urlWarning('https://example.com')).toBeNull();
+    expect(jobDefinitionSchema.safeParse({ ...valid, url: 'http://example.com' }).success).toBe(true);
+  });
+
+  it('reads the logs limit from the query string', () => {
+    expect(jobLogsQuerySchema.parse({})).toEqual({ limit: 50 });
+    expect(jobLogsQuerySchema.parse({ limit: '7' })).toEqual({ limit: 7 });
+    expect(jobLogsQuerySchema.safeParse({ limit: '0' }).success).toBe(false);
+    expect(jobLogsQuerySchema.safeParse({ page: '2' }).success).toBe(false);
+  });
+});
