@@ -1,18 +1,33 @@
-import { Cron } from 'croner';
+import { nextRun } from '@shared/cron/cron-schedule';
 
-// TODO(jobs engineer): switch both helpers to shared/src/cron once it lands, so the
-// API's next_run_at and the scheduler can never disagree.
-
-function cron(expression: string): Cron {
-  return new Cron(expression, { timezone: 'UTC', paused: true });
-}
-
-/** The next instant strictly after `after` at which a 5-field UTC cron expression fires, or null if never. */
+/**
+ * The scheduler's view of cron, on the same shared helpers the API uses for
+ * next_run_at, so the two can never disagree. An expression the helpers
+ * reject (only possible for rows written outside the API) never fires.
+ */
 export function nextCronInstant(expression: string, after: Date): Date | null {
-  return cron(expression).nextRun(after);
+  try {
+    return nextRun(expression, after);
+  } catch {
+    return null;
+  }
 }
 
-/** The latest instant at or before `atOrBefore` at which the expression fires, or null. */
+const HOUR = 3_600_000;
+
+/**
+ * The latest instant at or before `atOrBefore` at which the expression fires
+ * (null if none in the last ~years), found by looking back through widening
+ * windows instead of stepping through every missed instant of a long outage.
+ */
 export function latestCronInstant(expression: string, atOrBefore: Date): Date | null {
-  return cron(expression).previousRuns(1, new Date(atOrBefore.getTime() + 1))[0] ?? null;
+  const end = atOrBefore.getTime();
+  for (let window = HOUR; window <= 4 * 366 * 24 * HOUR; window *= 24) {
+    let found: Date | null = null;
+    for (let t = nextCronInstant(expression, new Date(end - window)); t && t.getTime() <= end; t = nextCronInstant(expression, t)) {
+      found = t;
+    }
+    if (found) return found;
+  }
+  return null;
 }

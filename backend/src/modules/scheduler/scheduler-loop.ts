@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Subscription } from 'rxjs';
+import { JobEvents } from '../jobs/job-events';
 import type { ClaimedRun } from './claimed-run';
 import { DatabaseClock } from './database-clock';
 import { RunClaimer } from './run-claimer';
@@ -25,6 +26,7 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
   private tickAgain = false;
   private stopped = false;
   private wakeSubscription: Subscription | null = null;
+  private jobSubscription: Subscription | null = null;
   private clockTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -34,6 +36,7 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly recorder: RunRecorder,
     private readonly clock: DatabaseClock,
     private readonly wake: WakeChannel,
+    private readonly jobEvents: JobEvents,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -46,6 +49,10 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
     this.clockTimer.unref();
     await this.wake.listen();
     this.wakeSubscription = this.wake.wakes$.subscribe(() => void this.tick());
+    // A job created, edited or resumed may be due before the armed timer: tell every instance.
+    this.jobSubscription = this.jobEvents.changes$.subscribe((change) => {
+      if (change.nextRunAt) this.wake.signal();
+    });
     this.logger.log('Scheduler started');
     void this.tick();
   }
@@ -54,6 +61,7 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.stopped) return;
     this.stopped = true;
     this.wakeSubscription?.unsubscribe();
+    this.jobSubscription?.unsubscribe();
     if (this.timer) clearTimeout(this.timer);
     if (this.clockTimer) clearInterval(this.clockTimer);
     if (!this.settings.enabled) return;
