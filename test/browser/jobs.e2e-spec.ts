@@ -120,6 +120,10 @@ describe('dashboard and jobs (browser)', () => {
     await page.getByText('Total Jobs').waitFor();
     expect(await page.getByRole('list', { name: 'Account statistics' }).getByRole('listitem').count()).toBe(7);
     await screenshot(page, 'dashboard');
+    await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await screenshot(page, 'dashboard-dark');
+    await page.getByRole('button', { name: 'Switch to light theme' }).click();
 
     await nav('Monitoring').click();
     await page.getByLabel('Filter jobs by name').fill('beta');

@@ -3,6 +3,7 @@ import { BrowserRouter, Navigate, Route, Routes, useNavigate } from 'react-route
 import { setUnauthorizedHandler } from './api/api-client';
 import { AuthCallbackPage } from './auth/auth-callback-page';
 import { LoginPage } from './auth/login-page';
+import { prefetchDashboardData } from './dashboard/dashboard-prefetch';
 import { SignupPage } from './auth/signup-page';
 import { VerifyPage } from './auth/verify-page';
 import { isIdTokenExpired } from './session/id-token';
@@ -12,8 +13,11 @@ import { NotFoundPage } from './ui/not-found-page';
 import { PageSpinner } from './ui/page-spinner';
 import { Toasts } from './ui/toasts';
 
-/** The dashboard and its widgets are a separate chunk: /login stays small. */
-const DashboardPage = lazy(() => import('./dashboard/dashboard-page'));
+/** The dashboard and its widgets are a separate chunk: /login stays small. Its data is asked for while it downloads. */
+const DashboardPage = lazy(() => {
+  if (!isIdTokenExpired(useSession.getState().idToken)) prefetchDashboardData();
+  return import('./dashboard/dashboard-page');
+});
 
 /** A 401 anywhere ends the session: clear it and go to /login with the spec's message. */
 function UnauthorizedRedirect() {

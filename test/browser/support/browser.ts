@@ -37,6 +37,7 @@ export async function launchBrowser(baseUrl: string): Promise<Browser> {
     baseURL: baseUrl,
     timezoneId: 'UTC',
     locale: 'en-US',
+    reducedMotion: 'reduce',
   });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
   return {

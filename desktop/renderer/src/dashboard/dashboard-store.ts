@@ -4,6 +4,7 @@ import { create } from 'zustand';
 import { ApiRequestError, errorMessage } from '../api/api-error';
 import { jobsApi, type DashboardStats } from '../api/jobs-api';
 import { notify } from '../ui/toasts';
+import { takePrefetchedDashboardData } from './dashboard-prefetch';
 
 /** Spec 3 defaults of the stats when the server has not answered them. */
 export const STATS_DEFAULTS = { max_jobs: 2, execution_quota: 1000, plan: 'free', n8n_deployments_quota: 1 } as const;
@@ -50,23 +51,21 @@ export const useDashboard = create<DashboardState>((set, get) => ({
   setSearch: (search) => set({ search }),
   load: async (context = 'load') => {
     set({ loading: true });
-    try {
-      const jobs = await jobsApi.list();
-      set({ jobs });
-      try {
-        set({ stats: await jobsApi.dashboard() });
-      } catch (error) {
-        if (isSessionLost(error)) return;
-        notify.error(`Failed to load dashboard data: ${errorMessage(error)}`);
-        set({ stats: statsFromJobs(jobs, get().stats) });
+    // Both calls at once: the dashboard is interactive as soon as the slower one answers.
+    const prefetched = takePrefetchedDashboardData();
+    const [jobs, stats] = await Promise.allSettled([prefetched?.jobs ?? jobsApi.list(), prefetched?.stats ?? jobsApi.dashboard()]);
+    if (jobs.status === 'fulfilled') {
+      set({ jobs: jobs.value });
+      if (stats.status === 'fulfilled') set({ stats: stats.value });
+      else if (!isSessionLost(stats.reason)) {
+        notify.error(`Failed to load dashboard data: ${errorMessage(stats.reason)}`);
+        set({ stats: statsFromJobs(jobs.value, get().stats) });
       }
-    } catch (error) {
+    } else if (!isSessionLost(jobs.reason)) {
       // A lost session is reported on /login, where the 401 handler sends the user.
-      if (isSessionLost(error)) return;
-      notify.error(`${context === 'refresh' ? 'Failed to refresh data' : 'Failed to load jobs'}: ${errorMessage(error)}`);
-    } finally {
-      set({ loading: false, loaded: true });
+      notify.error(`${context === 'refresh' ? 'Failed to refresh data' : 'Failed to load jobs'}: ${errorMessage(jobs.reason)}`);
     }
+    set({ loading: false, loaded: true });
   },
   pause: (job) => toggle(job, 'pause', get().load),
   resume: (job) => toggle(job, 'resume', get().load),
