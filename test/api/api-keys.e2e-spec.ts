@@ -81,6 +81,17 @@ describe('API keys (/api/api-keys)', () => {
     expect(prog.status).toBe(401);
   });
 
+  it('caps the keys one user may hold', async () => {
+    const carol = await signUpAndLogin(server);
+    for (let i = 0; i < 20; i += 1) expect((await server.http.post('/api/api-keys/generate', { name: `k${i}` }, as(carol))).status).toBe(200);
+    const over = await server.http.post('/api/api-keys/generate', { name: 'one-too-many' }, as(carol));
+    expect(over.status).toBe(403);
+    expect(over.body).toEqual({ detail: 'You can have at most 20 API keys; delete one to generate another' });
+    const [first] = (await server.http.get('/api/api-keys', as(carol))).body;
+    await server.http.delete(`/api/api-keys/${first.key_id}`, as(carol));
+    expect((await server.http.post('/api/api-keys/generate', { name: 'replacement' }, as(carol))).status).toBe(200);
+  });
+
   it('requires a bearer token', async () => {
     expect((await server.http.get('/api/api-keys')).status).toBe(401);
     expect((await server.http.post('/api/api-keys/generate', { name: 'x' })).status).toBe(401);

@@ -17,10 +17,14 @@ export interface GeneratedApiKey extends ApiKeySummary {
   user_id: string;
 }
 
+/** Keys one user may hold at once. */
+export const MAX_API_KEYS_PER_USER = 20;
+
 export const API_KEY_MESSAGES = {
   nameRequired: 'Please enter a name for the API key',
   nameTooLong: 'API key name must be at most 100 characters',
   invalidKey: 'Invalid API key',
+  tooManyKeys: `You can have at most ${MAX_API_KEYS_PER_USER} API keys; delete one to generate another`,
 } as const;
 
 export const apiKeyRequestSchema = z.strictObject(

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import type { ApiKeySummary, GeneratedApiKey } from '@shared/jobs/api-key-types';
+import { API_KEY_MESSAGES, type ApiKeySummary, type GeneratedApiKey, MAX_API_KEYS_PER_USER } from '@shared/jobs/api-key-types';
 import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';
 import { generateApiKeySecret, hashApiKeySecret, looksLikeApiKey, visiblePrefix } from './api-key-secret';
@@ -26,6 +26,8 @@ export class ApiKeysService {
 
   /** Creates a key; the answer is the only place the secret ever appears. */
   async generate(userId: string, name: string): Promise<GeneratedApiKey> {
+    // A soft cap (two simultaneous requests may pass it together): it bounds what a stolen session can mint.
+    if ((await this.keys.countBy({ userId })) >= MAX_API_KEYS_PER_USER) throw ApiError.forbidden(API_KEY_MESSAGES.tooManyKeys);
     const secret = generateApiKeySecret();
     const key = await this.keys.save(
       this.keys.create({ userId, name, prefix: visiblePrefix(secret), secretHash: hashApiKeySecret(secret) }),
