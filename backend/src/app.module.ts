@@ -16,6 +16,9 @@ import { ApiKeysModule } from './modules/api-keys/api-keys.module';
 import { DashboardModule } from './modules/dashboard/dashboard.module';
 import { JobsModule } from './modules/jobs/jobs.module';
 import { ProgModule } from './modules/prog/prog.module';
+import { MetricsModule } from './modules/metrics/metrics.module';
+import { SchedulerModule } from './modules/scheduler/scheduler.module';
+import { NotificationsModule } from './modules/notifications/notifications.module';
 import { MailModule } from './modules/mail/mail.module';
 
 export interface AppModuleOptions {
@@ -45,6 +48,9 @@ export class AppModule {
         ProgModule,
         DashboardModule,
         AdminModule,
+        MetricsModule,
+        SchedulerModule,
+        NotificationsModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }],
     };

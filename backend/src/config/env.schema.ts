@@ -59,7 +59,18 @@ export const envSchema = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\/.+/, { message: 'expected an smtp:// or smtps:// URL' }).optional(),
   MAIL_FROM: z.string().min(3).default('Cronbeam <no-reply@cronbeam.localhost>'),
   // Scheduler and executor (see backend/src/modules/scheduler).
+  SCHEDULER_ENABLED: bool(true),
   ALLOW_PRIVATE_TARGETS: bool(false),
+  PRIVATE_TARGET_ALLOWLIST: z.string().default(''),
+  EXECUTION_TIMEOUT_MS: int(30_000, 100, 300_000),
+  SCHEDULER_POLL_INTERVAL_MS: int(5_000, 10, 600_000),
+  SCHEDULER_LOOKAHEAD_MS: int(3_000, 0, 60_000),
+  SCHEDULER_LEASE_GRACE_MS: int(30_000, 50, 3_600_000),
+  SCHEDULER_BATCH_SIZE: int(1_000, 1, 10_000),
+  EXECUTOR_CONCURRENCY: int(512, 1, 10_000),
+  EXECUTOR_CONNECTIONS_PER_ORIGIN: int(128, 1, 10_000),
+  RETRY_BACKOFF_BASE_MS: int(10_000, 1, 3_600_000),
+  HOUSEKEEPING_INTERVAL_MS: int(60_000, 50, 86_400_000),
   // Public API and operators (see backend/src/modules/api-keys, admin).
   PROG_RATE_LIMIT: int(120, 1, 1_000_000),
   PROG_RATE_LIMIT_WINDOW_SECONDS: int(60, 1, 86_400),
