@@ -3,6 +3,8 @@ import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
+import { CognitoIdentityProvider } from './cognito/cognito-identity-provider';
+import { AppConfig } from '../../config/app-config';
 import { BearerAuthGuard } from './bearer-auth.guard';
 import { IDENTITY_PROVIDER } from './identity-provider';
 import { JwksController } from './jwks.controller';
@@ -43,7 +45,13 @@ import { UsersService } from './users.service';
     VerificationCodesService,
     SocialAccountsService,
     LocalIdentityProvider,
-    { provide: IDENTITY_PROVIDER, useExisting: LocalIdentityProvider },
+    {
+      // AUTH_PROVIDER picks the implementation; the Cognito one validates its pool settings when built.
+      provide: IDENTITY_PROVIDER,
+      inject: [AppConfig, LocalIdentityProvider, UsersService],
+      useFactory: (config: AppConfig, local: LocalIdentityProvider, users: UsersService) =>
+        config.env.AUTH_PROVIDER === 'cognito' ? new CognitoIdentityProvider(config, users) : local,
+    },
     SocialSignInService,
     JwtStrategy,
     BearerAuthGuard,

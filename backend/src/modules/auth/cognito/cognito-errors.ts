@@ -1,0 +1,50 @@
+import { Logger } from '@nestjs/common';
+import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { ApiError } from '../../../common/http/api-error';
+
+/** What the call was, so the same Cognito exception can read as the spec's text for that context. */
+export type CognitoOperation = 'signUp' | 'confirm' | 'login' | 'refresh' | 'revoke' | 'forgot' | 'reset' | 'changePassword' | 'session';
+
+const logger = new Logger('CognitoIdentityProvider');
+
+/**
+ * Maps an exception of the user pool to the API's answer with the spec's
+ * texts. Unknown failures (network, throttling by AWS, misconfiguration) are
+ * logged and answered 502, so they are not mistaken for wrong credentials.
+ */
+export function toApiError(error: unknown, operation: CognitoOperation): ApiError {
+  const name = (error as { name?: string } | null)?.name ?? '';
+  const message = (error as { message?: string } | null)?.message ?? '';
+  switch (name) {
+    case 'UserNotFoundException':
+      return operation === 'login' ? ApiError.unauthorized(AUTH_MESSAGES.userDoesNotExist) : ApiError.notFound(AUTH_MESSAGES.userDoesNotExist);
+    case 'NotAuthorizedException':
+      if (/attempts exceeded/i.test(message)) return ApiError.tooManyRequests(AUTH_MESSAGES.passwordAttemptsExceeded, 60);
+      if (operation === 'login' || operation === 'changePassword') return ApiError.unauthorized(AUTH_MESSAGES.incorrectCredentials);
+      if (operation === 'refresh' || operation === 'revoke') return ApiError.unauthorized(AUTH_MESSAGES.invalidRefreshToken);
+      if (operation === 'confirm') return ApiError.badRequest(AUTH_MESSAGES.alreadyConfirmed);
+      return ApiError.unauthorized(AUTH_MESSAGES.notAuthenticated);
+    case 'UserNotConfirmedException':
+      return ApiError.forbidden(AUTH_MESSAGES.userNotConfirmed);
+    case 'UsernameExistsException':
+    case 'AliasExistsException':
+      return ApiError.conflict(AUTH_MESSAGES.emailAlreadyRegistered);
+    case 'CodeMismatchException':
+      return ApiError.badRequest(AUTH_MESSAGES.codeMismatch);
+    case 'ExpiredCodeException':
+      return ApiError.badRequest(AUTH_MESSAGES.codeExpired);
+    case 'InvalidPasswordException':
+      // cognito-local reports a wrong password at sign-in this way (the real pool says NotAuthorized).
+      if (operation === 'login') return ApiError.unauthorized(AUTH_MESSAGES.incorrectCredentials);
+      return ApiError.invalidField(['body', operation === 'signUp' ? 'password' : 'new_password'], message || 'Invalid password');
+    case 'LimitExceededException':
+    case 'TooManyRequestsException':
+    case 'TooManyFailedAttemptsException':
+      return ApiError.tooManyRequests(AUTH_MESSAGES.passwordAttemptsExceeded, 60);
+    case 'PasswordResetRequiredException':
+      return ApiError.forbidden(AUTH_MESSAGES.newPasswordRequired);
+    default:
+      logger.error({ err: error, operation }, 'Cognito call failed');
+      return new ApiError(502, AUTH_MESSAGES.authenticationFailed);
+  }
+}
