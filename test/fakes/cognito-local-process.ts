@@ -4,6 +4,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
+import { stripVTControlCharacters } from 'node:util';
 import { CognitoIdentityProviderClient, CreateUserPoolClientCommand, CreateUserPoolCommand } from '@aws-sdk/client-cognito-identity-provider';
 
 async function freePort(): Promise<number> {
@@ -13,8 +14,6 @@ async function freePort(): Promise<number> {
   await new Promise((resolve) => probe.close(resolve));
   return port;
 }
-
-const ANSI = /\u001b\[[0-9;]*m/g;
 
 /**
  * `cognito-local` (a stand-in for the AWS Cognito API, from npm) in a child
@@ -29,7 +28,7 @@ export class CognitoLocalProcess {
     private readonly dataDir: string,
     readonly endpoint: string,
   ) {
-    createInterface({ input: child.stdout! }).on('line', (line) => this.output.push(line.replace(ANSI, '')));
+    createInterface({ input: child.stdout! }).on('line', (line) => this.output.push(stripVTControlCharacters(line)));
   }
 
   static async start(): Promise<CognitoLocalProcess> {
@@ -43,7 +42,7 @@ export class CognitoLocalProcess {
     );
     const child = spawn(process.execPath, [require.resolve('cognito-local/lib/bin/start.js')], {
       cwd: dataDir,
-      env: { ...process.env, PORT: String(port), FORCE_COLOR: '0', NO_COLOR: '1' },
+      env: { ...process.env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const fake = new CognitoLocalProcess(child, dataDir, endpoint);
