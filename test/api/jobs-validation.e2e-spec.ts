@@ -12,16 +12,21 @@ describe('job validation (422 naming each field, spec messages)', () => {
   let server: TestServer;
   let user: SignedInAccount;
   let existingJobId: string;
+  let apiKey: string;
 
   const post = (body: unknown) => server.http.post<{ detail: Issue[] }>('/api/jobs', body, { token: user.accessToken });
   const put = (body: unknown) => server.http.put<{ detail: Issue[] }>(`/api/jobs/${existingJobId}`, body, { token: user.accessToken });
+  /** The same rules on the public API. */
+  const progPost = (body: unknown) => server.http.post<{ detail: Issue[] }>('/prog/jobs', body, { token: apiKey });
+  const progPut = (body: unknown) => server.http.put<{ detail: Issue[] }>(`/prog/jobs/${existingJobId}`, body, { token: apiKey });
 
   beforeAll(async () => {
-    server = await startTestServer({ ADMIN_TOKEN: TEST_ADMIN_TOKEN });
+    server = await startTestServer({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, PROG_RATE_LIMIT: '100000' });
     user = await signUpAndLogin(server);
     await setPlan(server, user.userId, 'unlimited');
     const existing = await server.http.post<{ job_id: string }>('/api/jobs', jobDefinition({ name: 'existing' }), { token: user.accessToken });
     existingJobId = existing.body.job_id;
+    apiKey = (await server.http.post('/api/api-keys/generate', { name: 'validation' }, { token: user.accessToken })).body.api_key;
   });
 
   afterAll(async () => {
@@ -77,10 +82,10 @@ describe('job validation (422 naming each field, spec messages)', () => {
     ['a misspelt field', { cron: '* * * * *' }, ['body', 'cron'], 'Unknown field'],
   ];
 
-  it.each(cases)('refuses %s on create and on update', async (_label, overrides, loc, msg) => {
+  it.each(cases)('refuses %s on create and on update, on both APIs', async (_label, overrides, loc, msg) => {
     const body: Record<string, unknown> = { ...jobDefinition(), ...overrides };
     for (const [k, v] of Object.entries(overrides)) if (v === undefined) delete body[k];
-    for (const res of [await post(body), await put(body)]) {
+    for (const res of [await post(body), await put(body), await progPost(body), await progPut(body)]) {
       expect(res.status).toBe(422);
       expect(res.body.detail).toContainEqual(expect.objectContaining({ loc, msg }));
     }
@@ -163,13 +168,13 @@ describe('job validation (422 naming each field, spec messages)', () => {
     );
     const junk = fc.oneof(definition, fc.dictionary(fc.string({ maxLength: 12 }), fieldValue, { maxKeys: 6 }), fc.anything(), fc.string());
     await fc.assert(
-      fc.asyncProperty(junk, fc.boolean(), async (payload, onUpdate) => {
+      fc.asyncProperty(junk, fc.constantFrom(post, put, progPost, progPut), async (payload, send) => {
         const raw = typeof payload === 'string' ? payload : JSON.stringify(payload ?? null);
-        const res = onUpdate ? await put(raw) : await post(raw);
+        const res = await send(raw);
         expect(res.status).not.toBeGreaterThanOrEqual(500);
         expect([200, 403, 413, 422]).toContain(res.status);
       }),
-      { numRuns: 150 },
+      { numRuns: 200 },
     );
   });
 });
