@@ -59,6 +59,14 @@ describe('sign-in throttling', () => {
     expect(untouched.body).toEqual({ detail: AUTH_MESSAGES.passwordAttemptsExceeded });
   });
 
+  it('caps the mails one can make the server send to an address', async () => {
+    await new Promise((r) => setTimeout(r, WINDOW_SECONDS * 1000 + 200));
+    const account = await signUpAndLogin(server);
+    const answers: number[] = [];
+    for (let i = 0; i < PER_ACCOUNT + 1; i++) answers.push((await server.http.post('/api/auth/forgot-password', { email: account.email })).status);
+    expect(answers).toEqual([...Array(PER_ACCOUNT).fill(200), 429]);
+  });
+
   it('burns a verification code after too many wrong guesses and throttles code checks', async () => {
     await new Promise((r) => setTimeout(r, WINDOW_SECONDS * 1000 + 200));
     const email = 'codes@example.test';

@@ -56,8 +56,8 @@ export class AuthController {
 
   @Post('resend-code')
   @HttpCode(200)
-  async resendCode(@Body(new ZodPipe(emailOnlySchema)) body: { email: string }) {
-    await this.auth.resendCode(body.email);
+  async resendCode(@Body(new ZodPipe(emailOnlySchema)) body: { email: string }, @Req() req: Request) {
+    await this.auth.resendCode(body.email, clientIp(req));
     return { message: 'Verification code sent' };
   }
 
@@ -99,8 +99,8 @@ export class AuthController {
 
   @Post('forgot-password')
   @HttpCode(200)
-  async forgotPassword(@Body(new ZodPipe(emailOnlySchema)) body: { email: string }) {
-    await this.auth.forgotPassword(body.email);
+  async forgotPassword(@Body(new ZodPipe(emailOnlySchema)) body: { email: string }, @Req() req: Request) {
+    await this.auth.forgotPassword(body.email, clientIp(req));
     return { message: 'Password reset code sent' };
   }
 

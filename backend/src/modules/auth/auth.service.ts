@@ -10,7 +10,8 @@ const CREDENTIAL_FAILURES = new Set([400, 401, 404]);
 
 /**
  * The identity use cases over whichever provider is configured, with brute
- * force throttling around every check of a password or an e-mailed code.
+ * force throttling around every check of a password or an e-mailed code, and
+ * a cap on the mails anyone can make us send.
  */
 @Injectable()
 export class AuthService {
@@ -27,8 +28,8 @@ export class AuthService {
     return this.throttled('code', request.email, ip, () => this.provider.confirmSignUp(request.email, request.code));
   }
 
-  resendCode(email: string): Promise<void> {
-    return this.provider.resendCode(email);
+  resendCode(email: string, ip: string): Promise<void> {
+    return this.mailThrottled(email, ip, () => this.provider.resendCode(email));
   }
 
   login(email: string, password: string, ip: string): Promise<TokenSet> {
@@ -43,8 +44,8 @@ export class AuthService {
     return refreshToken ? this.provider.revokeRefreshToken(refreshToken) : Promise.resolve();
   }
 
-  forgotPassword(email: string): Promise<void> {
-    return this.provider.forgotPassword(email);
+  forgotPassword(email: string, ip: string): Promise<void> {
+    return this.mailThrottled(email, ip, () => this.provider.forgotPassword(email));
   }
 
   resetPassword(request: ResetPasswordRequest, ip: string): Promise<void> {
@@ -63,6 +64,14 @@ export class AuthService {
     return this.provider.globalSignOut(user, accessToken);
   }
 
+  /** Every mail sent on request counts, so nobody can flood an inbox (or the mail provider's quota) through us. */
+  private async mailThrottled(email: string, ip: string, send: () => Promise<void>): Promise<void> {
+    const keys = this.attempts.keysFor('mail', email, ip);
+    await this.attempts.assertAllowed(keys);
+    await send();
+    await this.attempts.count(keys);
+  }
+
   private async throttled<T>(scope: string, email: string, ip: string, check: () => Promise<T>): Promise<T> {
     const keys = this.attempts.keysFor(scope, email, ip);
     await this.attempts.assertAllowed(keys);
@@ -71,7 +80,7 @@ export class AuthService {
       await this.attempts.clear(keys[0]);
       return result;
     } catch (error) {
-      if (error instanceof ApiError && CREDENTIAL_FAILURES.has(error.getStatus())) await this.attempts.recordFailure(keys);
+      if (error instanceof ApiError && CREDENTIAL_FAILURES.has(error.getStatus())) await this.attempts.count(keys);
       throw error;
     }
   }

@@ -140,6 +140,6 @@ export class LocalIdentityProvider implements IdentityProvider {
   private async sendCode(user: UserEntity, purpose: 'verify_email' | 'reset_password'): Promise<void> {
     const code = await this.codes.issue(user.id, purpose);
     const mail = purpose === 'verify_email' ? verificationCodeMail : passwordResetCodeMail;
-    await this.mail.send(mail(user.email, user.name, code));
+    await this.mail.send(mail({ to: user.email, name: user.name, code, validForSeconds: this.config.env.AUTH_CODE_TTL_SECONDS }));
   }
 }

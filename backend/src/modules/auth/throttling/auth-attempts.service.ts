@@ -54,7 +54,8 @@ export class AuthAttemptsService implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  async recordFailure(keys: AttemptKey[]): Promise<void> {
+  /** Counts one event against each bucket (a failed check, or a mail sent on request). */
+  async count(keys: AttemptKey[]): Promise<void> {
     for (const { key } of keys) {
       await this.db.query(
         `INSERT INTO auth_attempts (key, failures, window_started_at) VALUES ($1, 1, now())
