@@ -60,6 +60,7 @@ describe('operator API (/api/admin) and npm run admin', () => {
     expect(byId.body.plan).toBe('basic');
     const byEmail = await server.http.put(`/api/admin/users/${encodeURIComponent(user.email.toUpperCase())}/plan`, { plan: 'unlimited' }, admin);
     expect(byEmail.body).toMatchObject({ user_id: user.userId, plan: 'unlimited' });
+    expect(server.logs.lines.some((line) => line.includes('Operator changed a plan') && line.includes(user.userId) && line.includes('"to":"unlimited"'))).toBe(true);
     const stats = await server.http.get('/api/dashboard', { token: user.accessToken });
     expect(stats.body).toMatchObject({ plan: 'unlimited', max_jobs: 1_000_000 });
     await server.http.put(`/api/admin/users/${user.userId}/plan`, { plan: 'free' }, admin);

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Put, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Logger, Param, Put, UseGuards } from '@nestjs/common';
 import { z } from 'zod';
 import { PLAN_IDS, type PlanId } from '@shared/plans';
 import { ApiError } from '../../common/http/api-error';
@@ -35,6 +35,8 @@ const view = (user: UserEntity): AdminUserView => ({
 @Controller('api/admin')
 @UseGuards(AdminTokenGuard)
 export class AdminController {
+  private readonly logger = new Logger(AdminController.name);
+
   constructor(private readonly users: UsersService) {}
 
   @Get('users')
@@ -48,6 +50,8 @@ export class AdminController {
     const user = idOrEmail.includes('@') ? await this.users.findByEmail(idOrEmail) : isUuid(idOrEmail) ? await this.users.findById(idOrEmail) : null;
     if (!user) throw ApiError.notFound('User not found');
     await this.users.setPlan(user.id, body.plan);
+    // An audit line for every plan change made outside billing.
+    this.logger.log({ userId: user.id, from: user.plan, to: body.plan }, 'Operator changed a plan');
     return view({ ...user, plan: body.plan });
   }
 }

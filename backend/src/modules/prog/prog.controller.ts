@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { JOB_LOGS_LIMITS, jobDefinitionSchema, type ValidJobDefinition } from '@shared/jobs/job-rules';
 import type { Job, JobLogsResponse } from '@shared/jobs/job-types';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
@@ -22,14 +22,6 @@ export class ProgController {
     private readonly jobs: JobsService,
     private readonly jobLogs: JobLogsService,
   ) {}
-
-  @Get('ping')
-  @ApiTags('health')
-  @ApiOperation({ summary: 'Check the API is up (no key needed)' })
-  @JsonResponse(200, 'The service answers', { type: 'object', properties: { message: { type: 'string' } } }, { message: 'pong' })
-  ping() {
-    return { message: 'pong' };
-  }
 
   @Post('jobs')
   @HttpCode(200)
