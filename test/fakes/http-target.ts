@@ -29,18 +29,18 @@ export class HttpTarget {
     readonly url: string,
   ) {}
 
-  static async start(options: { record?: boolean } = {}): Promise<HttpTarget> {
-    let target!: HttpTarget;
-    const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
-      const arrivedAt = ORIGIN + performance.now();
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => target.handle({ arrivedAt, method: req.method ?? '', path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }, res, options.record ?? true));
-    });
+  static async start(): Promise<HttpTarget> {
+    const server = createServer({ keepAliveTimeout: 60_000 });
     server.maxConnections = 10_000;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    target = new HttpTarget(server, `http://127.0.0.1:${port}`);
+    const target = new HttpTarget(server, `http://127.0.0.1:${port}`);
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      const arrivedAt = ORIGIN + performance.now();
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => target.handle({ arrivedAt, method: req.method ?? '', path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }, res));
+    });
     return target;
   }
 
@@ -68,8 +68,8 @@ export class HttpTarget {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
-  private handle(req: ReceivedRequest, res: ServerResponse, record: boolean): void {
-    if (record) this.received.push(req);
+  private handle(req: ReceivedRequest, res: ServerResponse): void {
+    this.received.push(req);
     const behaviour = this.routes.get(req.path.split('?')[0]);
     if (behaviour) behaviour(req, res);
     else {

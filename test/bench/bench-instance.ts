@@ -1,0 +1,64 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import * as path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** One backend process (the built server, dist/) running the scheduler against the benchmark's database. */
+export class BenchInstance {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly url: string,
+  ) {}
+
+  static async start(databaseUrl: string, env: Record<string, string>, logFile: string): Promise<BenchInstance> {
+    const port = await freePort();
+    const log = fs.openSync(logFile, 'a');
+    const child = spawn(process.execPath, [path.join(ROOT, 'dist/backend/src/main.js')], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: 'development', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, ...env },
+      stdio: ['ignore', log, log],
+    });
+    const instance = new BenchInstance(child, `http://127.0.0.1:${port}`);
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`backend exited with ${child.exitCode}; see ${logFile}`);
+      try {
+        if ((await fetch(`${instance.url}/api/ready`)).ok) return instance;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`backend not ready within 60 s; see ${logFile}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  /** Peak resident set size of the process so far (Linux VmHWM), in MB. */
+  peakRssMb(): number {
+    try {
+      const status = fs.readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
+      const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]);
+      return Math.round(kb / 1024);
+    } catch {
+      return NaN;
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(timer);
+  }
+}

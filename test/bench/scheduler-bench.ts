@@ -1,0 +1,174 @@
+/**
+ * Scheduler benchmark: N jobs due at one instant (1,000 / 10,000 / 50,000),
+ * two instances sharing the load, and a steady 1,000 due per second out of
+ * 100,000 jobs; on the embedded database and on PostgreSQL. Lateness is
+ * measured at a local HTTP target against each job's due instant.
+ *
+ *   npm run bench -- [--db=embedded,postgres] [--scenarios=1000,10000,50000,two,steady]
+ *                    [--steady-seconds=60] [--pg=postgres://postgres@127.0.0.1:5432/test]
+ *
+ * Only loopback is used; every wait is bounded.
+ */
+import { randomBytes } from 'node:crypto';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client } from 'pg';
+import { EmbeddedPostgres } from '../../backend/src/database/embedded-postgres';
+import { HttpTarget } from '../fakes/http-target';
+import { BenchInstance } from './bench-instance';
+import { latenessRow, summarise, table } from './bench-stats';
+
+interface Options {
+  dbs: string[];
+  scenarios: string[];
+  steadySeconds: number;
+  pg: string;
+}
+
+function options(): Options {
+  const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=').slice(1).join('=') ?? fallback;
+  return {
+    dbs: arg('db', 'embedded,postgres').split(','),
+    scenarios: arg('scenarios', '1000,10000,50000,two,steady').split(','),
+    steadySeconds: Number(arg('steady-seconds', '60')),
+    pg: arg('pg', process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'),
+  };
+}
+
+/** Scheduler settings for the benchmark: claim 5 s ahead, poll every second. */
+const INSTANCE_ENV = {
+  ALLOW_PRIVATE_TARGETS: 'true',
+  SCHEDULER_LOOKAHEAD_MS: '5000',
+  SCHEDULER_POLL_INTERVAL_MS: '1000',
+  DATABASE_POOL_SIZE: '10',
+};
+
+interface BenchDatabase {
+  url: string;
+  close(): Promise<void>;
+}
+
+async function openDatabase(kind: string, pgUrl: string): Promise<BenchDatabase> {
+  if (kind === 'embedded') {
+    const embedded = await EmbeddedPostgres.start('memory://', 40);
+    return { url: embedded.url, close: () => embedded.stop() };
+  }
+  const name = `cronbeam_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new Client({ connectionString: pgUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(pgUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    close: async () => {
+      const c = new Client({ connectionString: pgUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** Arrivals at the target per job number, parsed from /b?n=<job>. */
+function arrivalsOf(target: HttpTarget): Map<number, number[]> {
+  const arrivals = new Map<number, number[]>();
+  for (const r of target.received) {
+    const n = Number(/[?&]n=(\d+)/.exec(r.path)?.[1]);
+    const list = arrivals.get(n);
+    if (list) list.push(r.arrivedAt);
+    else arrivals.set(n, [r.arrivedAt]);
+  }
+  return arrivals;
+}
+
+async function insertJobs(sql: Client, userId: string, targetUrl: string, count: number, firstDue: number, perSecond: number): Promise<void> {
+  // Job n is due at firstDue + floor((n-1)/perSecond) seconds; `perSecond` = count puts them all on one instant.
+  await sql.query(
+    `INSERT INTO jobs (user_id, name, url, cron_expression, status, next_run_at)
+     SELECT $1, 'bench-' || n, $2 || '/b?n=' || n, '0 0 1 1 *', 'scheduled',
+            to_timestamp(($3::bigint + ((n - 1) / $5) * 1000) / 1000.0)
+     FROM generate_series(1, $4::int) AS n`,
+    [userId, targetUrl, firstDue, count, perSecond],
+  );
+}
+
+async function waitFor(test: () => boolean, deadline: number): Promise<void> {
+  while (!test() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+async function scenario(
+  db: BenchDatabase,
+  target: HttpTarget,
+  label: string,
+  spec: { jobs: number; perSecond: number; instances: number; seconds?: number },
+): Promise<{ row: Record<string, string | number>; rssMb: number[] }> {
+  const logFile = path.join(os.tmpdir(), `cronbeam-bench-${process.pid}.log`);
+  const sql = new Client({ connectionString: db.url });
+  await sql.connect();
+  await sql.query(`TRUNCATE job_runs, jobs CASCADE`);
+  const instances: BenchInstance[] = [];
+  for (let i = 0; i < spec.instances; i++) instances.push(await BenchInstance.start(db.url, INSTANCE_ENV, logFile));
+  try {
+    const [{ id: userId }] = (
+      await sql.query(`INSERT INTO users (email, name, plan) VALUES ($1, 'Bench', 'unlimited') RETURNING id`, [`bench-${randomBytes(4).toString('hex')}@example.test`])
+    ).rows;
+    target.received.length = 0;
+    const inserting = Date.now();
+    // Due far enough ahead that inserting and claiming (5 s look-ahead) fit before it.
+    const firstDue = Math.ceil((inserting + 9_000 + spec.jobs / 10) / 1000) * 1000;
+    await insertJobs(sql, userId, target.url, spec.jobs, firstDue, spec.perSecond);
+    const windowSeconds = spec.seconds ?? 1;
+    const expected = Math.min(spec.jobs, spec.perSecond * windowSeconds);
+    const lastDue = firstDue + (windowSeconds - 1) * 1000;
+    await waitFor(() => new Set(arrivalsOf(target).keys()).size >= expected, lastDue + 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // anything fired twice arrives by now
+    const arrivals = arrivalsOf(target);
+    for (const n of [...arrivals.keys()]) if (Math.floor((n - 1) / spec.perSecond) >= windowSeconds) arrivals.delete(n);
+    const summary = summarise(arrivals, (n) => firstDue + Math.floor((n - 1) / spec.perSecond) * 1000, expected);
+    return { row: latenessRow(label, summary), rssMb: instances.map((i) => i.peakRssMb()) };
+  } finally {
+    for (const instance of instances) await instance.stop();
+    await sql.end();
+  }
+}
+
+async function main(): Promise<void> {
+  const opts = options();
+  const target = await HttpTarget.start();
+  const started = Date.now();
+  try {
+    for (const kind of opts.dbs) {
+      const db = await openDatabase(kind, opts.pg);
+      // One start runs the migrations before any scenario.
+      await (await BenchInstance.start(db.url, { ...INSTANCE_ENV, SCHEDULER_ENABLED: 'false' }, path.join(os.tmpdir(), `cronbeam-bench-${process.pid}.log`))).stop();
+      const rows: Array<Record<string, string | number>> = [];
+      try {
+        for (const s of opts.scenarios) {
+          let result;
+          if (s === 'two') result = await scenario(db, target, '10,000 at once, 2 instances', { jobs: 10_000, perSecond: 10_000, instances: 2 });
+          else if (s === 'steady')
+            result = await scenario(db, target, `steady 1,000/s of 100,000 for ${opts.steadySeconds} s`, { jobs: 100_000, perSecond: 1_000, instances: 1, seconds: opts.steadySeconds });
+          else result = await scenario(db, target, `${Number(s).toLocaleString('en')} at once`, { jobs: Number(s), perSecond: Number(s), instances: 1 });
+          rows.push({ ...result.row, 'peak RSS': result.rssMb.map((m) => `${m} MB`).join(' + ') });
+          process.stdout.write(`  done: ${kind} ${s}\n`);
+        }
+      } finally {
+        await db.close();
+      }
+      process.stdout.write('\n' + table(`Scheduler benchmark, ${kind === 'embedded' ? 'embedded database (PGlite)' : 'PostgreSQL'} (${os.cpus().length} cores)`, rows) + '\n');
+    }
+  } finally {
+    await target.close();
+  }
+  process.stdout.write(`total ${(Date.now() - started) / 1000} s\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: Error) => {
+    process.stderr.write(`bench failed: ${error.stack ?? error.message}\n`);
+    process.exit(1);
+  },
+);
