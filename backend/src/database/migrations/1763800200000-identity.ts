@@ -4,7 +4,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * The local identity provider's state: token signing keys, refresh-token
  * families, e-mailed codes, sign-in throttling counters and links to social
  * identities. Every secret is stored hashed, except the signing keys' private
- * halves, which the server needs to sign with.
+ * halves, which the server needs to sign with. users.sessions_revoked_at lets
+ * global sign-out and password resets end access tokens of either provider.
  */
 export class Identity1763800200000 implements MigrationInterface {
   name = 'Identity1763800200000';
