@@ -1,4 +1,5 @@
 import { nextRun } from '@shared/cron/cron-schedule';
+import { type JobChange, JobEvents } from '../../backend/src/modules/jobs/job-events';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { jobDefinition, plantRuns, setPlan, shuffledMinutes, sql, TEST_ADMIN_TOKEN } from './jobs-fixtures';
@@ -95,6 +96,29 @@ describe('dashboard job API (/api/jobs)', () => {
     expect((await server.http.get(`/api/jobs/${job.job_id}`, as(alice))).status).toBe(404);
     expect(await sql(server, 'SELECT id FROM job_runs WHERE job_id = $1', [job.job_id])).toHaveLength(0);
     expect((await server.http.delete(`/api/jobs/${job.job_id}`, as(alice))).status).toBe(404);
+  });
+
+  it('announces every committed change on JobEvents (the scheduler re-arms its timer from them)', async () => {
+    const seen: JobChange[] = [];
+    const subscription = server.app.get(JobEvents).changes$.subscribe((change) => seen.push(change));
+    try {
+      const job = (await create(alice, { name: 'announced', cron_expression: '0 * * * *' })).body;
+      await server.http.put(`/api/jobs/${job.job_id}`, jobDefinition({ name: 'announced', cron_expression: '15 * * * *' }), as(alice));
+      await server.http.post(`/api/jobs/${job.job_id}/pause`, undefined, as(alice));
+      const resumed = (await server.http.post(`/api/jobs/${job.job_id}/resume`, undefined, as(alice))).body;
+      await server.http.delete(`/api/jobs/${job.job_id}`, as(alice));
+      await create(alice, { name: 'announced!' }); // refused: no event
+      expect(seen.map((c) => [c.kind, c.nextRunAt?.toISOString() ?? null])).toEqual([
+        ['created', job.next_run_at],
+        ['updated', nextRun('15 * * * *')?.toISOString()],
+        ['paused', null],
+        ['resumed', resumed.next_run_at],
+        ['deleted', null],
+      ]);
+      expect(seen.every((c) => c.jobId === job.job_id && c.userId === alice.userId)).toBe(true);
+    } finally {
+      subscription.unsubscribe();
+    }
   });
 
   it('answers 404 for unknown and malformed ids', async () => {
