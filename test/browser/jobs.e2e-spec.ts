@@ -103,8 +103,19 @@ describe('dashboard and jobs (browser)', () => {
     await screenshot(page, 'monitoring');
 
     await nav('Cron Jobs').click();
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await row('ping-target').getByText('Never').waitFor({ state: 'detached' });
+    await row('ping-target').getByRole('button', { name: 'Logs of ping-target' }).click();
+    const logs = page.getByRole('dialog', { name: 'Logs: ping-target' });
+    await logs.getByText(/SUCCESS · 200/).first().waitFor();
+    await screenshot(page, 'job-logs');
+    await page.keyboard.press('Escape');
+    await logs.waitFor({ state: 'detached' });
+
     await row('ping-target').getByRole('button', { name: 'Delete ping-target' }).click();
-    await page.getByRole('dialog', { name: 'Delete job' }).getByRole('button', { name: 'Delete Job' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete job' });
+    await screenshot(page, 'delete-job');
+    await confirm.getByRole('button', { name: 'Delete Job' }).click();
     await row('ping-target').waitFor({ state: 'detached' });
     await page.getByText('No jobs found.').waitFor();
     expect((await server.http.get(`/api/jobs/${jobId}`, { token: account.accessToken })).status).toBe(404);

@@ -85,8 +85,8 @@ export default function JobsSection() {
                     <td>
                       <StatusBadge status={job.status} />
                     </td>
-                    <td>{formatUtc(job.next_run_at)}</td>
-                    <td>{formatUtc(job.last_run_at, 'Never')}</td>
+                    <td className="nowrap">{formatUtc(job.next_run_at)}</td>
+                    <td className="nowrap">{formatUtc(job.last_run_at, 'Never')}</td>
                     <td>
                       <div className="row-actions">
                         <button type="button" className="button button-secondary button-small" disabled={busyId === job.job_id} onClick={() => toggle(job)}>
