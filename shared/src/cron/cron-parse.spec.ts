@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { cronError, parseCron } from './cron-parse';
 
 describe('cron validation messages', () => {

@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { nextRun, nextRuns } from './cron-schedule';
 
 /** 2026-01-01 is a Thursday; 2028 is the next leap year. Expected instants worked out by hand from a calendar. */

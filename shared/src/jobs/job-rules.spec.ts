@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { JOB_MESSAGES, jobDefinitionSchema, jobLogsQuerySchema, urlWarning } from './job-rules';
 
 const valid = { name: 'nightly_backup-1', url: 'https://example.com/hook', cron_expression: '0 2 * * *' };
