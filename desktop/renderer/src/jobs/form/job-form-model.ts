@@ -93,3 +93,16 @@ export function errorsFromIssues(issues: { loc: (string | number)[]; msg: string
   }
   return errors;
 }
+
+/** A non-blocking notice: targets usually expect JSON, but any text may be sent. */
+export const BODY_NOT_JSON = 'This body is not valid JSON; it will be sent as plain text';
+
+export function bodyWarning(body: string): string | null {
+  if (!body.trim()) return null;
+  try {
+    JSON.parse(body);
+    return null;
+  } catch {
+    return BODY_NOT_JSON;
+  }
+}

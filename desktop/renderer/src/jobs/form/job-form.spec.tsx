@@ -64,6 +64,15 @@ describe('job form rules', () => {
     expect(await screen.findByText('Hour must be between 0 and 23')).toBeInTheDocument();
   });
 
+  it('warns, without blocking, about a body that is not JSON', async () => {
+    renderForm();
+    const body = screen.getByLabelText('Request Body (optional, JSON)');
+    fireEvent.change(body, { target: { value: '{"ok": tru' } });
+    expect(screen.getByText('This body is not valid JSON; it will be sent as plain text')).toBeInTheDocument();
+    fireEvent.change(body, { target: { value: '{"ok": true}' } });
+    expect(screen.queryByText(/not valid JSON/)).not.toBeInTheDocument();
+  });
+
   it('stops a submission with errors with the spec message and sends nothing', async () => {
     const { calls } = installFakeApi({});
     renderForm();

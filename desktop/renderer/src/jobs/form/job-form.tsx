@@ -8,6 +8,7 @@ import { SchedulePicker } from '../schedule/schedule-picker';
 import { HeadersEditor } from './headers-editor';
 import {
   EMPTY_FORM,
+  bodyWarning,
   definitionFromValues,
   errorsFromIssues,
   validateJobForm,
@@ -47,6 +48,7 @@ export function JobForm({ job, onSaved, onCancel }: JobFormProps) {
   const [busy, setBusy] = useState(false);
   const [limit, setLimit] = useState<JobLimitDetail | null>(null);
   const warning = urlWarning(values.url);
+  const bodyNotice = bodyWarning(values.body);
 
   const set = <K extends keyof JobFormValues>(key: K, value: JobFormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
   /** Leaving a field checks that field only. */
@@ -154,7 +156,11 @@ export function JobForm({ job, onSaved, onCancel }: JobFormProps) {
           spellCheck={false}
           aria-invalid={Boolean(errors.body)}
         />
-        {errors.body && <span className="field-error">{errors.body}</span>}
+        {errors.body ? (
+          <span className="field-error">{errors.body}</span>
+        ) : (
+          bodyNotice && <span className="field-warning">{bodyNotice}</span>
+        )}
       </div>
       <SchedulePicker
         value={values.cron_expression}
