@@ -3,7 +3,7 @@ import { SmtpListener } from '../fakes/smtp-listener';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { eventually, FAST_SCHEDULER_ENV, SchedulerFixtures } from './scheduler-fixtures';
 
-jest.setTimeout(30_000);
+jest.setTimeout(60_000);
 
 describe('notifications: failure alert emails, once per episode', () => {
   let server: TestServer;

@@ -3,7 +3,7 @@ import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { FAST_SCHEDULER_ENV } from './scheduler-fixtures';
 
-jest.setTimeout(30_000);
+jest.setTimeout(60_000);
 
 /** Reads server-sent events from GET /api/events until `count` `execution` events arrived. */
 async function openStream(server: TestServer, account: SignedInAccount) {

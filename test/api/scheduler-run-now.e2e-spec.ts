@@ -3,7 +3,7 @@ import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { eventually, FAST_SCHEDULER_ENV, SchedulerFixtures } from './scheduler-fixtures';
 
-jest.setTimeout(30_000);
+jest.setTimeout(60_000);
 
 describe('scheduler: run now and test request', () => {
   let server: TestServer;
@@ -19,6 +19,7 @@ describe('scheduler: run now and test request', () => {
     db = await SchedulerFixtures.connect(server.database.url);
     alice = await signUpAndLogin(server);
     bob = await signUpAndLogin(server);
+    await db.query(`UPDATE users SET plan = 'pro' WHERE id = $1`, [alice.userId]); // room for more than the free plan's 2 jobs
   });
 
   afterAll(async () => {
@@ -78,6 +79,23 @@ describe('scheduler: run now and test request', () => {
     expect(res.status).toBe(403);
     expect(res.body.detail).toMatchObject({ error: 'Execution quota exceeded', plan: 'free', execution_quota: 100 });
     expect(target.requests('/over')).toHaveLength(0);
+  });
+
+  it('pausing through the API withdraws a run already claimed ahead of its due instant', async () => {
+    const jobId = await createJob(alice, '/withdrawn');
+    await db.query(`UPDATE jobs SET next_run_at = now() + interval '1500 milliseconds' WHERE id = $1`, [jobId]);
+    const [claimed] = await eventually(async () => {
+      const runs = await db.runs(jobId);
+      return runs[0]?.state === 'running' ? runs : null;
+    });
+    expect((await server.http.post(`/api/jobs/${jobId}/pause`, undefined, as(alice))).status).toBe(200);
+    const [run] = await eventually(async () => {
+      const runs = await db.runs(jobId);
+      return runs[0]?.state === 'done' ? runs : null;
+    });
+    expect(run).toMatchObject({ id: claimed.id, status: 'skipped', skip_reason: 'paused' });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(target.requests('/withdrawn')).toHaveLength(0);
   });
 
   it('executes a test request without storing anything, validates it, and rate-limits it', async () => {

@@ -2,7 +2,7 @@ import { HttpTarget } from '../fakes/http-target';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { eventually, FAST_SCHEDULER_ENV, SchedulerFixtures } from './scheduler-fixtures';
 
-jest.setTimeout(30_000);
+jest.setTimeout(60_000);
 
 describe('scheduler: firing, retries, quota, leases, recovery', () => {
   let server: TestServer;

@@ -189,6 +189,17 @@ export class RunClaimer {
     );
   }
 
+  /** Records withdrawn runs (their job was paused before the due instant) as skipped. */
+  async skip(runIds: string[], reason: string, message: string): Promise<void> {
+    if (runIds.length === 0) return;
+    await this.db.query(
+      `UPDATE job_runs SET state = 'done', status = 'skipped', skip_reason = $3, error_message = $4,
+         executed_at = due_at, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
+       WHERE id = ANY($1::uuid[]) AND state = 'running' AND lease_owner = $2`,
+      [runIds, this.instance.id, reason, message],
+    );
+  }
+
   /** The earliest instant anything could become due: a job's next run, a queued retry, or an expiring lease. */
   async earliestDue(): Promise<Date | null> {
     const [row]: Array<{ at: Date | null }> = await this.db.query(

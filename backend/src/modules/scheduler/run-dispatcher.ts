@@ -52,6 +52,20 @@ export class RunDispatcher {
     this.updateQueueDepth();
   }
 
+  /** Takes back the not-yet-released runs of one job (it was paused or deleted); answers their ids. */
+  withdraw(jobId: string): string[] {
+    const ids: string[] = [];
+    for (const [due, group] of this.waiting) {
+      const keep = group.filter((r) => r.run.jobId !== jobId);
+      if (keep.length === group.length) continue;
+      ids.push(...group.filter((r) => r.run.jobId === jobId).map((r) => r.run.runId));
+      if (keep.length > 0) this.waiting.set(due, keep);
+      else this.waiting.delete(due);
+    }
+    this.updateQueueDepth();
+    return ids;
+  }
+
   /** Runs claimed but not yet started: given back to the database on shutdown. */
   takeUnstarted(): string[] {
     for (const timer of this.timers.values()) {

@@ -52,6 +52,13 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
     // A job created, edited or resumed may be due before the armed timer: tell every instance.
     this.jobSubscription = this.jobEvents.changes$.subscribe((change) => {
       if (change.nextRunAt) this.wake.signal();
+      // A run already claimed ahead of its instant must not fire for a job paused meanwhile (deleted ones cascade away).
+      if (change.kind === 'paused' || change.kind === 'deleted') {
+        const withdrawn = this.dispatcher.withdraw(change.jobId);
+        this.claimer
+          .skip(withdrawn, 'paused', 'Skipped: the job was paused before this due time')
+          .catch((error: Error) => this.logger.warn(`Recording withdrawn runs failed: ${error.message}`));
+      }
     });
     this.logger.log('Scheduler started');
     void this.tick();
