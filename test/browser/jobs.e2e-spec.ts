@@ -130,7 +130,7 @@ describe('dashboard and jobs (browser)', () => {
     expect(await page.getByRole('list', { name: 'Account statistics' }).getByRole('listitem').count()).toBe(7);
     await screenshot(page, 'dashboard');
     await page.getByRole('button', { name: 'Switch to dark theme' }).click();
-    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');
     await screenshot(page, 'dashboard-dark');
     await page.getByRole('button', { name: 'Switch to light theme' }).click();
 
