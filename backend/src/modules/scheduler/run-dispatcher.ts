@@ -138,9 +138,14 @@ export class RunDispatcher {
     await this.recorder.record(run, result);
   }
 
-  private updateQueueDepth(): void {
+  /** Runs claimed by this instance and not started yet. */
+  backlog(): number {
     let held = this.queue.length - this.queueHead;
     for (const group of this.waiting.values()) held += group.length;
-    this.metrics.queueDepth.set(held);
+    return held;
+  }
+
+  private updateQueueDepth(): void {
+    this.metrics.queueDepth.set(this.backlog());
   }
 }

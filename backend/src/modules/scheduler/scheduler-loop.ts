@@ -12,6 +12,9 @@ import { WakeChannel } from './wake-channel';
 /** When something is due but another instance holds it, look again this soon rather than spin. */
 const CONTENDED_RETRY_MS = 25;
 
+/** Claimed-but-unstarted runs allowed per execution slot before this instance stops claiming more. */
+const BACKLOG_PER_SLOT = 100;
+
 /**
  * The scheduler's heartbeat. It sleeps until the earliest due time (minus the
  * look-ahead), claims what is due, hands it to the dispatcher, and arms the
@@ -106,12 +109,17 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async claimAll(claim: (horizon: Date, now: number) => Promise<{ runs: ClaimedRun[]; more: boolean }>): Promise<void> {
-    for (let more = true; more && !this.stopped; ) {
+    // An instance that cannot keep up stops claiming: what it leaves in the database, other instances take.
+    for (let more = true; more && !this.stopped && this.dispatcher.backlog() < this.maxBacklog(); ) {
       const now = this.clock.now();
       const batch = await claim(new Date(now + this.settings.lookaheadMs), now);
       this.dispatcher.accept(batch.runs);
       more = batch.more;
     }
+  }
+
+  private maxBacklog(): number {
+    return Math.max(this.settings.batchSize, this.settings.concurrency * BACKLOG_PER_SLOT);
   }
 
   private async delayUntilNextDue(): Promise<number> {
