@@ -32,8 +32,8 @@ export interface TokenVerificationSettings {
   issuer: string;
   clientId: string;
   jwksUri: string;
-  /** Keys served without an HTTP round trip (the local provider reads its own table). */
-  getKeys?: () => Promise<object[]>;
+  /** Reads the JWKS without an HTTP round trip (the local provider reads its own table). */
+  fetchJwks?: () => Promise<{ keys: object[] }>;
 }
 
 /**

@@ -40,7 +40,8 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
       ignoreExpiration: false,
       secretOrKeyProvider: passportJwtSecret({
         jwksUri: settings.jwksUri,
-        getKeysInterceptor: settings.getKeys as Parameters<typeof passportJwtSecret>[0]['getKeysInterceptor'],
+        fetcher: settings.fetchJwks,
+        // Keys by kid for 10 minutes; unknown kids (forged tokens) may refetch at most 30 times a minute.
         cache: true,
         cacheMaxAge: 10 * 60_000,
         rateLimit: true,

@@ -1,6 +1,8 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { Controller, Get, Header, Req } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
+import type { Request } from 'express';
 import type { Repository } from 'typeorm';
+import { ApiError } from '../../common/http/api-error';
 import { OutboxMessageEntity } from './outbox-message.entity';
 
 export interface OutboxEntry {
@@ -10,14 +12,23 @@ export interface OutboxEntry {
   created_at: string;
 }
 
-/** The mail the server would have sent, newest first. Registered only outside production. */
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
+
+/**
+ * The mail the server would have sent, newest first. Registered only outside
+ * production, and answered only to callers on this machine: the mails carry
+ * sign-up and password-reset codes, and a server started without
+ * NODE_ENV=production may still be reachable from elsewhere.
+ */
 @Controller('api/dev/outbox')
 export class DevOutboxController {
   constructor(@InjectRepository(OutboxMessageEntity) private readonly outbox: Repository<OutboxMessageEntity>) {}
 
   @Get()
   @Header('Cache-Control', 'no-store')
-  async list(): Promise<OutboxEntry[]> {
+  async list(@Req() req: Request): Promise<OutboxEntry[]> {
+    // The socket's address, not req.ip: X-Forwarded-For must not unlock it.
+    if (!LOOPBACK.test(req.socket.remoteAddress ?? '')) throw ApiError.notFound();
     const rows = await this.outbox.find({ order: { createdAt: 'DESC' }, take: 200 });
     return rows.map((m) => ({ to: m.recipient, subject: m.subject, text: m.textBody, created_at: m.createdAt.toISOString() }));
   }

@@ -36,7 +36,7 @@ export class LocalIdentityProvider implements IdentityProvider {
       issuer: localIssuer(this.config),
       clientId: this.config.env.AUTH_CLIENT_ID,
       jwksUri: `${localIssuer(this.config)}/.well-known/jwks.json`,
-      getKeys: () => this.keys.publicJwks(),
+      fetchJwks: async () => ({ keys: await this.keys.publicJwks() }),
     };
   }
 
