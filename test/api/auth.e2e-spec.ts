@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
 import { latestMailedCode, signUpAndLogin } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -9,6 +10,22 @@ jest.setTimeout(60_000);
 function decodeJwt(token: string): { header: Record<string, unknown>; payload: Record<string, unknown> } {
   const [header, payload] = token.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')));
   return { header, payload };
+}
+
+/** A POST as a browser on another host name would send it. */
+function postWithHost(server: TestServer, host: string, path: string, body: object): Promise<{ status: number; setCookie: string }> {
+  const url = new URL(server.baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: url.hostname, port: url.port, path, method: 'POST', headers: { host, 'content-type': 'application/json' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, setCookie: (res.headers['set-cookie'] ?? []).join('\n') }));
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
 }
 
 describe('local identity: sign-up, verification, login, bearer guard', () => {
@@ -128,6 +145,16 @@ describe('local identity: sign-up, verification, login, bearer guard', () => {
     if (first !== second) expect((await server.http.post('/api/auth/verify', { email, code: first })).status).toBe(400);
     expect((await server.http.post('/api/auth/verify', { email, code: second })).status).toBe(200);
     expect((await server.http.post('/api/auth/resend-code', { email })).body).toEqual({ detail: AUTH_MESSAGES.alreadyConfirmed });
+  });
+
+  it('marks the refresh cookie Secure except on localhost', async () => {
+    const account = await signUpAndLogin(server);
+    const local = await server.http.post('/api/auth/login', { email: account.email, password: account.password });
+    expect(local.headers.get('set-cookie')).not.toMatch(/Secure/);
+    // fetch will not send another Host, so this call goes through node:http.
+    const hosted = await postWithHost(server, 'app.cronbeam.example', '/api/auth/login', { email: account.email, password: account.password });
+    expect(hosted.status).toBe(200);
+    expect(hosted.setCookie).toMatch(/^cb_refresh=[^;]+;.*Path=\/api\/auth;.*HttpOnly; Secure; SameSite=Lax/);
   });
 
   it('guards protected routes: no token, garbage token, ID token instead of access token', async () => {
