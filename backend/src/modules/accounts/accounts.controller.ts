@@ -2,6 +2,7 @@ import { Controller, Delete, Get, HttpCode, Req, UseGuards } from '@nestjs/commo
 import type { Request } from 'express';
 import { CurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
+import { bearerTokenOf } from '../auth/request-credentials';
 import { AccountsService } from './accounts.service';
 
 @Controller('api/account')
@@ -17,7 +18,7 @@ export class AccountsController {
   @Delete()
   @HttpCode(200)
   async delete(@CurrentUser() user: AuthenticatedUser, @Req() req: Request) {
-    await this.accounts.delete(user, (req.headers.authorization ?? '').replace(/^Bearer\s+/i, ''));
+    await this.accounts.delete(user, bearerTokenOf(req));
     return { message: 'Account deleted' };
   }
 }

@@ -28,17 +28,25 @@ export class AccountsService {
   async show(user: AuthenticatedUser): Promise<AccountView> {
     const row = await this.users.findById(user.id);
     if (!row) throw ApiError.notFound();
-    return { user_id: row.id, email: row.email, name: row.name, plan: row.plan, email_verified: row.emailVerified, created_at: row.createdAt.toISOString() };
+    return {
+      user_id: row.id,
+      email: row.email,
+      name: row.name,
+      plan: row.plan,
+      email_verified: row.emailVerified,
+      created_at: row.createdAt.toISOString(),
+    };
   }
 
   /**
-   * The identity goes first, so a failure there leaves the account whole
-   * rather than a login without data. The users row then takes every table
-   * that references it (jobs, runs, usage, keys, ...) with it, by ON DELETE CASCADE.
+   * The data goes first: the users row takes every table that references it
+   * (jobs, runs, usage, keys, ...) with it, by ON DELETE CASCADE. Should the
+   * provider call then fail, what is left is a login to an empty account that
+   * can delete itself again, never data nobody can reach to delete.
    */
   async delete(user: AuthenticatedUser, accessToken: string): Promise<void> {
-    await this.provider.deleteUser(user, accessToken);
     await this.users.delete(user.id);
+    await this.provider.deleteUser(user, accessToken);
     this.logger.log({ userId: user.id }, 'Account deleted');
   }
 }

@@ -23,16 +23,8 @@ import { CurrentUser, type AuthenticatedUser } from './authenticated-user';
 import { AuthService } from './auth.service';
 import { BearerAuthGuard } from './bearer-auth.guard';
 import { clearRefreshCookie, refreshCookieOf } from './refresh-cookie';
+import { bearerTokenOf, clientIp } from './request-credentials';
 import { sessionResponse } from './session-response';
-
-/** The raw bearer token of a request that passed BearerAuthGuard (providers need it for some calls). */
-function bearerTokenOf(req: Request): string {
-  return (req.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
-}
-
-function clientIp(req: Request): string {
-  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
-}
 
 @Controller('api/auth')
 export class AuthController {
