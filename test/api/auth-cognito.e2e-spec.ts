@@ -33,7 +33,7 @@ describe('cognito identity provider (against cognito-local)', () => {
     await cognito?.stop();
   });
 
-  it('signs up, verifies with the pool code, logs in, calls a protected route, refreshes, deletes', async () => {
+  it('signs up, verifies with the pool code, logs in, calls a protected route, refreshes, changes password, logs out, resets, deletes', async () => {
     const email = 'hedy@example.test';
     const password = 'Frequency-Hopping-1';
     secrets.push(password);
@@ -80,10 +80,27 @@ describe('cognito identity provider (against cognito-local)', () => {
     expect(changed.status).toBe(200);
     expect((await server.http.post('/api/auth/login', { email, password: newPassword })).status).toBe(200);
 
+    // Logout revokes the refresh token at the pool (RevokeToken).
+    const session = (await server.http.post('/api/auth/login', { email, password: newPassword })).body;
+    secrets.push(session.access_token, session.id_token, session.refresh_token);
+    expect((await server.http.post('/api/auth/logout', { refresh_token: session.refresh_token })).status).toBe(200);
+    const revoked = await server.http.post('/api/auth/refresh', { refresh_token: session.refresh_token });
+    expect(revoked.status).toBe(401);
+    expect(revoked.body).toEqual({ detail: AUTH_MESSAGES.invalidRefreshToken });
+
+    // Forgot / reset through the pool's code.
+    expect((await server.http.post('/api/auth/forgot-password', { email })).status).toBe(200);
+    const resetCode = cognito.codeSentTo(email);
+    secrets.push(resetCode);
+    const resetPassword = 'Frequency-Hopping-3';
+    secrets.push(resetPassword);
+    expect((await server.http.post('/api/auth/reset-password', { email, code: resetCode, new_password: resetPassword })).status).toBe(200);
+    expect((await server.http.post('/api/auth/login', { email, password: resetPassword })).status).toBe(200);
+
     const deleted = await server.http.delete('/api/account', { token: refreshed.body.access_token });
     expect(deleted.status).toBe(200);
     expect((await server.http.get('/api/account', { token: refreshed.body.access_token })).status).toBe(401);
-    expect((await server.http.post('/api/auth/login', { email, password: newPassword })).status).toBe(401);
+    expect((await server.http.post('/api/auth/login', { email, password: resetPassword })).status).toBe(401);
   });
 
   it('keeps passwords, codes and tokens out of the logs', () => {
