@@ -47,7 +47,7 @@ export default function JobsSection() {
           </p>
         ) : (
           <div className="table-scroll">
-            <table className="data-table" aria-label="Cron jobs">
+            <table className="data-table jobs-table" aria-label="Cron jobs">
               <thead>
                 <tr>
                   <th scope="col">ID</th>
@@ -65,7 +65,7 @@ export default function JobsSection() {
               <tbody>
                 {shown.map((job) => (
                   <tr key={job.job_id} data-job-id={job.job_id}>
-                    <td>
+                    <td data-label="ID">
                       <span className="id-cell">
                         <span className="mono" title={job.job_id}>
                           {job.job_id.slice(0, 8)}
@@ -73,21 +73,21 @@ export default function JobsSection() {
                         <CopyButton value={job.job_id} label={`Copy job ID of ${job.name}`} />
                       </span>
                     </td>
-                    <td className="strong">{job.name}</td>
-                    <td>
+                    <td data-label="Name" className="strong">{job.name}</td>
+                    <td data-label="URL">
                       <span className="truncate url-cell" title={job.url}>
                         {job.url}
                       </span>
                     </td>
-                    <td>
+                    <td data-label="Method">
                       <span className="method">{job.method}</span>
                     </td>
-                    <td>
+                    <td data-label="Status">
                       <StatusBadge status={job.status} />
                     </td>
-                    <td className="nowrap">{formatUtc(job.next_run_at)}</td>
-                    <td className="nowrap">{formatUtc(job.last_run_at, 'Never')}</td>
-                    <td>
+                    <td data-label="Next Run" className="nowrap">{formatUtc(job.next_run_at)}</td>
+                    <td data-label="Last Run" className="nowrap">{formatUtc(job.last_run_at, 'Never')}</td>
+                    <td data-label="Actions">
                       <div className="row-actions">
                         <button type="button" className="button button-secondary button-small" disabled={busyId === job.job_id} onClick={() => toggle(job)}>
                           {job.status === 'paused' ? 'Resume' : 'Pause'}
