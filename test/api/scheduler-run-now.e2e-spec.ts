@@ -123,4 +123,14 @@ describe('scheduler: run now and test request', () => {
     expect(limited?.status).toBe(429);
     expect(limited?.headers.get('retry-after')).toMatch(/^\d+$/);
   });
+
+  it('exposes execution metrics at /metrics', async () => {
+    const res = await server.http.get('/metrics');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/plain');
+    expect(res.text).toMatch(/^cronbeam_executions_total\{outcome="success",trigger="manual"\} [1-9]/m);
+    expect(res.text).toMatch(/^cronbeam_dispatch_lateness_seconds_bucket\{le="0\.1"\} \d+/m);
+    expect(res.text).toMatch(/^cronbeam_executions_in_flight 0$/m);
+    expect(res.text).toMatch(/^cronbeam_dispatch_queue_depth \d+$/m);
+  });
 });

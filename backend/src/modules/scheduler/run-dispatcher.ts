@@ -129,7 +129,6 @@ export class RunDispatcher {
       this.inFlight--;
       this.metrics.inFlight.dec();
     }
-    this.metrics.executions.inc({ outcome: result.success ? 'success' : 'failed', trigger: run.trigger });
     this.pump();
     if (this.inFlight === 0) {
       for (const resolve of this.idle) resolve();

@@ -6,6 +6,7 @@ import { ExecutionEvents, type ExecutionOutcome } from './execution-events';
 import type { ExecutionResult } from './executor/http-executor';
 import { returnedRows } from './query-rows';
 import { SchedulerInstance } from './scheduler-instance';
+import { SchedulerMetrics } from './scheduler-metrics';
 import { MAX_RETRIES, SchedulerSettings } from './scheduler-settings';
 
 interface Deferred {
@@ -48,12 +49,14 @@ export class RunRecorder {
     private readonly settings: SchedulerSettings,
     private readonly instance: SchedulerInstance,
     private readonly events: ExecutionEvents,
+    private readonly metrics: SchedulerMetrics,
   ) {}
 
   /** Queues a result for the next batch; resolves once it is stored. */
   record(run: ClaimedRun, result: ExecutionResult): Promise<void> {
     const retryable = !result.success && result.retryable && run.trigger !== 'manual' && run.attempt <= MAX_RETRIES;
     const retryAt = retryable ? new Date(Date.now() + this.settings.backoffMs(run.attempt)) : null;
+    this.metrics.executions.inc({ outcome: result.success ? 'success' : 'failed', trigger: run.trigger });
     this.pending.push({ run, result, retryAt });
     this.pendingStored ??= deferred();
     const stored = this.pendingStored.promise;
