@@ -1,10 +1,14 @@
 import type { JobLogEntry } from '@shared/jobs/job-types';
-import { formatUtc } from '../ui/format';
+import { useCallback, useRef, useState } from 'react';
+import { formatUtc, formatUtcShort } from '../ui/format';
 import { outcomeLabel } from './execution-details';
 
-const WIDTH = 600;
+/** Drawing width before the real one is measured (and in environments without ResizeObserver). */
+const DEFAULT_WIDTH = 600;
 const HEIGHT = 160;
 const PAD = { top: 12, right: 8, bottom: 22, left: 44 };
+
+const timeOf = (run: JobLogEntry) => run.executed_at ?? run.scheduled_for;
 
 /** A round upper bound for the duration axis (1, 2 or 5 × a power of ten). */
 export function niceCeiling(value: number): number {
@@ -14,23 +18,43 @@ export function niceCeiling(value: number): number {
 }
 
 /**
+ * The element's width in CSS pixels, so the chart draws at 1:1 and its text is
+ * never stretched. A callback ref, because the figure appears only once there
+ * are executions to draw.
+ */
+function useWidth(): [(node: Element | null) => void, number] {
+  const [width, setWidth] = useState(DEFAULT_WIDTH);
+  const observer = useRef<ResizeObserver | null>(null);
+  const ref = useCallback((node: Element | null) => {
+    observer.current?.disconnect();
+    observer.current = null;
+    if (!node || typeof ResizeObserver === 'undefined') return;
+    observer.current = new ResizeObserver(([entry]) => setWidth(Math.max(200, Math.round(entry.contentRect.width))));
+    observer.current.observe(node);
+  }, []);
+  return [ref, width];
+}
+
+/**
  * Recent executions of one job as bars over time: height is the duration,
  * colour the outcome. Drawn as plain SVG (no chart library: one small chart
  * does not justify one), with a text summary for screen readers.
  */
 export function RunsChart({ history }: { history: JobLogEntry[] }) {
+  const [ref, width] = useWidth();
   const runs = [...history].reverse();
   if (runs.length === 0) return null;
   const failed = runs.filter((r) => outcomeLabel(r) === 'FAILED').length;
-  const max = niceCeiling(Math.max(...runs.map((r) => r.duration_ms ?? 0)));
-  const plotWidth = WIDTH - PAD.left - PAD.right;
+  const longest = Math.max(...runs.map((r) => r.duration_ms ?? 0));
+  const max = niceCeiling(longest);
+  const plotWidth = width - PAD.left - PAD.right;
   const plotHeight = HEIGHT - PAD.top - PAD.bottom;
   const slot = plotWidth / runs.length;
   const barWidth = Math.max(2, Math.min(28, slot * 0.7));
-  const summary = `${runs.length} recent executions: ${runs.length - failed} succeeded, ${failed} failed; slowest ${max} ms scale.`;
+  const summary = `${runs.length} recent executions: ${runs.length - failed} succeeded, ${failed} failed; the longest took ${longest} ms.`;
 
   return (
-    <figure className="runs-chart">
+    <figure className="runs-chart" ref={ref}>
       <figcaption className="chart-legend">
         <span>
           <span className="dot dot-success" aria-hidden="true" /> Success
@@ -40,12 +64,12 @@ export function RunsChart({ history }: { history: JobLogEntry[] }) {
         </span>
         <span className="muted">Bar height: duration (ms)</span>
       </figcaption>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={summary} preserveAspectRatio="none">
+      <svg viewBox={`0 0 ${width} ${HEIGHT}`} role="img" aria-label={summary} width={width} height={HEIGHT}>
         {[0, 0.5, 1].map((t) => {
           const y = PAD.top + plotHeight * (1 - t);
           return (
             <g key={t}>
-              <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y} y2={y} className="chart-grid" />
+              <line x1={PAD.left} x2={width - PAD.right} y1={y} y2={y} className="chart-grid" />
               <text x={PAD.left - 6} y={y + 4} textAnchor="end" className="chart-axis">
                 {Math.round(max * t)}
               </text>
@@ -58,16 +82,18 @@ export function RunsChart({ history }: { history: JobLogEntry[] }) {
           const ok = outcomeLabel(run) === 'SUCCESS';
           return (
             <rect key={run.run_id} x={x} y={PAD.top + plotHeight - height} width={barWidth} height={height} rx={2} className={ok ? 'bar-success' : 'bar-failed'}>
-              <title>{`${formatUtc(run.executed_at ?? run.scheduled_for)}: ${ok ? 'success' : 'failed'}, ${run.duration_ms ?? 0} ms`}</title>
+              <title>{`${formatUtc(timeOf(run))}: ${ok ? 'success' : 'failed'}, ${run.duration_ms ?? 0} ms`}</title>
             </rect>
           );
         })}
         <text x={PAD.left} y={HEIGHT - 6} className="chart-axis">
-          {formatUtc(runs[0].executed_at ?? runs[0].scheduled_for)}
+          {formatUtcShort(timeOf(runs[0]))}
         </text>
-        <text x={WIDTH - PAD.right} y={HEIGHT - 6} textAnchor="end" className="chart-axis">
-          {formatUtc(runs[runs.length - 1].executed_at ?? runs[runs.length - 1].scheduled_for)}
-        </text>
+        {runs.length > 1 && (
+          <text x={width - PAD.right} y={HEIGHT - 6} textAnchor="end" className="chart-axis">
+            {formatUtcShort(timeOf(runs[runs.length - 1]))}
+          </text>
+        )}
       </svg>
     </figure>
   );

@@ -9,6 +9,20 @@ const dateTime = new Intl.DateTimeFormat('en-GB', {
   hourCycle: 'h23',
 });
 
+const shortDateTime = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'UTC',
+  month: 'short',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** A compact UTC time for chart axes: "22 Nov, 12:11". */
+export function formatUtcShort(value: string | Date): string {
+  return shortDateTime.format(value instanceof Date ? value : new Date(value));
+}
+
 /** A time as the dashboard shows it: always UTC, like the schedules. */
 export function formatUtc(value: string | Date | null | undefined, empty = '—'): string {
   if (!value) return empty;
