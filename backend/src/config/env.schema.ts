@@ -68,7 +68,7 @@ export const envSchema = z.object({
   SCHEDULER_LEASE_GRACE_MS: int(30_000, 50, 3_600_000),
   SCHEDULER_BATCH_SIZE: int(1_000, 1, 10_000),
   EXECUTOR_CONCURRENCY: int(512, 1, 10_000),
-  EXECUTOR_CONNECTIONS_PER_ORIGIN: int(128, 1, 10_000),
+  EXECUTOR_CONNECTIONS_PER_ORIGIN: int(32, 1, 10_000),
   RETRY_BACKOFF_BASE_MS: int(10_000, 1, 3_600_000),
   HOUSEKEEPING_INTERVAL_MS: int(60_000, 50, 86_400_000),
   // Public API and operators (see backend/src/modules/api-keys, admin).
