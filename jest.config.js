@@ -23,6 +23,9 @@ const common = {
 };
 
 module.exports = {
+  // A global option: jest ignores testTimeout inside project entries. Generous because
+  // API and browser tests boot a server and a database on a 2-core machine.
+  testTimeout: 120_000,
   projects: [
     {
       ...common,
@@ -42,7 +45,6 @@ module.exports = {
       testEnvironment: 'node',
       transform: { '^.+\\.ts$': swc(false) },
       testMatch: ['<rootDir>/test/api/**/*.e2e-spec.ts'],
-      testTimeout: 60_000,
     },
     {
       ...common,
@@ -59,7 +61,6 @@ module.exports = {
       testEnvironment: 'node',
       transform: { '^.+\\.ts$': swc(false) },
       testMatch: ['<rootDir>/test/browser/**/*.e2e-spec.ts'],
-      testTimeout: 120_000,
     },
   ],
 };
