@@ -78,7 +78,8 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
     while (this.ticking) await new Promise((resolve) => setTimeout(resolve, 5));
     // Runs claimed ahead of their due time go back to the queue for another instance.
     await this.claimer.release(this.dispatcher.takeUnstarted()).catch((error: Error) => this.logger.warn(`Releasing runs failed: ${error.message}`));
-    await Promise.race([this.dispatcher.whenIdle(), new Promise((resolve) => setTimeout(resolve, this.settings.executionTimeoutMs).unref())]);
+    // Requests still running past the drain budget keep their lease; another instance re-runs them when it expires.
+    await Promise.race([this.dispatcher.whenIdle(), new Promise((resolve) => setTimeout(resolve, this.settings.drainTimeoutMs).unref())]);
     await this.recorder.drain();
   }
 

@@ -35,7 +35,8 @@ export class SchedulerSettings {
   /** Retry n waits base * 2^(n-1). */
   readonly retryBackoffBaseMs: number;
   readonly housekeepingIntervalMs: number;
-  readonly production: boolean;
+  /** How long shutdown waits for in-flight requests: half the process's shutdown budget, so results can still be stored. */
+  readonly drainTimeoutMs: number;
 
   constructor(config: AppConfig) {
     const env = config.env;
@@ -55,7 +56,7 @@ export class SchedulerSettings {
     this.connectionsPerOrigin = env.EXECUTOR_CONNECTIONS_PER_ORIGIN;
     this.retryBackoffBaseMs = env.RETRY_BACKOFF_BASE_MS;
     this.housekeepingIntervalMs = env.HOUSEKEEPING_INTERVAL_MS;
-    this.production = config.isProduction;
+    this.drainTimeoutMs = Math.min(env.EXECUTION_TIMEOUT_MS, Math.floor(env.SHUTDOWN_TIMEOUT_MS / 2));
   }
 
   /** When a lease taken now on a run due at `dueAt` expires. */
