@@ -15,10 +15,18 @@ async function freePort(): Promise<number> {
 
 /** One backend process (the built server, dist/) running the scheduler against the benchmark's database. */
 export class BenchInstance {
+  /** How the process ended, if it ended before stop() (signal name or exit code). */
+  exitedEarly: string | null = null;
+  private stopping = false;
+
   private constructor(
     private readonly child: ChildProcess,
     readonly url: string,
-  ) {}
+  ) {
+    child.once('exit', (code, signal) => {
+      if (!this.stopping) this.exitedEarly = signal ?? `exit code ${code}`;
+    });
+  }
 
   static async start(databaseUrl: string, env: Record<string, string>, logFile: string): Promise<BenchInstance> {
     const port = await freePort();
@@ -54,7 +62,8 @@ export class BenchInstance {
   }
 
   async stop(): Promise<void> {
-    if (this.child.exitCode !== null) return;
+    this.stopping = true;
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
     const exited = new Promise((resolve) => this.child.once('exit', resolve));
     this.child.kill('SIGTERM');
     const timer = setTimeout(() => this.child.kill('SIGKILL'), 15_000);

@@ -132,6 +132,8 @@ async function scenario(
     target.received.length = 0;
     for (const n of [...arrivals.keys()]) if (Math.floor((n - 1) / spec.perSecond) >= windowSeconds) arrivals.delete(n);
     const summary = summarise(arrivals, (n) => firstDue + Math.floor((n - 1) / spec.perSecond) * 1000, expected);
+    const died = instances.filter((i) => i.exitedEarly).map((i) => i.exitedEarly);
+    if (died.length > 0) process.stdout.write(`  ${label}: instance(s) ended during the run (${died.join(', ')})\n`);
     return { row: latenessRow(label, summary), rssMb: instances.map((i) => i.peakRssMb()) };
   } finally {
     for (const instance of instances) await instance.stop();
