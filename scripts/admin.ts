@@ -9,7 +9,7 @@
  * environment, like the server.
  */
 import { AppConfig } from '../backend/src/config/app-config';
-import type { AdminUserView } from '../backend/src/modules/admin/admin.controller';
+import type { UserView } from '../shared/src/auth/user-view';
 
 const USAGE = 'usage: npm run admin -- list-users | set-plan EMAIL PLAN';
 
@@ -33,7 +33,7 @@ async function call<T>(config: AppConfig, method: string, path: string, body?: u
   return payload as T;
 }
 
-function printUsers(users: AdminUserView[]): void {
+function printUsers(users: UserView[]): void {
   const rows = users.map((u) => [u.email, u.plan, u.email_verified ? 'verified' : 'unverified', u.created_at.slice(0, 10), u.user_id]);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), 0));
   for (const row of rows) process.stdout.write(`${row.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]) : cell)).join('  ')}\n`);
@@ -44,12 +44,12 @@ async function main(args: string[]): Promise<number> {
   const config = AppConfig.fromEnvironment(process.env);
   const [command, ...rest] = args;
   if (command === 'list-users' && rest.length === 0) {
-    printUsers(await call<AdminUserView[]>(config, 'GET', '/users'));
+    printUsers(await call<UserView[]>(config, 'GET', '/users'));
     return 0;
   }
   if (command === 'set-plan' && rest.length === 2) {
     const [email, plan] = rest;
-    const user = await call<AdminUserView>(config, 'PUT', `/users/${encodeURIComponent(email)}/plan`, { plan });
+    const user = await call<UserView>(config, 'PUT', `/users/${encodeURIComponent(email)}/plan`, { plan });
     process.stdout.write(`${user.email} is now on the ${user.plan} plan\n`);
     return 0;
   }

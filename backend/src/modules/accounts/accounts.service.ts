@@ -1,19 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { PlanId } from '@shared/plans';
 import { ApiError } from '../../common/http/api-error';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { IDENTITY_PROVIDER, type IdentityProvider } from '../auth/identity-provider';
 import { UsersService } from '../auth/users.service';
+import { toUserView } from '../auth/user-view';
+import type { UserView } from '@shared/auth/user-view';
 
-/** What GET /api/account answers. */
-export interface AccountView {
-  user_id: string;
-  email: string;
-  name: string;
-  plan: PlanId;
-  email_verified: boolean;
-  created_at: string;
-}
 
 /** The account as a whole: deleting it removes the identity and everything the user owns. */
 @Injectable()
@@ -25,17 +17,10 @@ export class AccountsService {
     private readonly users: UsersService,
   ) {}
 
-  async show(user: AuthenticatedUser): Promise<AccountView> {
+  async show(user: AuthenticatedUser): Promise<UserView> {
     const row = await this.users.findById(user.id);
     if (!row) throw ApiError.notFound();
-    return {
-      user_id: row.id,
-      email: row.email,
-      name: row.name,
-      plan: row.plan,
-      email_verified: row.emailVerified,
-      created_at: row.createdAt.toISOString(),
-    };
+    return toUserView(row);
   }
 
   /**

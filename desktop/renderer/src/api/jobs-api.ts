@@ -1,27 +1,10 @@
-import type { Job, JobDefinition, JobLogEntry, JobStatus } from '@shared/jobs/job-types';
+import type { DashboardStats, Job, JobDefinition, JobLogsResponse } from '@shared/jobs/job-types';
 import { apiRequest } from './api-client';
 
-/** The answer of POST /jobs. */
-export interface CreatedJob {
-  job_id: string;
-  name: string;
-  status: JobStatus;
-  next_run_at: string | null;
-}
+/** The fields of POST /jobs' answer the form relies on (the server answers the whole job). */
+export type CreatedJob = Pick<Job, 'job_id' | 'name' | 'status' | 'next_run_at'>;
 
-/** GET /dashboard. */
-export interface DashboardStats {
-  total_jobs: number;
-  active_jobs: number;
-  failed_jobs: number;
-  job_count: number;
-  max_jobs: number;
-  executions_used: number;
-  execution_quota: number;
-  plan: string;
-  n8n_deployments_used: number;
-  n8n_deployments_quota: number;
-}
+export type { DashboardStats };
 
 /** The outcome of a test run (POST /jobs/test) or a manual run. */
 export interface RunOutcome {
@@ -44,6 +27,6 @@ export const jobsApi = {
   pause: (id: string) => apiRequest<unknown>('POST', `${path(id)}/pause`),
   resume: (id: string) => apiRequest<unknown>('POST', `${path(id)}/resume`),
   runNow: (id: string) => apiRequest<RunOutcome>('POST', `${path(id)}/run`),
-  logs: (id: string) => apiRequest<{ logs: JobLogEntry[] }>('GET', `${path(id)}/logs`, { on401: 'report' }),
+  logs: (id: string) => apiRequest<JobLogsResponse>('GET', `${path(id)}/logs`, { on401: 'report' }),
   dashboard: () => apiRequest<DashboardStats>('GET', '/dashboard', { retry: true }),
 };
