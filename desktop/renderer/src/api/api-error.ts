@@ -1,3 +1,4 @@
+import type { JobLimitExceeded } from '@shared/jobs/job-types';
 import { ERROR_TEXT, scrubSecrets } from './error-messages';
 
 /** One field problem of a 422 answer. */
@@ -7,13 +8,8 @@ export interface FieldIssue {
   type?: string;
 }
 
-/** The limit details of a 403 'Job limit exceeded' answer. */
-export interface JobLimitDetail {
-  error: 'Job limit exceeded';
-  plan: string;
-  job_count: number;
-  max_jobs: number;
-}
+/** The 403 `detail` when the plan's job count is used up (the shape is shared with the API). */
+export type JobLimitDetail = JobLimitExceeded;
 
 const CATALOGUE: ReadonlySet<string> = new Set(Object.values(ERROR_TEXT));
 
