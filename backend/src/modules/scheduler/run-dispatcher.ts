@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ClaimedRun } from './claimed-run';
 import { DatabaseClock } from './database-clock';
+import { DispatchPressure } from './dispatch-pressure';
 import { HttpExecutor, type ExecutionResult, type PreparedRequest } from './executor/http-executor';
 import { RunRecorder } from './run-recorder';
 import { SchedulerMetrics } from './scheduler-metrics';
@@ -15,6 +16,18 @@ interface ReadyRun {
 const EARLY_WAKE_MS = 4;
 
 /**
+ * Requests started per event-loop turn. Starting a whole burst in one
+ * synchronous loop would hold back the socket writes and connects of the
+ * first requests until the last one was queued; slices let them go out at once.
+ */
+const START_SLICE = 48;
+
+/** Connections for a group are opened this long before its instant (servers close idle ones after a few seconds). */
+const WARM_LEAD_MS = 1_000;
+/** A group due sooner than this is not worth warming: the pool connects as fast as the warm-up would. */
+const WARM_MIN_MS = 50;
+
+/**
  * Holds claimed runs until their due instant and then executes them with
  * bounded concurrency. Requests are built at claim time; runs due at the same
  * instant share one timer that wakes a little early and releases them on the
@@ -24,9 +37,11 @@ const EARLY_WAKE_MS = 4;
 export class RunDispatcher {
   private readonly waiting = new Map<number, ReadyRun[]>();
   private readonly timers = new Map<number, NodeJS.Timeout | NodeJS.Immediate>();
+  private readonly warmTimers = new Map<number, NodeJS.Timeout>();
   private readonly queue: ReadyRun[] = [];
   private queueHead = 0;
   private inFlight = 0;
+  private pumpScheduled = false;
   private readonly idle = new Set<() => void>();
 
   constructor(
@@ -35,6 +50,7 @@ export class RunDispatcher {
     private readonly recorder: RunRecorder,
     private readonly clock: DatabaseClock,
     private readonly metrics: SchedulerMetrics,
+    private readonly pressure: DispatchPressure,
   ) {}
 
   /** Takes claimed runs: each executes at its due time (at once if it is already due). */
@@ -73,6 +89,8 @@ export class RunDispatcher {
       clearImmediate(timer as NodeJS.Immediate);
     }
     this.timers.clear();
+    for (const timer of this.warmTimers.values()) clearTimeout(timer);
+    this.warmTimers.clear();
     const ids = [...this.waiting.values()].flat().map((r) => r.run.runId);
     ids.push(...this.queue.slice(this.queueHead).map((r) => r.run.runId));
     this.waiting.clear();
@@ -89,8 +107,22 @@ export class RunDispatcher {
   }
 
   private arm(due: number): void {
-    const wait = due - this.clock.now() - EARLY_WAKE_MS;
-    this.timers.set(due, setTimeout(() => this.release(due), Math.max(0, wait)));
+    const until = due - this.clock.now();
+    this.timers.set(due, setTimeout(() => this.release(due), Math.max(0, until - EARLY_WAKE_MS)));
+    if (until >= WARM_MIN_MS) this.warmTimers.set(due, setTimeout(() => this.warm(due), Math.max(0, until - WARM_LEAD_MS)));
+  }
+
+  /** Has connections opened to the origins of a group about to be released. */
+  private warm(due: number): void {
+    this.warmTimers.delete(due);
+    const byOrigin = new Map<string, { url: URL; count: number }>();
+    for (const { request } of this.waiting.get(due) ?? []) {
+      if (!request.target) continue;
+      const entry = byOrigin.get(request.target.origin);
+      if (entry) entry.count++;
+      else byOrigin.set(request.target.origin, { url: request.target, count: 1 });
+    }
+    this.executor.warm(byOrigin);
   }
 
   /** Waits out the last milliseconds (setImmediate turns), then queues the group. */
@@ -100,6 +132,8 @@ export class RunDispatcher {
       return;
     }
     this.timers.delete(due);
+    clearTimeout(this.warmTimers.get(due));
+    this.warmTimers.delete(due);
     const group = this.waiting.get(due) ?? [];
     this.waiting.delete(due);
     for (const ready of group) this.queue.push(ready);
@@ -107,15 +141,29 @@ export class RunDispatcher {
   }
 
   private pump(): void {
-    while (this.inFlight < this.settings.concurrency && this.queueHead < this.queue.length) {
+    for (let started = 0; this.inFlight < this.settings.concurrency && this.queueHead < this.queue.length; started++) {
+      if (started === START_SLICE) {
+        this.pumpSoon();
+        break;
+      }
       const ready = this.queue[this.queueHead++];
       void this.execute(ready);
+      this.pressure.started();
     }
     if (this.queueHead === this.queue.length) {
       this.queue.length = 0;
       this.queueHead = 0;
     }
     this.updateQueueDepth();
+  }
+
+  private pumpSoon(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    });
   }
 
   private async execute({ run, request }: ReadyRun): Promise<void> {
@@ -145,6 +193,7 @@ export class RunDispatcher {
   }
 
   private updateQueueDepth(): void {
+    this.pressure.setWaiting(this.queue.length - this.queueHead);
     this.metrics.queueDepth.set(this.backlog());
   }
 }

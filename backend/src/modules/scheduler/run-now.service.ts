@@ -64,7 +64,7 @@ export class RunNowService {
       return toClaimedRun(row);
     });
     const result = await this.executor.execute(this.executor.prepare({ executionId: run.runId, ...run }));
-    await this.recorder.record(run, result);
+    await this.recorder.record(run, result, true);
     return toLogEntry(run, result);
   }
 

@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import type { ClaimedRun } from './claimed-run';
 import { ExecutionEvents, type ExecutionOutcome } from './execution-events';
 import type { ExecutionResult } from './executor/http-executor';
+import { DispatchPressure } from './dispatch-pressure';
 import { returnedRows } from './query-rows';
 import { SchedulerInstance } from './scheduler-instance';
 import { SchedulerMetrics } from './scheduler-metrics';
@@ -30,6 +31,15 @@ interface Finished {
 /** Results are written in batches: one transaction per ~20 ms instead of one per execution. */
 const FLUSH_DELAY_MS = 20;
 const FLUSH_MAX = 500;
+/** Rows per transaction when a large backlog is written. */
+const WRITE_CHUNK = 2_000;
+/**
+ * During a burst, writes wait until the dispatcher's queue is empty, but never
+ * longer than this or past this many results: a crash loses at most these
+ * results, whose leases then expire and whose runs fire again (at least once).
+ */
+const DEFER_MAX_MS = 3_000;
+const DEFER_MAX_RESULTS = 20_000;
 
 /**
  * Writes execution results: the run's log fields, the retry it schedules
@@ -40,6 +50,8 @@ const FLUSH_MAX = 500;
 export class RunRecorder {
   private readonly logger = new Logger(RunRecorder.name);
   private pending: Finished[] = [];
+  private pendingSince = 0;
+  private urgent = false;
   private pendingStored: Deferred | null = null;
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
@@ -50,19 +62,38 @@ export class RunRecorder {
     private readonly instance: SchedulerInstance,
     private readonly events: ExecutionEvents,
     private readonly metrics: SchedulerMetrics,
+    private readonly pressure: DispatchPressure,
   ) {}
 
-  /** Queues a result for the next batch; resolves once it is stored. */
-  record(run: ClaimedRun, result: ExecutionResult): Promise<void> {
+  /**
+   * Queues a result for the next batch; resolves once it is stored. An urgent
+   * result (a manual run whose caller waits for it) is not held back by a burst.
+   */
+  record(run: ClaimedRun, result: ExecutionResult, urgent = false): Promise<void> {
     const retryable = !result.success && result.retryable && run.trigger !== 'manual' && run.attempt <= MAX_RETRIES;
     const retryAt = retryable ? new Date(Date.now() + this.settings.backoffMs(run.attempt)) : null;
     this.metrics.executions.inc({ outcome: result.success ? 'success' : 'failed', trigger: run.trigger });
+    if (this.pending.length === 0) this.pendingSince = performance.now();
     this.pending.push({ run, result, retryAt });
+    this.urgent ||= urgent;
     this.pendingStored ??= deferred();
     const stored = this.pendingStored.promise;
-    if (this.pending.length >= FLUSH_MAX) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), FLUSH_DELAY_MS);
+    if (this.pending.length >= FLUSH_MAX && !this.holdBack()) this.flush();
+    else this.timer ??= setTimeout(() => this.onTimer(), FLUSH_DELAY_MS);
     return stored;
+  }
+
+  /** Whether to keep results in memory a little longer because a burst is being sent. */
+  private holdBack(): boolean {
+    return (
+      this.pressure.busy && !this.urgent && this.pending.length < DEFER_MAX_RESULTS && performance.now() - this.pendingSince < DEFER_MAX_MS
+    );
+  }
+
+  private onTimer(): void {
+    this.timer = null;
+    if (this.holdBack()) this.timer = setTimeout(() => this.onTimer(), FLUSH_DELAY_MS);
+    else this.flush();
   }
 
   /** Stores everything queued so far (shutdown). */
@@ -77,8 +108,13 @@ export class RunRecorder {
     const batch = this.pending;
     const stored = this.pendingStored;
     this.pending = [];
+    this.urgent = false;
     this.pendingStored = null;
-    this.writing = this.writing.then(() => this.write(batch)).finally(() => stored?.resolve());
+    this.writing = this.writing
+      .then(async () => {
+        for (let i = 0; i < batch.length; i += WRITE_CHUNK) await this.write(batch.slice(i, i + WRITE_CHUNK));
+      })
+      .finally(() => stored?.resolve());
   }
 
   private async write(batch: Finished[]): Promise<void> {

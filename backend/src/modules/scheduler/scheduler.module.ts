@@ -11,6 +11,7 @@ import { RunClaimer } from './run-claimer';
 import { RunDispatcher } from './run-dispatcher';
 import { ProgRunNowController, RunNowController } from './run-now.controllers';
 import { RunNowService } from './run-now.service';
+import { DispatchPressure } from './dispatch-pressure';
 import { RunRecorder } from './run-recorder';
 import { SchedulerInstance } from './scheduler-instance';
 import { SchedulerLoop } from './scheduler-loop';
@@ -36,6 +37,7 @@ import { WakeChannel } from './wake-channel';
     RunClaimer,
     RunRecorder,
     RunDispatcher,
+    DispatchPressure,
     SchedulerMetrics,
     SchedulerLoop,
     Housekeeping,

@@ -1,10 +1,12 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { Agent, type Dispatcher } from 'undici';
+import { Agent } from 'undici';
 import { AppConfig } from '../../../config/app-config';
 import { SchedulerSettings } from '../scheduler-settings';
-import { captureBody } from './response-capture';
+import { DeadlineQueue } from './deadline-queue';
 import { describeRequestError, describeStatus } from './failure-cause';
 import { guardedLookup } from './guarded-lookup';
+import { HopHandler, type HopResponse } from './hop-handler';
+import { WarmConnector } from './warm-connector';
 import { ForbiddenTargetError, isForbiddenAddress, isLiteralAddress } from './target-address';
 import type { HttpMethod } from '@shared/jobs/job-types';
 
@@ -39,9 +41,16 @@ export interface ExecutionResult {
 /** The request as it goes on the wire, built once before the due instant. */
 export interface PreparedRequest {
   url: string;
+  /** The parsed URL, or null when it does not parse (the execution then fails with that reason). */
+  target: URL | null;
   method: HttpMethod;
   headers: Record<string, string>;
   body: string | undefined;
+}
+
+/** Raised when an execution's deadline passes; failure-cause names it a timeout. */
+class ExecutionTimeoutError extends Error {
+  override readonly name = 'TimeoutError';
 }
 
 /**
@@ -53,26 +62,45 @@ export interface PreparedRequest {
 export class HttpExecutor implements OnApplicationShutdown {
   private readonly agent: Agent;
   private readonly userAgent: string;
+  private readonly deadlines = new DeadlineQueue();
+  private readonly connector: WarmConnector;
 
   constructor(
     private readonly settings: SchedulerSettings,
     config: AppConfig,
   ) {
     this.userAgent = `Cronbeam/1.0 (+${config.publicUrl})`;
+    this.connector = new WarmConnector({
+      timeout: settings.executionTimeoutMs,
+      ...(settings.allowPrivateTargets ? {} : { lookup: guardedLookup(settings.privateTargetAllowlist) }),
+    });
     this.agent = new Agent({
       connections: settings.connectionsPerOrigin,
       keepAliveTimeout: 30_000,
       headersTimeout: settings.executionTimeoutMs,
       bodyTimeout: settings.executionTimeoutMs,
-      connect: {
-        timeout: settings.executionTimeoutMs,
-        ...(settings.allowPrivateTargets ? {} : { lookup: guardedLookup(settings.privateTargetAllowlist) }),
-      },
+      connect: this.connector.connect,
     });
+  }
+
+  /**
+   * Opens connections ahead of a burst: for each origin, as many as its
+   * requests can use (up to the pool's limit) minus those already open.
+   */
+  warm(requestsByOrigin: ReadonlyMap<string, { url: URL; count: number }>): void {
+    const stats = this.agent.stats as Record<string, { connected?: number } | undefined>;
+    for (const [origin, { url, count }] of requestsByOrigin) {
+      if (!this.isAllowedTarget(url)) continue;
+      const open = (stats[origin]?.connected ?? 0) + this.connector.ready(url);
+      const wanted = Math.min(count, this.settings.connectionsPerOrigin) - open;
+      if (wanted > 0) this.connector.open(url, wanted);
+    }
   }
 
   /** After the scheduler has drained its in-flight requests (it does so in onModuleDestroy). */
   async onApplicationShutdown(): Promise<void> {
+    this.deadlines.clear();
+    this.connector.close();
     await this.agent.close();
   }
 
@@ -85,40 +113,44 @@ export class HttpExecutor implements OnApplicationShutdown {
     }
     headers[EXECUTION_ID_HEADER] = request.executionId;
     const sendsBody = request.body !== '' && request.method !== 'GET' && request.method !== 'HEAD';
-    return { url: request.url, method: request.method, headers, body: sendsBody ? request.body : undefined };
+    return { url: request.url, target: URL.canParse(request.url) ? new URL(request.url) : null, method: request.method, headers, body: sendsBody ? request.body : undefined };
   }
 
   async execute(prepared: PreparedRequest): Promise<ExecutionResult> {
     const startedAt = new Date();
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
-    const signal = AbortSignal.timeout(this.settings.executionTimeoutMs);
+    let hop: HopHandler | null = null;
+    let expired = false;
+    // One deadline for the whole execution, redirects included.
+    const deadline = this.deadlines.add(started + this.settings.executionTimeoutMs, () => {
+      expired = true;
+      hop?.abort(new ExecutionTimeoutError());
+    });
     let { method, body } = prepared;
-    const headers = { ...prepared.headers };
+    let headers = prepared.headers;
     try {
-      let url = new URL(prepared.url);
-      for (let hop = 0; ; hop++) {
+      if (!prepared.target) return failure(startedAt, elapsed(), null, "Request failed: Invalid URL", false);
+      let url = prepared.target;
+      for (let hops = 0; ; hops++) {
         this.assertAllowedTarget(url);
-        const response = await this.agent.request({
-          origin: url.origin,
-          path: url.pathname + url.search,
-          method,
-          headers,
-          body,
-          signal,
+        if (expired) throw new ExecutionTimeoutError();
+        const response = await new Promise<HopResponse>((resolve, reject) => {
+          hop = new HopHandler((error, answer) => (error ? reject(error) : resolve(answer!)));
+          this.agent.dispatch({ origin: url.origin, path: url.pathname + url.search, method, headers, body }, hop);
         });
-        const location = header(response, 'location');
-        if (response.statusCode >= 300 && response.statusCode < 400 && location) {
-          await response.body.dump();
-          if (hop >= MAX_REDIRECTS) {
-            return failure(startedAt, elapsed(), response.statusCode, `Too many redirects: more than ${MAX_REDIRECTS}`, false);
+        const { statusCode, location } = response;
+        if (statusCode >= 300 && statusCode < 400 && location) {
+          if (hops >= MAX_REDIRECTS) {
+            return failure(startedAt, elapsed(), statusCode, `Too many redirects: more than ${MAX_REDIRECTS}`, false);
           }
-          const next = new URL(location, url);
-          if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-            return failure(startedAt, elapsed(), response.statusCode, `Redirect to an unsupported URL scheme (${next.protocol})`, false);
+          const next = URL.canParse(location, url.href) ? new URL(location, url) : null;
+          if (!next || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
+            return failure(startedAt, elapsed(), statusCode, `Redirect to an unsupported URL (${next?.protocol ?? location})`, false);
           }
+          headers = { ...headers };
           // 303 (and 301/302 for non-GET, as browsers do) turn into a GET without a body.
-          if (response.statusCode === 303 || ((response.statusCode === 301 || response.statusCode === 302) && method !== 'HEAD')) {
+          if (statusCode === 303 || ((statusCode === 301 || statusCode === 302) && method !== 'HEAD')) {
             method = method === 'HEAD' ? 'HEAD' : 'GET';
             body = undefined;
             delete headers['content-type'];
@@ -127,14 +159,13 @@ export class HttpExecutor implements OnApplicationShutdown {
           url = next;
           continue;
         }
-        const responseBody = await captureBody(response.body, header(response, 'content-type'));
-        const cause = describeStatus(response.statusCode);
+        const cause = describeStatus(statusCode);
         return {
           success: cause === null,
           startedAt,
-          responseCode: response.statusCode,
+          responseCode: statusCode,
           durationMs: elapsed(),
-          responseBody,
+          responseBody: response.body.text(response.contentType),
           errorMessage: cause?.message ?? null,
           retryable: cause?.retryable ?? false,
         };
@@ -142,22 +173,21 @@ export class HttpExecutor implements OnApplicationShutdown {
     } catch (error) {
       const cause = describeRequestError(error, this.settings.executionTimeoutMs);
       return failure(startedAt, elapsed(), null, cause.message, cause.retryable);
+    } finally {
+      deadline.cancel();
     }
   }
 
   /** Literal IP targets bypass DNS, so they are checked here; names are checked by the guarded lookup. */
   private assertAllowedTarget(url: URL): void {
-    const host = url.hostname;
-    if (this.settings.allowPrivateTargets || this.settings.privateTargetAllowlist.has(host.toLowerCase())) return;
-    if (isLiteralAddress(host) ? isForbiddenAddress(host) : host === 'localhost' || host.endsWith('.localhost')) {
-      throw new ForbiddenTargetError(host, host);
-    }
+    if (!this.isAllowedTarget(url)) throw new ForbiddenTargetError(url.hostname, url.hostname);
   }
-}
 
-function header(response: Dispatcher.ResponseData, name: string): string | undefined {
-  const value = response.headers[name];
-  return Array.isArray(value) ? value[0] : value;
+  private isAllowedTarget(url: URL): boolean {
+    const host = url.hostname;
+    if (this.settings.allowPrivateTargets || this.settings.privateTargetAllowlist.has(host.toLowerCase())) return true;
+    return !(isLiteralAddress(host) ? isForbiddenAddress(host) : host === 'localhost' || host.endsWith('.localhost'));
+  }
 }
 
 function failure(startedAt: Date, durationMs: number, responseCode: number | null, errorMessage: string, retryable: boolean): ExecutionResult {
