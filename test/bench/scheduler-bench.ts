@@ -14,8 +14,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
 import { EmbeddedPostgres } from '../../backend/src/database/embedded-postgres';
-import { HttpTarget } from '../fakes/http-target';
 import { BenchInstance } from './bench-instance';
+import { BenchTarget } from './bench-target';
 import { latenessRow, summarise, table } from './bench-stats';
 
 interface Options {
@@ -73,17 +73,14 @@ async function openDatabase(kind: string, pgUrl: string): Promise<BenchDatabase>
 
 /** Arrivals at the target per job number (/b?n=<job>), kept as they come so waiting costs nothing. */
 class Arrivals {
-  readonly byJob = new Map<number, number[]>();
+  byJob = new Map<number, number[]>();
 
-  constructor(target: HttpTarget) {
-    target.on('/b', (req, res) => {
-      const n = Number(/[?&]n=(\d+)/.exec(req.path)?.[1]);
-      const list = this.byJob.get(n);
-      if (list) list.push(req.arrivedAt);
-      else this.byJob.set(n, [req.arrivedAt]);
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"ok":true}');
-    });
+  record(path: string, arrivedAt: number): void {
+    if (!path.startsWith('/b?n=')) return; // warm-up requests
+    const n = Number(path.slice(5));
+    const list = this.byJob.get(n);
+    if (list) list.push(arrivedAt);
+    else this.byJob.set(n, [arrivedAt]);
   }
 }
 
@@ -113,7 +110,8 @@ async function waitFor(test: () => boolean, deadline: number): Promise<void> {
 
 async function scenario(
   db: BenchDatabase,
-  target: HttpTarget,
+  target: BenchTarget,
+  arrivals: Arrivals,
   label: string,
   spec: { jobs: number; perSecond: number; instances: number; seconds?: number },
 ): Promise<{ row: Record<string, string | number>; rssMb: number[] }> {
@@ -127,8 +125,8 @@ async function scenario(
     const [{ id: userId }] = (
       await sql.query(`INSERT INTO users (email, name, plan) VALUES ($1, 'Bench', 'unlimited') RETURNING id`, [`bench-${randomBytes(4).toString('hex')}@example.test`])
     ).rows;
-    target.received.length = 0;
-    const arrivals = new Arrivals(target).byJob;
+    arrivals.byJob = new Map();
+    const byJob = arrivals.byJob;
     const inserting = Date.now();
     // Due far enough ahead that the warm-up, inserting and claiming (5 s look-ahead) fit before it.
     const firstDue = Math.ceil((inserting + 11_000 + spec.jobs / 10) / 1000) * 1000;
@@ -137,11 +135,10 @@ async function scenario(
     const windowSeconds = spec.seconds ?? 1;
     const expected = Math.min(spec.jobs, spec.perSecond * windowSeconds);
     const lastDue = firstDue + (windowSeconds - 1) * 1000;
-    await waitFor(() => arrivals.size >= expected, lastDue + 60_000);
+    await waitFor(() => byJob.size >= expected, lastDue + 60_000);
     await new Promise((resolve) => setTimeout(resolve, 1_500)); // anything fired twice arrives by now
-    target.received.length = 0;
-    for (const n of [...arrivals.keys()]) if (Math.floor((n - 1) / spec.perSecond) >= windowSeconds) arrivals.delete(n);
-    const summary = summarise(arrivals, (n) => firstDue + Math.floor((n - 1) / spec.perSecond) * 1000, expected);
+    for (const n of [...byJob.keys()]) if (Math.floor((n - 1) / spec.perSecond) >= windowSeconds) byJob.delete(n);
+    const summary = summarise(byJob, (n) => firstDue + Math.floor((n - 1) / spec.perSecond) * 1000, expected);
     const died = instances.filter((i) => i.exitedEarly).map((i) => i.exitedEarly);
     if (died.length > 0) process.stdout.write(`  ${label}: instance(s) ended during the run (${died.join(', ')})\n`);
     return { row: latenessRow(label, summary), rssMb: instances.map((i) => i.peakRssMb()) };
@@ -153,7 +150,8 @@ async function scenario(
 
 async function main(): Promise<void> {
   const opts = options();
-  const target = await HttpTarget.start();
+  const arrivals = new Arrivals();
+  const target = await BenchTarget.start((path, arrivedAt) => arrivals.record(path, arrivedAt));
   const started = Date.now();
   try {
     for (const kind of opts.dbs) {
@@ -164,10 +162,10 @@ async function main(): Promise<void> {
       try {
         for (const s of opts.scenarios) {
           let result;
-          if (s === 'two') result = await scenario(db, target, '10,000 at once, 2 instances', { jobs: 10_000, perSecond: 10_000, instances: 2 });
+          if (s === 'two') result = await scenario(db, target, arrivals, '10,000 at once, 2 instances', { jobs: 10_000, perSecond: 10_000, instances: 2 });
           else if (s === 'steady')
-            result = await scenario(db, target, `steady 1,000/s of 100,000 for ${opts.steadySeconds} s`, { jobs: 100_000, perSecond: 1_000, instances: 1, seconds: opts.steadySeconds });
-          else result = await scenario(db, target, `${Number(s).toLocaleString('en')} at once`, { jobs: Number(s), perSecond: Number(s), instances: 1 });
+            result = await scenario(db, target, arrivals, `steady 1,000/s of 100,000 for ${opts.steadySeconds} s`, { jobs: 100_000, perSecond: 1_000, instances: 1, seconds: opts.steadySeconds });
+          else result = await scenario(db, target, arrivals, `${Number(s).toLocaleString('en')} at once`, { jobs: Number(s), perSecond: Number(s), instances: 1 });
           rows.push({ ...result.row, 'peak RSS': result.rssMb.map((m) => `${m} MB`).join(' + ') });
           process.stdout.write(`  done: ${kind} ${s}\n`);
         }

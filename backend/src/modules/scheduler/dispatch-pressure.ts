@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 
 /** After the last request of a burst started, writes wait this long more: its responses are still arriving. */
 const QUIET_MS = 50;
+/** This many requests in flight is a burst; a few slow targets are not. */
+const BURST_IN_FLIGHT = 32;
 
 /**
  * Whether a burst is being sent. While one is, result writes hold back so
@@ -11,6 +13,7 @@ const QUIET_MS = 50;
 @Injectable()
 export class DispatchPressure {
   private waiting = 0;
+  private inFlight = 0;
   private lastStart = -Infinity;
 
   /** Released runs waiting for an execution slot. */
@@ -19,10 +22,15 @@ export class DispatchPressure {
   }
 
   started(): void {
+    this.inFlight++;
     this.lastStart = performance.now();
   }
 
+  finished(): void {
+    this.inFlight--;
+  }
+
   get busy(): boolean {
-    return this.waiting > 0 || performance.now() - this.lastStart < QUIET_MS;
+    return this.waiting > 0 || this.inFlight >= BURST_IN_FLIGHT || performance.now() - this.lastStart < QUIET_MS;
   }
 }

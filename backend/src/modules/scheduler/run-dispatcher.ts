@@ -27,6 +27,10 @@ const WARM_LEAD_MS = 1_000;
 /** A group due sooner than this is not worth warming: the pool connects as fast as the warm-up would. */
 const WARM_MIN_MS = 50;
 
+/** Claiming (database round trips, cron arithmetic) keeps out of this window around each release. */
+const CLAIM_HOLD_BEFORE_MS = 150;
+const CLAIM_HOLD_AFTER_MS = 100;
+
 /**
  * Holds claimed runs until their due instant and then executes them with
  * bounded concurrency. Requests are built at claim time; runs due at the same
@@ -42,6 +46,7 @@ export class RunDispatcher {
   private queueHead = 0;
   private inFlight = 0;
   private pumpScheduled = false;
+  private lastRelease = -Infinity;
   private readonly idle = new Set<() => void>();
 
   constructor(
@@ -132,6 +137,7 @@ export class RunDispatcher {
       return;
     }
     this.timers.delete(due);
+    this.lastRelease = due;
     clearTimeout(this.warmTimers.get(due));
     this.warmTimers.delete(due);
     const group = this.waiting.get(due) ?? [];
@@ -148,7 +154,6 @@ export class RunDispatcher {
       }
       const ready = this.queue[this.queueHead++];
       void this.execute(ready);
-      this.pressure.started();
     }
     if (this.queueHead === this.queue.length) {
       this.queue.length = 0;
@@ -168,6 +173,7 @@ export class RunDispatcher {
 
   private async execute({ run, request }: ReadyRun): Promise<void> {
     this.inFlight++;
+    this.pressure.started();
     this.metrics.inFlight.inc();
     this.metrics.lateness.observe(Math.max(0, this.clock.now() - run.dueAt.getTime()) / 1000);
     let result: ExecutionResult;
@@ -175,6 +181,7 @@ export class RunDispatcher {
       result = await this.executor.execute(request);
     } finally {
       this.inFlight--;
+      this.pressure.finished();
       this.metrics.inFlight.dec();
     }
     this.pump();
@@ -183,6 +190,20 @@ export class RunDispatcher {
       this.idle.clear();
     }
     await this.recorder.record(run, result);
+  }
+
+  /**
+   * How long the scheduler should wait before claiming more: non-zero just
+   * before and after a release, so that claim work for later instants does
+   * not take CPU from the requests of this one.
+   */
+  claimHoldMs(): number {
+    const now = this.clock.now();
+    let until = this.lastRelease + CLAIM_HOLD_AFTER_MS;
+    for (const due of this.waiting.keys()) {
+      if (due - now <= CLAIM_HOLD_BEFORE_MS) until = Math.max(until, due + CLAIM_HOLD_AFTER_MS);
+    }
+    return Math.max(0, Math.ceil(until - now));
   }
 
   /** Runs claimed by this instance and not started yet. */

@@ -97,8 +97,9 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
         this.tickAgain = false;
         await this.claimAll((horizon, now) => this.claimer.claimDueJobs(horizon, now));
         await this.claimAll((horizon, now) => this.claimer.claimQueuedRuns(horizon, now));
-      } while (this.tickAgain && !this.stopped);
-      nextDelay = await this.delayUntilNextDue();
+      } while (this.tickAgain && !this.stopped && this.dispatcher.claimHoldMs() === 0);
+      const hold = this.dispatcher.claimHoldMs();
+      nextDelay = hold > 0 ? hold : await this.delayUntilNextDue();
     } catch (error) {
       this.logger.error(`Scheduler tick failed: ${(error as Error).message}`);
     } finally {
@@ -111,7 +112,7 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async claimAll(claim: (horizon: Date, now: number) => Promise<{ runs: ClaimedRun[]; more: boolean }>): Promise<void> {
     // An instance that cannot keep up stops claiming: what it leaves in the database, other instances take.
-    for (let more = true; more && !this.stopped && this.dispatcher.backlog() < this.maxBacklog(); ) {
+    for (let more = true; more && !this.stopped && this.dispatcher.backlog() < this.maxBacklog() && this.dispatcher.claimHoldMs() === 0; ) {
       const now = this.clock.now();
       const batch = await claim(new Date(now + this.settings.lookaheadMs), now);
       this.dispatcher.accept(batch.runs);

@@ -5,8 +5,8 @@ export interface Deadline {
 
 interface Entry {
   at: number;
-  onExpire: () => void;
-  cancelled: boolean;
+  /** Null once cancelled, so a finished request's closure is not kept until its deadline. */
+  onExpire: (() => void) | null;
 }
 
 /**
@@ -23,12 +23,12 @@ export class DeadlineQueue {
 
   /** Calls `onExpire` at `at` (performance.now() time) unless cancelled first. */
   add(at: number, onExpire: () => void): Deadline {
-    const entry: Entry = { at, onExpire, cancelled: false };
+    const entry: Entry = { at, onExpire };
     const last = this.entries[this.entries.length - 1];
     if (!last || last.at <= at) this.entries.push(entry);
     else this.insertSorted(entry);
     if (at < this.armedFor) this.arm(at);
-    return { cancel: () => void (entry.cancelled = true) };
+    return { cancel: () => void (entry.onExpire = null) };
   }
 
   /** Stops the timer; pending deadlines never fire (shutdown). */
@@ -63,8 +63,7 @@ export class DeadlineQueue {
     this.armedFor = Infinity;
     const now = performance.now();
     while (this.head < this.entries.length && this.entries[this.head].at <= now) {
-      const entry = this.entries[this.head++];
-      if (!entry.cancelled) entry.onExpire();
+      this.entries[this.head++].onExpire?.();
     }
     // Compact once the consumed prefix dominates, so the array does not grow without bound.
     if (this.head > 1024 && this.head * 2 > this.entries.length) {
