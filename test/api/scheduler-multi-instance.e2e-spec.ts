@@ -1,4 +1,5 @@
 import { HttpTarget } from '../fakes/http-target';
+import { signUpAndLogin } from '../support/accounts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { eventually, FAST_SCHEDULER_ENV, SchedulerFixtures } from './scheduler-fixtures';
@@ -10,6 +11,7 @@ const JOBS = 500;
 describe('scheduler: two instances on one database', () => {
   let database: TestDatabase;
   let instances: TestServer[];
+  let apiOnly: TestServer;
   let target: HttpTarget;
   let db: SchedulerFixtures;
 
@@ -17,14 +19,18 @@ describe('scheduler: two instances on one database', () => {
     target = await HttpTarget.start();
     database = await createTestDatabase(12);
     // The first start runs the migrations; the second finds them applied.
-    const first = await startTestServer({ ...FAST_SCHEDULER_ENV, EXECUTION_TIMEOUT_MS: '10000' }, database);
-    const second = await startTestServer({ ...FAST_SCHEDULER_ENV, EXECUTION_TIMEOUT_MS: '10000' }, database);
+    // Runs are claimed up to 2 s ahead of their instant, so a pause can land between claim and instant.
+    const env = { ...FAST_SCHEDULER_ENV, EXECUTION_TIMEOUT_MS: '10000', SCHEDULER_LOOKAHEAD_MS: '2000' };
+    const first = await startTestServer(env, database);
+    const second = await startTestServer(env, database);
     instances = [first, second];
+    apiOnly = await startTestServer({ ...env, SCHEDULER_ENABLED: 'false' }, database);
     db = await SchedulerFixtures.connect(database.url);
   });
 
   afterAll(async () => {
     await db?.close();
+    await apiOnly?.close();
     for (const instance of instances ?? []) await instance.close();
     await database?.drop();
     await target?.close();
@@ -55,5 +61,31 @@ describe('scheduler: two instances on one database', () => {
     expect(runs.every((r) => r.status === 'success')).toBe(true);
     const [usage] = await db.query(`SELECT executions FROM usage_periods WHERE user_id = $1`, [userId]);
     expect(usage.executions).toBe(JOBS);
+  });
+
+  it('a job paused on one instance does not fire from the run another instance claimed ahead of time', async () => {
+    const user = await signUpAndLogin(apiOnly);
+    const due = new Date(Date.now() + 3_000);
+    const jobId = await db.job(user.userId, { url: `${target.url}/paused-elsewhere`, nextRunAt: due, status: 'scheduled' });
+    // One of the two schedulers claims the run (leased to it) about 2 s before the instant.
+    const [claimed] = await eventually(async () => {
+      const runs = await db.runs(jobId);
+      return runs.length === 1 && runs[0].state === 'running' ? runs : null;
+    }, 5_000, 'claim ahead of the instant');
+    expect(new Date(claimed.scheduled_for).getTime()).toBe(due.getTime());
+
+    // The pause arrives through an instance that schedules nothing: only the notification can stop the run.
+    const paused = await apiOnly.http.post(`/api/jobs/${jobId}/pause`, undefined, { token: user.accessToken });
+    expect(paused.status).toBe(200);
+    expect(Date.now()).toBeLessThan(due.getTime());
+
+    const [run] = await eventually(async () => {
+      const runs = await db.runs(jobId);
+      return runs[0]?.state === 'done' ? runs : null;
+    }, 5_000, 'withdrawn run recorded');
+    expect(run).toMatchObject({ status: 'skipped', skip_reason: 'paused', lease_owner: null });
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due.getTime() + 500 - Date.now())));
+    expect(target.requests('/paused-elsewhere')).toHaveLength(0);
+    expect(await db.runs(jobId)).toHaveLength(1);
   });
 });

@@ -43,6 +43,13 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    // Every instance announces its job changes, an HTTP-only one included: the schedulers are elsewhere.
+    this.jobSubscription = this.jobEvents.changes$.subscribe((change) => {
+      // A job created, edited or resumed may be due before the armed timer: tell every instance.
+      if (change.nextRunAt) this.wake.signal();
+      // A run already claimed ahead of its instant, by whichever instance, must not fire for a job paused meanwhile.
+      if (change.kind === 'paused' || change.kind === 'deleted') this.wake.withdraw(change.jobId);
+    });
     if (!this.settings.enabled) {
       this.logger.log('Scheduler disabled (SCHEDULER_ENABLED=false): this instance serves HTTP only');
       return;
@@ -51,17 +58,9 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
     this.clockTimer = setInterval(() => void this.clock.measure().catch(() => undefined), 60_000);
     this.clockTimer.unref();
     await this.wake.listen();
-    this.wakeSubscription = this.wake.wakes$.subscribe(() => void this.tick());
-    // A job created, edited or resumed may be due before the armed timer: tell every instance.
-    this.jobSubscription = this.jobEvents.changes$.subscribe((change) => {
-      if (change.nextRunAt) this.wake.signal();
-      // A run already claimed ahead of its instant must not fire for a job paused meanwhile (deleted ones cascade away).
-      if (change.kind === 'paused' || change.kind === 'deleted') {
-        const withdrawn = this.dispatcher.withdraw(change.jobId);
-        this.claimer
-          .skip(withdrawn, 'paused', 'Skipped: the job was paused before this due time')
-          .catch((error: Error) => this.logger.warn(`Recording withdrawn runs failed: ${error.message}`));
-      }
+    this.wakeSubscription = this.wake.messages$.subscribe((message) => {
+      if (message.kind === 'withdraw') this.withdraw(message.jobId);
+      else void this.tick();
     });
     this.logger.log('Scheduler started');
     void this.tick();
@@ -81,6 +80,14 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
     // Requests still running past the drain budget keep their lease; another instance re-runs them when it expires.
     await Promise.race([this.dispatcher.whenIdle(), new Promise((resolve) => setTimeout(resolve, this.settings.drainTimeoutMs).unref())]);
     await this.recorder.drain();
+  }
+
+  /** Drops this instance's not-yet-released runs of a paused job and records them as skipped (deleted ones cascade away). */
+  private withdraw(jobId: string): void {
+    const withdrawn = this.dispatcher.withdraw(jobId);
+    this.claimer
+      .skip(withdrawn, 'paused', 'Skipped: the job was paused before this due time')
+      .catch((error: Error) => this.logger.warn(`Recording withdrawn runs failed: ${error.message}`));
   }
 
   /** Claims everything due within the look-ahead, then sleeps until the next due time. */
