@@ -134,6 +134,36 @@ describe('scheduler: firing, retries, quota, leases, recovery', () => {
     await db.query(`UPDATE jobs SET status = 'paused' WHERE id = $1`, [jobId]);
   });
 
+  it('keeps the first 64 KiB of a long response and stops downloading it', async () => {
+    const body = 'x'.repeat(256 * 1024);
+    target.on('/long', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(body);
+    });
+    const jobId = await db.job(userId, { url: `${target.url}/long`, nextRunAt: new Date(Date.now() + 200) });
+    const [run] = await eventually(async () => {
+      const r = await db.runs(jobId);
+      return r[0]?.state === 'done' ? r : null;
+    });
+    expect(run).toMatchObject({ status: 'success', response_code: 200 });
+    expect(run.response_body).toBe(body.slice(0, 64 * 1024));
+  });
+
+  it('names a refused connection and retries it', async () => {
+    const closed = await HttpTarget.start();
+    const url = `${closed.url}/gone`;
+    await closed.close(); // nothing listens on that port any more
+    const jobId = await db.job(userId, { url, nextRunAt: new Date(Date.now() + 200) });
+    const runs = await eventually(async () => {
+      const r = await db.runs(jobId);
+      return r.length >= 2 && r[0].state === 'done' ? r : null;
+    });
+    expect(runs[0]).toMatchObject({ status: 'failed', response_code: null });
+    expect(runs[0].error_message).toMatch(/^Connection refused by 127\.0\.0\.1:\d+$/);
+    expect(runs[1]).toMatchObject({ attempt: 2, trigger: 'retry' });
+    await db.query(`UPDATE jobs SET status = 'paused' WHERE id = $1`, [jobId]);
+  });
+
   it('names a DNS failure', async () => {
     const jobId = await db.job(userId, { url: 'http://no-such-host.invalid/x', nextRunAt: new Date(Date.now() + 200) });
     const [run] = await eventually(async () => {
