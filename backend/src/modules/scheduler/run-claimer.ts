@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { toClaimedRun, type ClaimedRun, type ClaimedRunRow } from './claimed-run';
-import { planDue } from './due-instants';
+import { planDue, type DuePlan } from './due-instants';
 import { SchedulerInstance } from './scheduler-instance';
 import { SchedulerSettings } from './scheduler-settings';
 import { monthlyExecutionLimit, quotaKey, reserveExecutions, usagePeriodStart } from './usage-quota';
@@ -94,7 +94,18 @@ export class RunClaimer {
       );
       if (jobs.length === 0) return { runs: [], more: false };
 
-      const plans = jobs.map((job) => ({ job, due: planDue(job.cron_expression, new Date(job.next_run_at), now, this.settings.pollIntervalMs * 2 + this.settings.lookaheadMs) }));
+      // Jobs of a burst share their expression and due time: plan each pair once per batch.
+      const planned = new Map<string, DuePlan>();
+      const plans = jobs.map((job) => {
+        const dueAt = new Date(job.next_run_at);
+        const key = `${dueAt.getTime()} ${job.cron_expression}`;
+        let due = planned.get(key);
+        if (!due) {
+          due = planDue(job.cron_expression, dueAt, now, this.settings.pollIntervalMs * 2 + this.settings.lookaheadMs);
+          planned.set(key, due);
+        }
+        return { job, due };
+      });
       const wanted = new Map<string, { userId: string; plan: string; period: string; wanted: number }>();
       for (const { job, due } of plans) {
         const period = usagePeriodStart(due.fire);
