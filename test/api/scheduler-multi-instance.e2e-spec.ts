@@ -79,13 +79,45 @@ describe('scheduler: two instances on one database', () => {
     expect(paused.status).toBe(200);
     expect(Date.now()).toBeLessThan(due.getTime());
 
+    await eventually(async () => (await db.runs(jobId)).length === 0, 5_000, 'claim undone');
+    const [usage] = await db.query(`SELECT executions FROM usage_periods WHERE user_id = $1`, [user.userId]);
+    expect(usage.executions).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due.getTime() + 500 - Date.now())));
+    expect(target.requests('/paused-elsewhere')).toHaveLength(0);
+    expect(await db.runs(jobId)).toHaveLength(0);
+  });
+
+  it('a job paused and resumed before its claimed instant still fires at that instant, once', async () => {
+    const user = await signUpAndLogin(apiOnly);
+    // Start 4 s before a minute boundary: the job's next run is that boundary, claimed 2 s ahead of it.
+    const minute = 60_000;
+    const wait = (minute - (Date.now() % minute) - 4_000 + minute) % minute;
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    const boundary = Math.ceil(Date.now() / minute) * minute;
+    const created = await apiOnly.http.post('/api/jobs', { name: 'pause-resume', url: `${target.url}/pause-resume`, cron_expression: '* * * * *' }, { token: user.accessToken });
+    expect(created.status).toBe(200);
+    const jobId = created.body.job_id;
+    expect(new Date(created.body.next_run_at).getTime()).toBe(boundary);
+    await eventually(async () => (await db.runs(jobId))[0]?.state === 'running', 5_000, 'claim ahead of the instant');
+
+    expect((await apiOnly.http.post(`/api/jobs/${jobId}/pause`, undefined, { token: user.accessToken })).status).toBe(200);
+    await eventually(async () => (await db.runs(jobId)).length === 0, 5_000, 'claim undone');
+    const resumed = await apiOnly.http.post(`/api/jobs/${jobId}/resume`, undefined, { token: user.accessToken });
+    expect(resumed.status).toBe(200);
+    expect(new Date(resumed.body.next_run_at).getTime()).toBe(boundary);
+    expect(Date.now()).toBeLessThan(boundary);
+
+    await target.waitFor(() => target.requests('/pause-resume').length === 1, 5_000);
+    const [request] = target.requests('/pause-resume');
+    expect(request.arrivedAt).toBeGreaterThanOrEqual(boundary);
     const [run] = await eventually(async () => {
       const runs = await db.runs(jobId);
       return runs[0]?.state === 'done' ? runs : null;
-    }, 5_000, 'withdrawn run recorded');
-    expect(run).toMatchObject({ status: 'skipped', skip_reason: 'paused', lease_owner: null });
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due.getTime() + 500 - Date.now())));
-    expect(target.requests('/paused-elsewhere')).toHaveLength(0);
+    });
+    expect(run).toMatchObject({ status: 'success', attempt: 1 });
+    expect(new Date(run.scheduled_for).getTime()).toBe(boundary);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(target.requests('/pause-resume')).toHaveLength(1);
     expect(await db.runs(jobId)).toHaveLength(1);
-  });
+  }, 90_000);
 });

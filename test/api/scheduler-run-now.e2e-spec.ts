@@ -81,21 +81,21 @@ describe('scheduler: run now and test request', () => {
     expect(target.requests('/over')).toHaveLength(0);
   });
 
-  it('pausing through the API withdraws a run already claimed ahead of its due instant', async () => {
+  it('pausing through the API withdraws a run already claimed ahead of its due instant and gives back its quota', async () => {
     const jobId = await createJob(alice, '/withdrawn');
     await db.query(`UPDATE jobs SET next_run_at = now() + interval '1500 milliseconds' WHERE id = $1`, [jobId]);
-    const [claimed] = await eventually(async () => {
+    await eventually(async () => {
       const runs = await db.runs(jobId);
       return runs[0]?.state === 'running' ? runs : null;
     });
+    const usage = async () => (await db.query(`SELECT coalesce(sum(executions), 0)::int AS n FROM usage_periods WHERE user_id = $1`, [alice.userId]))[0].n;
+    const claimedUsage = await usage();
     expect((await server.http.post(`/api/jobs/${jobId}/pause`, undefined, as(alice))).status).toBe(200);
-    const [run] = await eventually(async () => {
-      const runs = await db.runs(jobId);
-      return runs[0]?.state === 'done' ? runs : null;
-    });
-    expect(run).toMatchObject({ id: claimed.id, status: 'skipped', skip_reason: 'paused' });
+    await eventually(async () => (await db.runs(jobId)).length === 0, 5_000, 'claim undone');
+    expect(await usage()).toBe(claimedUsage - 1);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(target.requests('/withdrawn')).toHaveLength(0);
+    expect(await db.runs(jobId)).toHaveLength(0);
   });
 
   it('executes a test request without storing anything, validates it, and rate-limits it', async () => {

@@ -200,15 +200,38 @@ export class RunClaimer {
     );
   }
 
-  /** Records withdrawn runs (their job was paused before the due instant) as skipped. */
-  async skip(runIds: string[], reason: string, message: string): Promise<void> {
+  /**
+   * Undoes claims of a job paused (or deleted) before their instant. A first
+   * attempt is removed and its execution given back to the quota, as if it
+   * had never been claimed: a paused job logs nothing for its paused due
+   * times, and a resume before the instant claims that due time afresh (the
+   * unique key would otherwise be taken by a skipped row, and the run lost).
+   * A claimed retry is recorded as skipped: its failure episode ends there.
+   */
+  async unclaim(runIds: string[]): Promise<void> {
     if (runIds.length === 0) return;
-    await this.db.query(
-      `UPDATE job_runs SET state = 'done', status = 'skipped', skip_reason = $3, error_message = $4,
-         executed_at = due_at, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
-       WHERE id = ANY($1::uuid[]) AND state = 'running' AND lease_owner = $2`,
-      [runIds, this.instance.id, reason, message],
-    );
+    await this.db.transaction(async (em) => {
+      await em.query(
+        `WITH gone AS (
+           DELETE FROM job_runs
+           WHERE id = ANY($1::uuid[]) AND state = 'running' AND lease_owner = $2 AND attempt = 1
+           RETURNING user_id, scheduled_for
+         ), refund AS (
+           SELECT user_id, date_trunc('month', scheduled_for AT TIME ZONE 'UTC')::date AS period_start, count(*)::int AS n
+           FROM gone GROUP BY 1, 2
+         )
+         UPDATE usage_periods u SET executions = greatest(0, u.executions - refund.n)
+         FROM refund WHERE u.user_id = refund.user_id AND u.period_start = refund.period_start`,
+        [runIds, this.instance.id],
+      );
+      await em.query(
+        `UPDATE job_runs SET state = 'done', status = 'skipped', skip_reason = 'paused',
+           error_message = 'Skipped: the job was paused before this retry was due',
+           executed_at = due_at, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
+         WHERE id = ANY($1::uuid[]) AND state = 'running' AND lease_owner = $2`,
+        [runIds, this.instance.id],
+      );
+    });
   }
 
   /** The earliest instant anything could become due: a job's next run, a queued retry, or an expiring lease. */

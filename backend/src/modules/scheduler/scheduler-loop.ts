@@ -82,12 +82,11 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
     await this.recorder.drain();
   }
 
-  /** Drops this instance's not-yet-released runs of a paused job and records them as skipped (deleted ones cascade away). */
+  /** Takes back this instance's not-yet-released runs of a paused job (deleted ones cascade away). */
   private withdraw(jobId: string): void {
-    const withdrawn = this.dispatcher.withdraw(jobId);
     this.claimer
-      .skip(withdrawn, 'paused', 'Skipped: the job was paused before this due time')
-      .catch((error: Error) => this.logger.warn(`Recording withdrawn runs failed: ${error.message}`));
+      .unclaim(this.dispatcher.withdraw(jobId))
+      .catch((error: Error) => this.logger.warn(`Undoing withdrawn claims failed: ${error.message}`));
   }
 
   /** Claims everything due within the look-ahead, then sleeps until the next due time. */
