@@ -40,7 +40,6 @@ export interface ExecutionResult {
 
 /** The request as it goes on the wire, built once before the due instant. */
 export interface PreparedRequest {
-  url: string;
   /** The parsed URL, or null when it does not parse (the execution then fails with that reason). */
   target: URL | null;
   method: HttpMethod;
@@ -113,7 +112,7 @@ export class HttpExecutor implements OnApplicationShutdown {
     }
     headers[EXECUTION_ID_HEADER] = request.executionId;
     const sendsBody = request.body !== '' && request.method !== 'GET' && request.method !== 'HEAD';
-    return { url: request.url, target: URL.canParse(request.url) ? new URL(request.url) : null, method: request.method, headers, body: sendsBody ? request.body : undefined };
+    return { target: URL.canParse(request.url) ? new URL(request.url) : null, method: request.method, headers, body: sendsBody ? request.body : undefined };
   }
 
   async execute(prepared: PreparedRequest): Promise<ExecutionResult> {
