@@ -33,7 +33,9 @@ export class BenchInstance {
     const log = fs.openSync(logFile, 'a');
     // BENCH_PROFILE_DIR=<dir> writes a V8 CPU profile of every instance there (open it in Chrome DevTools).
     const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-    const child = spawn(process.execPath, [...profile, path.join(ROOT, 'dist/backend/src/main.js')], {
+    // BENCH_NODE_ARGS="--trace-gc ..." passes V8/Node flags to the instances only (their output goes to the log file).
+    const extra = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+    const child = spawn(process.execPath, [...profile, ...extra, path.join(ROOT, 'dist/backend/src/main.js')], {
       cwd: ROOT,
       env: { ...process.env, NODE_ENV: 'development', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, ...env },
       stdio: ['ignore', log, log],

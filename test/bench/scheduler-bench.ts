@@ -5,7 +5,10 @@
  * measured at a local HTTP target against each job's due instant.
  *
  *   npm run bench -- [--db=embedded,postgres] [--scenarios=1000,10000,50000,two,steady]
- *                    [--steady-seconds=60] [--pg=postgres://postgres@127.0.0.1:5432/test]
+ *                    [--steady-seconds=60] [--pg=postgres://postgres@127.0.0.1:5432/test] [--per-second]
+ *
+ * --per-second also prints each due second's p50, p99 and max (to tell a few
+ * late seconds from a uniformly slow release).
  *
  * Only loopback is used; every wait is bounded.
  */
@@ -23,6 +26,7 @@ interface Options {
   scenarios: string[];
   steadySeconds: number;
   pg: string;
+  perSecond: boolean;
 }
 
 function options(): Options {
@@ -32,6 +36,7 @@ function options(): Options {
     scenarios: arg('scenarios', '1000,10000,50000,two,steady').split(','),
     steadySeconds: Number(arg('steady-seconds', '60')),
     pg: arg('pg', process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'),
+    perSecond: process.argv.includes('--per-second'),
   };
 }
 
@@ -118,6 +123,7 @@ async function scenario(
   arrivals: Arrivals,
   label: string,
   spec: { jobs: number; perSecond: number; instances: number; seconds?: number },
+  printSeconds = false,
 ): Promise<{ row: Record<string, string | number>; rssMb: number[] }> {
   const logFile = path.join(os.tmpdir(), `cronbeam-bench-${process.pid}.log`);
   const sql = new Client({ connectionString: db.url });
@@ -142,7 +148,9 @@ async function scenario(
     await waitFor(() => byJob.size >= expected, lastDue + 60_000);
     await new Promise((resolve) => setTimeout(resolve, 1_500)); // anything fired twice arrives by now
     for (const n of [...byJob.keys()]) if (Math.floor((n - 1) / spec.perSecond) >= windowSeconds) byJob.delete(n);
-    const summary = summarise(byJob, (n) => firstDue + Math.floor((n - 1) / spec.perSecond) * 1000, expected);
+    const dueOf = (n: number) => firstDue + Math.floor((n - 1) / spec.perSecond) * 1000;
+    const summary = summarise(byJob, dueOf, expected);
+    if (printSeconds) process.stdout.write(secondsTable(label, byJob, dueOf));
     const died = instances.filter((i) => i.exitedEarly).map((i) => i.exitedEarly);
     if (died.length > 0) process.stdout.write(`  ${label}: instance(s) ended during the run (${died.join(', ')})\n`);
     return { row: latenessRow(label, summary), rssMb: instances.map((i) => i.peakRssMb()) };
@@ -150,6 +158,24 @@ async function scenario(
     for (const instance of instances) await instance.stop();
     await sql.end();
   }
+}
+
+/** One row per due second: its own lateness percentiles. */
+function secondsTable(label: string, byJob: Map<number, number[]>, dueOf: (job: number) => number): string {
+  const bySecond = new Map<number, Map<number, number[]>>();
+  for (const [job, times] of byJob) {
+    const due = dueOf(job);
+    const second = bySecond.get(due) ?? new Map<number, number[]>();
+    second.set(job, times);
+    bySecond.set(due, second);
+  }
+  const rows = [...bySecond.keys()]
+    .sort((a, b) => a - b)
+    .map((due) => {
+      const s = summarise(bySecond.get(due)!, dueOf, bySecond.get(due)!.size);
+      return { due: new Date(due).toISOString().slice(11, 19), p50: s.p50.toFixed(1), p99: s.p99.toFixed(1), max: s.max.toFixed(1) };
+    });
+  return table(`${label}: lateness per due second (ms)`, rows);
 }
 
 async function main(): Promise<void> {
@@ -168,7 +194,7 @@ async function main(): Promise<void> {
           let result;
           if (s === 'two') result = await scenario(db, target, arrivals, '10,000 at once, 2 instances', { jobs: 10_000, perSecond: 10_000, instances: 2 });
           else if (s === 'steady')
-            result = await scenario(db, target, arrivals, `steady 1,000/s of 100,000 for ${opts.steadySeconds} s`, { jobs: 100_000, perSecond: 1_000, instances: 1, seconds: opts.steadySeconds });
+            result = await scenario(db, target, arrivals, `steady 1,000/s of 100,000 for ${opts.steadySeconds} s`, { jobs: 100_000, perSecond: 1_000, instances: 1, seconds: opts.steadySeconds }, opts.perSecond);
           else result = await scenario(db, target, arrivals, `${Number(s).toLocaleString('en')} at once`, { jobs: Number(s), perSecond: Number(s), instances: 1 });
           rows.push({ ...result.row, 'peak RSS': result.rssMb.map((m) => `${m} MB`).join(' + ') });
           process.stdout.write(`  done: ${kind} ${s}\n`);

@@ -71,6 +71,7 @@ export const envSchema = z.object({
   EXECUTOR_CONNECTIONS_PER_ORIGIN: int(32, 1, 10_000),
   RETRY_BACKOFF_BASE_MS: int(10_000, 1, 3_600_000),
   HOUSEKEEPING_INTERVAL_MS: int(60_000, 50, 86_400_000),
+  SCHEDULER_IDLE_GC: bool(true),
   // Public API and operators (see backend/src/modules/api-keys, admin).
   PROG_RATE_LIMIT: int(120, 1, 1_000_000),
   PROG_RATE_LIMIT_WINDOW_SECONDS: int(60, 1, 86_400),

@@ -206,6 +206,14 @@ export class RunDispatcher {
     return Math.max(0, Math.ceil(until - now));
   }
 
+  /** How long nothing will be sent: 0 while requests are in flight or waiting, else until the next instant. */
+  quietForMs(): number {
+    if (this.inFlight > 0 || this.queueHead < this.queue.length) return 0;
+    let next = Infinity;
+    for (const due of this.waiting.keys()) next = Math.min(next, due);
+    return Math.max(0, next - this.clock.now());
+  }
+
   /** Runs claimed by this instance and not started yet. */
   backlog(): number {
     let held = this.queue.length - this.queueHead;

@@ -35,6 +35,8 @@ export class SchedulerSettings {
   /** Retry n waits base * 2^(n-1). */
   readonly retryBackoffBaseMs: number;
   readonly housekeepingIntervalMs: number;
+  /** Whether full garbage collections are run between instants (see IdleCollector). */
+  readonly idleCollection: boolean;
   /** How long shutdown waits for in-flight requests: half the process's shutdown budget, so results can still be stored. */
   readonly drainTimeoutMs: number;
 
@@ -56,6 +58,7 @@ export class SchedulerSettings {
     this.connectionsPerOrigin = env.EXECUTOR_CONNECTIONS_PER_ORIGIN;
     this.retryBackoffBaseMs = env.RETRY_BACKOFF_BASE_MS;
     this.housekeepingIntervalMs = env.HOUSEKEEPING_INTERVAL_MS;
+    this.idleCollection = env.SCHEDULER_IDLE_GC;
     this.drainTimeoutMs = Math.min(env.EXECUTION_TIMEOUT_MS, Math.floor(env.SHUTDOWN_TIMEOUT_MS / 2));
   }
 

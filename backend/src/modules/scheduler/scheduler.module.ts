@@ -7,6 +7,7 @@ import { DatabaseClock } from './database-clock';
 import { ExecutionEvents } from './execution-events';
 import { HttpExecutor } from './executor/http-executor';
 import { Housekeeping } from './housekeeping';
+import { IdleCollector } from './idle-collector';
 import { RunClaimer } from './run-claimer';
 import { RunDispatcher } from './run-dispatcher';
 import { ProgRunNowController, RunNowController } from './run-now.controllers';
@@ -41,6 +42,7 @@ import { WakeChannel } from './wake-channel';
     SchedulerMetrics,
     SchedulerLoop,
     Housekeeping,
+    IdleCollector,
     RunNowService,
     TestRunLimiter,
   ],
