@@ -72,7 +72,9 @@ export class IdleCollector implements OnApplicationBootstrap, OnModuleDestroy {
       this.logger.warn('V8 garbage collection could not be exposed; collections are left to V8');
       return;
     }
+    // V8's memory reducer also starts full collections, whenever allocation slows down (right after a burst).
     v8.setFlagsFromString(`--heap-growing-percent=${V8_HEAP_GROWING_PERCENT}`);
+    v8.setFlagsFromString('--no-memory-reducer');
     this.liveAfterCollection = v8.getHeapStatistics().used_heap_size;
     this.timer = setInterval(() => this.check(), CHECK_INTERVAL_MS);
     this.timer.unref();
@@ -85,7 +87,9 @@ export class IdleCollector implements OnApplicationBootstrap, OnModuleDestroy {
   private stop(): void {
     if (this.timer) {
       clearInterval(this.timer);
-      v8.setFlagsFromString('--heap-growing-percent=0'); // V8's own heuristic again
+      // V8's own heuristics again.
+      v8.setFlagsFromString('--heap-growing-percent=0');
+      v8.setFlagsFromString('--memory-reducer');
     }
     if (this.minorTimer) clearTimeout(this.minorTimer);
     this.timer = null;
