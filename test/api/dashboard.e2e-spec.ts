@@ -13,7 +13,7 @@ describe('dashboard stats (/api/dashboard)', () => {
   beforeAll(async () => {
     // The counts come from rows this test writes: a scheduler claiming a job due at the next
     // */5 boundary would add a usage row of its own (and did, when the run crossed one).
-    server = await startTestServer({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, SCHEDULER_ENABLED: 'false' });
+    server = await startTestServer({ ADMIN_TOKEN: TEST_ADMIN_TOKEN });
     user = await signUpAndLogin(server);
     other = await signUpAndLogin(server);
   });

@@ -28,7 +28,7 @@ describe('public API (/prog)', () => {
 
   beforeAll(async () => {
     // No scheduler: a job due at the next */5 boundary would otherwise be claimed between two reads and change.
-    server = await startTestServer({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, PROG_RATE_LIMIT: String(RATE_LIMIT), PROG_RATE_LIMIT_WINDOW_SECONDS: '60', SCHEDULER_ENABLED: 'false' });
+    server = await startTestServer({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, PROG_RATE_LIMIT: String(RATE_LIMIT), PROG_RATE_LIMIT_WINDOW_SECONDS: '60' });
     const a = await signUpAndLogin(server);
     const b = await signUpAndLogin(server);
     await setPlan(server, a.userId, 'pro');

@@ -79,6 +79,7 @@ export async function eventually<T>(check: () => Promise<T | null | undefined | 
 
 /** Settings for fast, deterministic scheduler tests. */
 export const FAST_SCHEDULER_ENV: Record<string, string> = {
+  SCHEDULER_ENABLED: 'true',
   ALLOW_PRIVATE_TARGETS: 'true',
   SCHEDULER_POLL_INTERVAL_MS: '100',
   SCHEDULER_LOOKAHEAD_MS: '400',

@@ -26,7 +26,7 @@ describe('dashboard and jobs (browser)', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ ok: true, source: 'browser-test-target' }));
     });
-    server = await startTestServer({ WEB_DIST_DIR: buildWebApp(), ALLOW_PRIVATE_TARGETS: 'true', SCHEDULER_POLL_INTERVAL_MS: '200' });
+    server = await startTestServer({ WEB_DIST_DIR: buildWebApp(), SCHEDULER_ENABLED: 'true', ALLOW_PRIVATE_TARGETS: 'true', SCHEDULER_POLL_INTERVAL_MS: '200' });
     browser = await launchBrowser(server.baseUrl);
   }, 120_000);
   afterAll(async () => {

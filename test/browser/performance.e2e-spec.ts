@@ -18,7 +18,7 @@ describe('performance budgets (browser)', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    server = await startTestServer({ WEB_DIST_DIR: buildWebApp(), ADMIN_TOKEN, SCHEDULER_ENABLED: 'false' });
+    server = await startTestServer({ WEB_DIST_DIR: buildWebApp(), ADMIN_TOKEN });
     browser = await launchBrowser(server.baseUrl);
   }, 120_000);
   afterAll(async () => {

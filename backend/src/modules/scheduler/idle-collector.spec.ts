@@ -17,7 +17,10 @@ describe('IdleCollector', () => {
   afterEach(() => collector.onModuleDestroy());
 
   it('collects a grown heap only while no release is near', async () => {
-    let garbage: number[][] | null = Array.from({ length: 400 }, () => Array.from({ length: 40_000 }, (_, i) => i + 0.5));
+    // More than the collector's threshold: 64 MB, or half the live heap (a test worker's can be large).
+    const threshold = Math.max(64 * 1024 * 1024, v8.getHeapStatistics().used_heap_size / 2);
+    const arrays = Math.ceil((threshold + 64 * 1024 * 1024) / (40_000 * 8));
+    let garbage: number[][] | null = Array.from({ length: arrays }, () => Array.from({ length: 40_000 }, (_, i) => i + 0.5));
     const grown = v8.getHeapStatistics().used_heap_size;
 
     quietFor = 50; // an instant 50 ms away: never a full collection now
@@ -25,7 +28,7 @@ describe('IdleCollector', () => {
     expect(collector.collections).toBe(0);
 
     // Dropped only now, so that nothing but the collector has had a reason to collect it.
-    expect(garbage).toHaveLength(400);
+    expect(garbage).toHaveLength(arrays);
     garbage = null;
     quietFor = Infinity;
     await sleep(450);
