@@ -97,11 +97,13 @@ export class IdleCollector implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private check(): void {
-    const quiet = this.dispatcher.quietForMs();
-    if (quiet >= MIN_QUIET_MS) {
-      const used = v8.getHeapStatistics().used_heap_size;
+    const untilRelease = this.dispatcher.msUntilNextRelease();
+    if (untilRelease >= MIN_QUIET_MS) {
+      const grown = v8.getHeapStatistics().used_heap_size - this.liveAfterCollection;
       const worth = Math.max(MIN_GROWTH_BYTES, this.liveAfterCollection * GROWTH_SHARE);
-      if (used - this.liveAfterCollection >= worth) {
+      // Preferably with no request awaiting its answer (the pause would add to its measured duration), but a
+      // steady trickle of slow targets must not leave the heap growing up to V8's raised trigger.
+      if (grown >= (this.dispatcher.requestsInFlight === 0 ? worth : 2 * worth)) {
         const started = performance.now();
         this.collect!();
         const pause = performance.now() - started;
@@ -112,12 +114,12 @@ export class IdleCollector implements OnApplicationBootstrap, OnModuleDestroy {
           this.stop();
         }
       }
-    } else if (quiet > MINOR_LEAD_MS && quiet <= MINOR_LEAD_MS + CHECK_INTERVAL_MS && !this.minorTimer) {
+    } else if (untilRelease > MINOR_LEAD_MS && untilRelease <= MINOR_LEAD_MS + CHECK_INTERVAL_MS && !this.minorTimer) {
       // An instant falls before the next check: empty the young generation just ahead of it.
       this.minorTimer = setTimeout(() => {
         this.minorTimer = null;
-        if (this.dispatcher.quietForMs() > MINOR_LEAD_MS / 3) this.collect!({ type: 'minor' });
-      }, quiet - MINOR_LEAD_MS);
+        if (this.dispatcher.msUntilNextRelease() > MINOR_LEAD_MS / 3) this.collect!({ type: 'minor' });
+      }, untilRelease - MINOR_LEAD_MS);
       this.minorTimer.unref();
     }
   }

@@ -206,12 +206,17 @@ export class RunDispatcher {
     return Math.max(0, Math.ceil(until - now));
   }
 
-  /** How long nothing will be sent: 0 while requests are in flight or waiting, else until the next instant. */
-  quietForMs(): number {
-    if (this.inFlight > 0 || this.queueHead < this.queue.length) return 0;
+  /** Time until the next group is released: 0 while released runs wait for a slot. */
+  msUntilNextRelease(): number {
+    if (this.queueHead < this.queue.length) return 0;
     let next = Infinity;
     for (const due of this.waiting.keys()) next = Math.min(next, due);
     return Math.max(0, next - this.clock.now());
+  }
+
+  /** Requests sent and not answered yet. */
+  get requestsInFlight(): number {
+    return this.inFlight;
   }
 
   /** Runs claimed by this instance and not started yet. */
