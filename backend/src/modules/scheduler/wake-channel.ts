@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Client } from 'pg';
 import { merge, Subject, type Observable } from 'rxjs';
@@ -36,15 +36,22 @@ function parse(payload: string | undefined): WakeMessage {
  * single process, it is an in-process signal.
  */
 @Injectable()
-export class WakeChannel implements OnApplicationShutdown {
+export class WakeChannel implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
   private readonly logger = new Logger(WakeChannel.name);
   private readonly subject = new Subject<WakeMessage>();
   private listener: Client | null = null;
   private listening = false;
   private onPostgres: Promise<boolean> | null = null;
+  /** Messages on their way out; shutdown waits for them while the database is still open. */
+  private readonly sending = new Set<Promise<void>>();
   readonly messages$: Observable<WakeMessage> = merge(this.subject, IN_PROCESS);
 
   constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** Learns the kind of database at start, so no message has to ask first. */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.postgres();
+  }
 
   /** Starts receiving every instance's messages, this one's included (scheduling instances only). */
   async listen(): Promise<void> {
@@ -86,7 +93,7 @@ export class WakeChannel implements OnApplicationShutdown {
   }
 
   private send(message: WakeMessage): void {
-    void this.postgres().then(async (postgres) => {
+    const sent = this.postgres().then(async (postgres) => {
       // Without a working listener this instance would not hear its own message: deliver it here as well.
       if (!postgres || !this.listening) IN_PROCESS.next(message);
       if (!postgres) return;
@@ -95,6 +102,13 @@ export class WakeChannel implements OnApplicationShutdown {
         this.logger.warn(`Wake notification failed: ${error.message}`);
       });
     });
+    this.sending.add(sent);
+    void sent.finally(() => this.sending.delete(sent));
+  }
+
+  /** Before the database closes (onApplicationShutdown), so the last job change still reaches the other instances. */
+  async onModuleDestroy(): Promise<void> {
+    await Promise.allSettled([...this.sending]);
   }
 
   async onApplicationShutdown(): Promise<void> {
