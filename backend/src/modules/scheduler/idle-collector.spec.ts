@@ -1,4 +1,5 @@
 import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
 import { IdleCollector } from './idle-collector';
 import type { RunDispatcher } from './run-dispatcher';
 import type { SchedulerSettings } from './scheduler-settings';
@@ -11,58 +12,81 @@ function allocate(bytes: number): number[][] {
   return Array.from({ length: Math.ceil(bytes / (40_000 * 8)) }, () => Array.from({ length: 40_000 }, (_, i) => i + 0.5));
 }
 
-/** The collector's threshold in this process: 64 MB, or half the live heap (a test worker's can be large). */
-function threshold(): number {
-  return Math.max(64 * MB, v8.getHeapStatistics().used_heap_size / 2);
+/** More than the collector's threshold in this process: 64 MB, or half the live heap (a test worker's can be large). */
+function overThreshold(): number {
+  return Math.max(64 * MB, v8.getHeapStatistics().used_heap_size / 2) + 32 * MB;
 }
 
 describe('IdleCollector', () => {
   let untilRelease = 0;
-  let inFlight = 0;
+  let tailListeners: Array<() => void> = [];
   const dispatcher = {
     msUntilNextRelease: () => untilRelease,
-    get requestsInFlight() {
-      return inFlight;
-    },
+    onBurstTail: (listener: () => void) => tailListeners.push(listener),
   } as unknown as RunDispatcher;
   let collector: IdleCollector;
 
+  /** What the dispatcher does when a burst is down to its last requests. */
+  function burstTail(): void {
+    const listeners = tailListeners;
+    tailListeners = [];
+    for (const listener of listeners) listener();
+  }
+
   beforeEach(() => {
+    // The collector measures growth from what is in use when it starts: start from a collected heap.
+    v8.setFlagsFromString('--expose-gc');
+    (vm.runInNewContext('gc') as () => void)();
     untilRelease = 0;
-    inFlight = 0;
+    tailListeners = [];
     collector = new IdleCollector({ enabled: true, idleCollection: true } as SchedulerSettings, dispatcher);
     collector.onApplicationBootstrap();
   });
   afterEach(() => collector.onModuleDestroy());
 
-  it('collects a grown heap only while no release is near', async () => {
-    let garbage: number[][] | null = allocate(threshold() + 64 * MB);
+  it('collects a grown heap at the tail of the next burst, not when a release is near', async () => {
+    let garbage: number[][] | null = allocate(overThreshold());
     const grown = v8.getHeapStatistics().used_heap_size;
 
     untilRelease = 50; // an instant 50 ms away: never a full collection now
-    await sleep(450);
+    await sleep(350);
+    expect(collector.collections).toBe(0);
+    expect(tailListeners).toHaveLength(0);
+
+    untilRelease = 800;
+    await sleep(250);
+    expect(tailListeners).toHaveLength(1); // waiting for a burst's tail
     expect(collector.collections).toBe(0);
 
     // Dropped only now, so that nothing but the collector has had a reason to collect it.
     expect(garbage.length).toBeGreaterThan(0);
     garbage = null;
-    untilRelease = Infinity;
-    await sleep(450);
-    expect(collector.collections).toBeGreaterThanOrEqual(1);
+    burstTail();
+    await sleep(50);
+    expect(collector.collections).toBe(1);
     expect(v8.getHeapStatistics().used_heap_size).toBeLessThan(grown - 64 * MB);
   });
 
-  it('waits for answers to arrive unless the heap has grown twice as much', async () => {
-    untilRelease = Infinity;
-    inFlight = 3;
-    const limit = threshold();
-    const garbage = allocate(limit + 16 * MB);
-    await sleep(350);
+  it('waits at a tail that comes too close to the next release for a later one', async () => {
+    const growth = allocate(overThreshold());
+    untilRelease = 800;
+    await sleep(250);
+    untilRelease = 100;
+    burstTail();
+    await sleep(50);
     expect(collector.collections).toBe(0);
+    expect(tailListeners).toHaveLength(1);
+    expect(growth.length).toBeGreaterThan(0);
+  });
 
-    garbage.push(...allocate(limit + 16 * MB));
-    await sleep(350);
-    expect(collector.collections).toBeGreaterThanOrEqual(1);
+  it('collects without a burst once it has waited 5 s for one', async () => {
+    const growth = allocate(overThreshold()); // kept reachable: the heap stays grown
+    untilRelease = Infinity;
+    await sleep(4_500);
+    expect(collector.collections).toBe(0);
+    await sleep(1_000);
+    expect(collector.collections).toBe(1);
+    expect(growth.length).toBeGreaterThan(0);
   });
 
   it('does nothing when the scheduler is disabled', async () => {

@@ -29,6 +29,12 @@ const V8_HEAP_GROWING_PERCENT = 300;
  * say); the collector then stops and leaves the heap to V8's incremental marking.
  */
 const MAX_PAUSE_MS = 100;
+/**
+ * A collection waits this long for the tail of a burst: with the burst's last
+ * requests in flight, the objects hot code was specialised on are alive and
+ * V8 keeps far more of that code. Without a burst it collects anyway.
+ */
+const TAIL_WAIT_MS = 5_000;
 /** The young generation is emptied this long before an instant, so the release starts without a scavenge pending. */
 const MINOR_LEAD_MS = 30;
 
@@ -57,6 +63,8 @@ export class IdleCollector implements OnApplicationBootstrap, OnModuleDestroy {
   private minorTimer: NodeJS.Timeout | null = null;
   private collect: CollectGarbage | null = null;
   private liveAfterCollection = 0;
+  /** When the collector started waiting for a burst's tail to collect at (0: not waiting). */
+  private tailWaitSince = 0;
   /** Full collections run by this collector so far. */
   collections = 0;
 
@@ -84,6 +92,25 @@ export class IdleCollector implements OnApplicationBootstrap, OnModuleDestroy {
     this.stop();
   }
 
+  private collectAtTail(): void {
+    if (this.tailWaitSince === 0 || !this.timer) return; // collected meanwhile, or stopped
+    if (this.dispatcher.msUntilNextRelease() >= MIN_QUIET_MS) this.collectNow();
+    else this.dispatcher.onBurstTail(() => setImmediate(() => this.collectAtTail()));
+  }
+
+  private collectNow(): void {
+    const started = performance.now();
+    this.collect!();
+    const pause = performance.now() - started;
+    this.collections++;
+    this.tailWaitSince = 0;
+    this.liveAfterCollection = v8.getHeapStatistics().used_heap_size;
+    if (pause > MAX_PAUSE_MS) {
+      this.logger.log(`A full collection took ${Math.round(pause)} ms; collections are left to V8 from now on`);
+      this.stop();
+    }
+  }
+
   private stop(): void {
     if (this.timer) {
       clearInterval(this.timer);
@@ -101,18 +128,13 @@ export class IdleCollector implements OnApplicationBootstrap, OnModuleDestroy {
     if (untilRelease >= MIN_QUIET_MS) {
       const grown = v8.getHeapStatistics().used_heap_size - this.liveAfterCollection;
       const worth = Math.max(MIN_GROWTH_BYTES, this.liveAfterCollection * GROWTH_SHARE);
-      // Preferably with no request awaiting its answer (the pause would add to its measured duration), but a
-      // steady trickle of slow targets must not leave the heap growing up to V8's raised trigger.
-      if (grown >= (this.dispatcher.requestsInFlight === 0 ? worth : 2 * worth)) {
-        const started = performance.now();
-        this.collect!();
-        const pause = performance.now() - started;
-        this.collections++;
-        this.liveAfterCollection = v8.getHeapStatistics().used_heap_size;
-        if (pause > MAX_PAUSE_MS) {
-          this.logger.log(`A full collection took ${Math.round(pause)} ms; collections are left to V8 from now on`);
-          this.stop();
-        }
+      if (grown < worth) return;
+      if (this.tailWaitSince === 0) {
+        // Best at the tail of the next burst (see TAIL_WAIT_MS).
+        this.tailWaitSince = performance.now();
+        this.dispatcher.onBurstTail(() => setImmediate(() => this.collectAtTail()));
+      } else if (performance.now() - this.tailWaitSince > TAIL_WAIT_MS) {
+        this.collectNow(); // no burst came: nothing to keep compiled either
       }
     } else if (untilRelease > MINOR_LEAD_MS && untilRelease <= MINOR_LEAD_MS + CHECK_INTERVAL_MS && !this.minorTimer) {
       // An instant falls before the next check: empty the young generation just ahead of it.

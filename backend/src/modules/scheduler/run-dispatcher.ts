@@ -22,6 +22,9 @@ const EARLY_WAKE_MS = 4;
  */
 const START_SLICE = 48;
 
+/** A burst is at its tail when this few of its requests await their answer (fewer than any pool's connections per origin). */
+const BURST_TAIL = 4;
+
 /** Connections for a group are opened this long before its instant (servers close idle ones after a few seconds). */
 const WARM_LEAD_MS = 1_000;
 /** A group due sooner than this is not worth warming: the pool connects as fast as the warm-up would. */
@@ -48,6 +51,7 @@ export class RunDispatcher {
   private pumpScheduled = false;
   private lastRelease = -Infinity;
   private readonly idle = new Set<() => void>();
+  private tailListeners: Array<() => void> = [];
 
   constructor(
     private readonly settings: SchedulerSettings,
@@ -185,6 +189,11 @@ export class RunDispatcher {
       this.metrics.inFlight.dec();
     }
     this.pump();
+    if (this.inFlight === BURST_TAIL && this.queueHead === this.queue.length && this.tailListeners.length > 0) {
+      const listeners = this.tailListeners;
+      this.tailListeners = [];
+      for (const listener of listeners) listener();
+    }
     if (this.inFlight === 0) {
       for (const resolve of this.idle) resolve();
       this.idle.clear();
@@ -212,6 +221,14 @@ export class RunDispatcher {
     let next = Infinity;
     for (const due of this.waiting.keys()) next = Math.min(next, due);
     return Math.max(0, next - this.clock.now());
+  }
+
+  /**
+   * Calls `listener` once, when the next burst is down to its last few
+   * requests: all of them on the wire, their objects still alive.
+   */
+  onBurstTail(listener: () => void): void {
+    this.tailListeners.push(listener);
   }
 
   /** Requests sent and not answered yet. */
