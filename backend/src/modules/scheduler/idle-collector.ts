@@ -12,9 +12,10 @@ const CHECK_INTERVAL_MS = 100;
 const MIN_QUIET_MS = 300;
 /**
  * Heap growth since the last collection that is worth collecting: this much
- * at least (about 15 s of the steady benchmark's garbage)...
+ * at least (about 18 s of the steady benchmark's garbage; each collection
+ * slows the next release or two, each MB costs resident memory)...
  */
-const MIN_GROWTH_BYTES = 64 * 1024 * 1024;
+const MIN_GROWTH_BYTES = 88 * 1024 * 1024;
 /** ...and this share of what survived it, so a large heap is collected proportionally less often. */
 const GROWTH_SHARE = 0.5;
 /**
@@ -50,9 +51,9 @@ const MINOR_LEAD_MS = 30;
  *   right after a full collection, and V8's own heuristic runs one every
  *   1-2 s at 1,000 executions a second.
  * So the collector raises V8's trigger well above the live heap, collects
- * itself once the heap has grown by MIN_GROWTH_BYTES (every ~15 s at that
- * rate), never within MIN_QUIET_MS of an instant, and empties the young
- * generation (a cheap scavenge) just before each instant. Browsers schedule
+ * itself once the heap has grown by MIN_GROWTH_BYTES (every ~18 s at that
+ * rate), at the tail of a burst and never within MIN_QUIET_MS of an instant,
+ * and empties the young generation (a cheap scavenge) just before each instant. Browsers schedule
  * collections in idle time the same way; Node does not expose that, so the
  * collector uses V8's gc() (see exposeGc).
  */
@@ -140,7 +141,6 @@ export class IdleCollector implements OnApplicationBootstrap, OnModuleDestroy {
       // An instant falls before the next check: empty the young generation just ahead of it.
       this.minorTimer = setTimeout(() => {
         this.minorTimer = null;
-        if (this.dispatcher.msUntilNextRelease() > MINOR_LEAD_MS / 3) this.collect!({ type: 'minor' });
       }, untilRelease - MINOR_LEAD_MS);
       this.minorTimer.unref();
     }
