@@ -129,7 +129,10 @@ export class IdleCollector implements OnApplicationBootstrap, OnModuleDestroy {
     if (untilRelease >= MIN_QUIET_MS) {
       const grown = v8.getHeapStatistics().used_heap_size - this.liveAfterCollection;
       const worth = Math.max(MIN_GROWTH_BYTES, this.liveAfterCollection * GROWTH_SHARE);
-      if (grown < worth) return;
+      if (grown < worth) {
+        this.tailWaitSince = 0; // a tail still awaited finds nothing to do
+        return;
+      }
       if (this.tailWaitSince === 0) {
         // Best at the tail of the next burst (see TAIL_WAIT_MS).
         this.tailWaitSince = performance.now();

@@ -231,11 +231,6 @@ export class RunDispatcher {
     this.tailListeners.push(listener);
   }
 
-  /** Requests sent and not answered yet. */
-  get requestsInFlight(): number {
-    return this.inFlight;
-  }
-
   /** Runs claimed by this instance and not started yet. */
   backlog(): number {
     let held = this.queue.length - this.queueHead;
