@@ -32,8 +32,8 @@ const V8_HEAP_GROWING_PERCENT = 300;
 const MAX_PAUSE_MS = 100;
 /**
  * A collection waits this long for the tail of a burst: with the burst's last
- * requests in flight, the objects hot code was specialised on are alive and
- * V8 keeps far more of that code. Without a burst it collects anyway.
+ * requests in flight, more of the objects hot code was specialised on are
+ * alive and V8 keeps more of that code. Without a burst it collects anyway.
  */
 const TAIL_WAIT_MS = 5_000;
 /** The young generation is emptied this long before an instant, so the release starts without a scavenge pending. */
@@ -53,9 +53,9 @@ const MINOR_LEAD_MS = 30;
  * So the collector raises V8's trigger well above the live heap, collects
  * itself once the heap has grown by MIN_GROWTH_BYTES (every ~18 s at that
  * rate), at the tail of a burst and never within MIN_QUIET_MS of an instant,
- * and empties the young generation (a cheap scavenge) just before each instant. Browsers schedule
- * collections in idle time the same way; Node does not expose that, so the
- * collector uses V8's gc() (see exposeGc).
+ * and empties the young generation (a cheap scavenge) just before each
+ * instant. Browsers schedule collections in idle time the same way; Node does
+ * not expose that, so the collector uses V8's gc() (see exposeGc).
  */
 @Injectable()
 export class IdleCollector implements OnApplicationBootstrap, OnModuleDestroy {
