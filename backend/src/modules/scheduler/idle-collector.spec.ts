@@ -89,6 +89,19 @@ describe('IdleCollector', () => {
     expect(growth.length).toBeGreaterThan(0);
   });
 
+  it('empties the young generation just before an instant', async () => {
+    const youngUsed = () => v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')!.space_used_size;
+    let young: object[] | null = Array.from({ length: 50_000 }, (_, i) => ({ i }));
+    young = null; // short-lived garbage, still in the young generation
+    const before = youngUsed();
+    expect(before).toBeGreaterThan(MB);
+    untilRelease = 120; // the next check (within 100 ms) arms a scavenge 30 ms before the instant
+    await sleep(200);
+    expect(young).toBeNull();
+    expect(youngUsed()).toBeLessThan(before / 4);
+    expect(collector.collections).toBe(0); // a scavenge, not a full collection
+  });
+
   it('does nothing when the scheduler is disabled', async () => {
     const off = new IdleCollector({ enabled: false, idleCollection: true } as SchedulerSettings, dispatcher);
     off.onApplicationBootstrap();

@@ -144,6 +144,7 @@ export class IdleCollector implements OnApplicationBootstrap, OnModuleDestroy {
       // An instant falls before the next check: empty the young generation just ahead of it.
       this.minorTimer = setTimeout(() => {
         this.minorTimer = null;
+        if (this.dispatcher.msUntilNextRelease() > MINOR_LEAD_MS / 3) this.collect!({ type: 'minor' });
       }, untilRelease - MINOR_LEAD_MS);
       this.minorTimer.unref();
     }
