@@ -1,10 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { LoggerModule } from 'nestjs-pino';
-import type { DestinationStream } from 'pino';
 import { HttpErrorFilter } from './common/http/http-error.filter';
-import { loggerParams } from './common/logging/logger-options';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { databaseOptions } from './database/database-options';
@@ -25,8 +22,6 @@ export interface AppModuleOptions {
   config: AppConfig;
   /** The PostgreSQL to use: DATABASE_URL or the embedded server's loopback address. */
   databaseUrl: string;
-  /** Where JSON log lines go (stdout by default; tests capture them). */
-  logDestination?: DestinationStream;
 }
 
 @Module({})
@@ -37,7 +32,6 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot(loggerParams(config, options.logDestination)),
         TypeOrmModule.forRoot(databaseOptions(options.databaseUrl, config.env.DATABASE_POOL_SIZE)),
         HealthModule,
         MailModule.forRoot(config),

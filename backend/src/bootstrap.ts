@@ -2,10 +2,12 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
 import { json } from 'express';
-import { Logger } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { expressErrorHandler } from './common/http/http-error.filter';
+import { NestPinoLogger } from './common/logging/nest-logger';
+import { requestLogger } from './common/logging/request-logger';
+import { createRootLogger } from './common/logging/root-logger';
 import type { AppConfig } from './config/app-config';
 import { mountProgApiDocs } from './modules/prog/prog-openapi';
 import { mountWebApp } from './web/web-app';
@@ -15,17 +17,20 @@ export const JSON_BODY_LIMIT = '256kb';
 
 export interface CreateAppOptions {
   databaseUrl: string;
+  /** Where JSON log lines go (stdout by default; tests capture them). */
   logDestination?: DestinationStream;
 }
 
 /** Builds the Nest application with its HTTP middleware; the caller listens and closes it. */
 export async function createApp(config: AppConfig, options: CreateAppOptions): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(
-    AppModule.forRoot({ config, databaseUrl: options.databaseUrl, logDestination: options.logDestination }),
-    { bufferLogs: true, abortOnError: false, bodyParser: false },
-  );
-  app.useLogger(app.get(Logger));
-  app.flushLogs();
+  const logger = createRootLogger(config, options.logDestination);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, databaseUrl: options.databaseUrl }), {
+    logger: new NestPinoLogger(logger),
+    abortOnError: false,
+    bodyParser: false,
+  });
+  // First, so that every request is logged with its id, including those the body parser refuses.
+  app.use(requestLogger(logger));
   app.set('trust proxy', config.env.TRUST_PROXY);
   app.disable('x-powered-by');
   app.use(json({ limit: JSON_BODY_LIMIT }), expressErrorHandler);

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Logger } from 'nestjs-pino';
+import { Logger } from '@nestjs/common';
 import { createApp } from './bootstrap';
 import { AppConfig, ConfigError } from './config/app-config';
 import { openDatabase, type DatabaseEndpoint } from './database/database-endpoint';
@@ -20,18 +20,17 @@ async function main(): Promise<void> {
   try {
     database = await openDatabase(config);
     const app = await createApp(config, { databaseUrl: database.url });
-    const logger = app.get(Logger);
+    const logger = new Logger('Bootstrap');
     await app.listen(config.env.PORT, config.env.HOST);
     logger.log(
-      `Cronbeam listening on ${config.publicUrl} (database: ${database.embedded ? `embedded, ${config.dataDir}` : 'PostgreSQL'})`,
-      'Bootstrap',
+      `Cronbeam listening on ${config.publicUrl} (database: ${database.embedded ? `embedded, ${config.dataDir}` : 'PostgreSQL'})`
     );
 
     let stopping = false;
     const stop = async (signal: string) => {
       if (stopping) return;
       stopping = true;
-      logger.log(`${signal} received: finishing in-flight work, then stopping`, 'Bootstrap');
+      logger.log(`${signal} received: finishing in-flight work, then stopping`);
       setTimeout(() => {
         process.stderr.write('Shutdown timed out; exiting\n');
         process.exit(1);

@@ -82,6 +82,13 @@ describe('foundation: HTTP surface, errors, web app, database', () => {
     expect(line).toBeDefined();
   });
 
+  it('logs requests the body parser refuses, with their request id', async () => {
+    const res = await server.http.post('/api/jobs', '{"name": ', { headers: { 'x-request-id': 'bad-json-1' } });
+    expect(res.status).toBe(422);
+    const line = server.logs.entries().find((e) => (e.req as { id?: string } | undefined)?.id === 'bad-json-1');
+    expect((line?.res as { statusCode?: number } | undefined)?.statusCode).toBe(422);
+  });
+
   it('has applied the checked-in migrations', async () => {
     const client = new Client({ connectionString: server.database.url });
     await client.connect();

@@ -1,4 +1,4 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from './api-error';
 
@@ -55,12 +55,11 @@ function detailOf(body: string | object, status: number): unknown {
   return HttpStatus[status] ?? 'Error';
 }
 
-const logger = new Logger('HttpError');
-
 function send(exception: unknown, req: Request, res: Response): void {
   if (res.headersSent) return;
   const { status, detail, headers, unexpected } = toHttpError(exception);
-  if (unexpected) logger.error({ err: exception, path: req.path, method: req.method }, 'Unhandled error');
+  // req.log is the request's logger (request-logger.ts): the line carries the request id.
+  if (unexpected) req.log.error({ err: exception, context: 'HttpError', path: req.path, method: req.method }, 'Unhandled error');
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.status(status).json({ detail });
 }

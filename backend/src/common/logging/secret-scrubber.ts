@@ -5,6 +5,8 @@
  * for the usual shapes a secret takes inside a message: `name=value`,
  * `name: value`, bearer tokens, JWTs and URL user-info.
  */
+import { IncomingMessage, ServerResponse } from 'node:http';
+
 export const REDACTED = '[REDACTED]';
 
 const SENSITIVE_KEY = /pass(word)?|token|secret|(^|[^a-z])key|apikey|api_key|credential|authorization|cookie|^code$/i;
@@ -33,6 +35,9 @@ export function isSensitiveKey(key: string): boolean {
 export function scrubValue(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return scrubText(value);
   if (value === null || typeof value !== 'object' || depth > 8) return value;
+  // HTTP messages are logged only through their serializers (request-logger.ts), which pick safe fields;
+  // a copy would lose the getters they read (headersSent) and walk the socket and server behind them.
+  if (value instanceof IncomingMessage || value instanceof ServerResponse) return value;
   if (value instanceof Error) {
     return { type: value.name, message: scrubText(value.message), stack: value.stack && scrubText(value.stack) };
   }
