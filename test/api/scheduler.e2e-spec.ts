@@ -63,6 +63,10 @@ describe('scheduler: firing, retries, quota, leases, recovery', () => {
     expect(next.getUTCMinutes() % 5).toBe(0);
     expect(next.getUTCSeconds()).toBe(0);
     expect(new Date(job.last_run_at).getTime()).toBeGreaterThanOrEqual(due.getTime());
+
+    const metrics = (await server.http.get('/metrics')).text;
+    expect(metrics).toMatch(/^cronbeam_executions_total\{outcome="success",trigger="schedule"\} [1-9]/m);
+    expect(metrics).toMatch(/^cronbeam_dispatch_lateness_seconds_bucket\{le="0\.1"\} [1-9]/m);
   });
 
   it('does not fire a paused job, and fires it again once resumed', async () => {

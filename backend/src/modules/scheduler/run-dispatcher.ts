@@ -25,8 +25,14 @@ const START_SLICE = 48;
 /** A burst is at its tail when this few of its requests await their answer (fewer than any pool's connections per origin). */
 const BURST_TAIL = 4;
 
-/** Connections for a group are opened this long before its instant (servers close idle ones after a few seconds). */
-const WARM_LEAD_MS = 1_000;
+/**
+ * Connections for a group are opened this long before its instant: early
+ * enough for a distant TLS handshake, late enough that servers (which close
+ * idle connections after a few seconds) keep them; and half a second, so that
+ * with jobs due every second the warm-up falls between two releases rather
+ * than on the previous one.
+ */
+const WARM_LEAD_MS = 500;
 /** A group due sooner than this is not worth warming: the pool connects as fast as the warm-up would. */
 const WARM_MIN_MS = 50;
 
@@ -60,7 +66,9 @@ export class RunDispatcher {
     private readonly clock: DatabaseClock,
     private readonly metrics: SchedulerMetrics,
     private readonly pressure: DispatchPressure,
-  ) {}
+  ) {
+    metrics.readGaugesFrom({ inFlight: () => this.inFlight, backlog: () => this.backlog() });
+  }
 
   /** Takes claimed runs: each executes at its due time (at once if it is already due). */
   accept(runs: ClaimedRun[]): void {
@@ -74,7 +82,7 @@ export class RunDispatcher {
         this.arm(due);
       }
     }
-    this.updateQueueDepth();
+    this.reportWaiting();
   }
 
   /** Takes back the not-yet-released runs of one job (it was paused or deleted); answers their ids. */
@@ -87,7 +95,7 @@ export class RunDispatcher {
       if (keep.length > 0) this.waiting.set(due, keep);
       else this.waiting.delete(due);
     }
-    this.updateQueueDepth();
+    this.reportWaiting();
     return ids;
   }
 
@@ -105,7 +113,7 @@ export class RunDispatcher {
     this.waiting.clear();
     this.queue.length = 0;
     this.queueHead = 0;
-    this.updateQueueDepth();
+    this.reportWaiting();
     return ids;
   }
 
@@ -129,7 +137,7 @@ export class RunDispatcher {
       if (!request.target) continue;
       const entry = byOrigin.get(request.target.origin);
       if (entry) entry.count++;
-      else byOrigin.set(request.target.origin, { url: request.target, count: 1 });
+      else byOrigin.set(request.target.origin, { url: request.target.url, count: 1 });
     }
     this.executor.warm(byOrigin);
   }
@@ -163,7 +171,7 @@ export class RunDispatcher {
       this.queue.length = 0;
       this.queueHead = 0;
     }
-    this.updateQueueDepth();
+    this.reportWaiting();
   }
 
   private pumpSoon(): void {
@@ -178,15 +186,13 @@ export class RunDispatcher {
   private async execute({ run, request }: ReadyRun): Promise<void> {
     this.inFlight++;
     this.pressure.started();
-    this.metrics.inFlight.inc();
-    this.metrics.lateness.observe(Math.max(0, this.clock.now() - run.dueAt.getTime()) / 1000);
+    this.metrics.observeLateness(Math.max(0, this.clock.now() - run.dueAt.getTime()) / 1000);
     let result: ExecutionResult;
     try {
       result = await this.executor.execute(request);
     } finally {
       this.inFlight--;
       this.pressure.finished();
-      this.metrics.inFlight.dec();
     }
     this.pump();
     if (this.inFlight === BURST_TAIL && this.queueHead === this.queue.length && this.tailListeners.length > 0) {
@@ -238,8 +244,7 @@ export class RunDispatcher {
     return held;
   }
 
-  private updateQueueDepth(): void {
+  private reportWaiting(): void {
     this.pressure.setWaiting(this.queue.length - this.queueHead);
-    this.metrics.queueDepth.set(this.backlog());
   }
 }

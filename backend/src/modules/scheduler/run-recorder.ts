@@ -72,7 +72,7 @@ export class RunRecorder {
   record(run: ClaimedRun, result: ExecutionResult, urgent = false): Promise<void> {
     const retryable = !result.success && result.retryable && run.trigger !== 'manual' && run.attempt <= MAX_RETRIES;
     const retryAt = retryable ? new Date(Date.now() + this.settings.backoffMs(run.attempt)) : null;
-    this.metrics.executions.inc({ outcome: result.success ? 'success' : 'failed', trigger: run.trigger });
+    this.metrics.countExecution(result.success ? 'success' : 'failed', run.trigger);
     if (this.pending.length === 0) this.pendingSince = performance.now();
     this.pending.push({ run, result, retryAt });
     this.urgent ||= urgent;

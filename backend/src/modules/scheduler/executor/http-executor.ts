@@ -38,10 +38,21 @@ export interface ExecutionResult {
   retryable: boolean;
 }
 
+/** Where one hop of a request goes; origin and path are read off the URL once (each read builds a new string). */
+export interface HopTarget {
+  url: URL;
+  origin: string;
+  path: string;
+}
+
+function hopTarget(url: URL): HopTarget {
+  return { url, origin: url.origin, path: url.pathname + url.search };
+}
+
 /** The request as it goes on the wire, built once before the due instant. */
 export interface PreparedRequest {
   /** The parsed URL, or null when it does not parse (the execution then fails with that reason). */
-  target: URL | null;
+  target: HopTarget | null;
   method: HttpMethod;
   headers: Record<string, string>;
   body: string | undefined;
@@ -112,7 +123,7 @@ export class HttpExecutor implements OnApplicationShutdown {
     }
     headers[EXECUTION_ID_HEADER] = request.executionId;
     const sendsBody = request.body !== '' && request.method !== 'GET' && request.method !== 'HEAD';
-    return { target: URL.canParse(request.url) ? new URL(request.url) : null, method: request.method, headers, body: sendsBody ? request.body : undefined };
+    return { target: URL.canParse(request.url) ? hopTarget(new URL(request.url)) : null, method: request.method, headers, body: sendsBody ? request.body : undefined };
   }
 
   async execute(prepared: PreparedRequest): Promise<ExecutionResult> {
@@ -130,13 +141,15 @@ export class HttpExecutor implements OnApplicationShutdown {
     let headers = prepared.headers;
     try {
       if (!prepared.target) return failure(startedAt, elapsed(), null, "Request failed: Invalid URL", false);
-      let url = prepared.target;
+      let target = prepared.target;
       for (let hops = 0; ; hops++) {
+        const url = target.url;
         this.assertAllowedTarget(url);
         if (expired) throw new ExecutionTimeoutError();
+        const { origin, path } = target;
         const response = await new Promise<HopResponse>((resolve, reject) => {
           hop = new HopHandler((error, answer) => (error ? reject(error) : resolve(answer!)));
-          this.agent.dispatch({ origin: url.origin, path: url.pathname + url.search, method, headers, body }, hop);
+          this.agent.dispatch({ origin, path, method, headers, body }, hop);
         });
         const { statusCode, location } = response;
         if (statusCode >= 300 && statusCode < 400 && location) {
@@ -154,8 +167,8 @@ export class HttpExecutor implements OnApplicationShutdown {
             body = undefined;
             delete headers['content-type'];
           }
-          if (next.origin !== url.origin) delete headers.authorization; // never leak credentials to another host
-          url = next;
+          if (next.origin !== origin) delete headers.authorization; // never leak credentials to another host
+          target = hopTarget(next);
           continue;
         }
         const cause = describeStatus(statusCode);
@@ -183,8 +196,9 @@ export class HttpExecutor implements OnApplicationShutdown {
   }
 
   private isAllowedTarget(url: URL): boolean {
+    if (this.settings.allowPrivateTargets) return true;
     const host = url.hostname;
-    if (this.settings.allowPrivateTargets || this.settings.privateTargetAllowlist.has(host.toLowerCase())) return true;
+    if (this.settings.privateTargetAllowlist.has(host.toLowerCase())) return true;
     return !(isLiteralAddress(host) ? isForbiddenAddress(host) : host === 'localhost' || host.endsWith('.localhost'));
   }
 }
