@@ -22,9 +22,7 @@ async function main(): Promise<void> {
     const app = await createApp(config, { databaseUrl: database.url });
     const logger = new Logger('Bootstrap');
     await app.listen(config.env.PORT, config.env.HOST);
-    logger.log(
-      `Cronbeam listening on ${config.publicUrl} (database: ${database.embedded ? `embedded, ${config.dataDir}` : 'PostgreSQL'})`
-    );
+    logger.log(`Cronbeam listening on ${config.publicUrl} (database: ${database.embedded ? `embedded, ${config.dataDir}` : 'PostgreSQL'})`);
 
     let stopping = false;
     const stop = async (signal: string) => {

@@ -82,7 +82,6 @@ export class RunDispatcher {
         this.arm(due);
       }
     }
-    this.reportWaiting();
   }
 
   /** Takes back the not-yet-released runs of one job (it was paused or deleted); answers their ids. */
@@ -95,7 +94,6 @@ export class RunDispatcher {
       if (keep.length > 0) this.waiting.set(due, keep);
       else this.waiting.delete(due);
     }
-    this.reportWaiting();
     return ids;
   }
 
@@ -244,6 +242,7 @@ export class RunDispatcher {
     return held;
   }
 
+  /** Tells DispatchPressure how many released runs wait for a slot. */
   private reportWaiting(): void {
     this.pressure.setWaiting(this.queue.length - this.queueHead);
   }
