@@ -11,8 +11,7 @@ describe('dashboard stats (/api/dashboard)', () => {
   const as = (who: SignedInAccount) => ({ token: who.accessToken });
 
   beforeAll(async () => {
-    // The counts come from rows this test writes: a scheduler claiming a job due at the next
-    // */5 boundary would add a usage row of its own (and did, when the run crossed one).
+    // The counts come from rows this test writes; the test server's scheduler is off, so no run adds its own.
     server = await startTestServer({ ADMIN_TOKEN: TEST_ADMIN_TOKEN });
     user = await signUpAndLogin(server);
     other = await signUpAndLogin(server);

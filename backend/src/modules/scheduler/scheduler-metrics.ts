@@ -23,7 +23,8 @@ export class SchedulerMetrics {
   private readonly lateness: Histogram;
   private readonly latenessBuffer = new Float64Array(LATENESS_BUFFER);
   private latenessCount = 0;
-  private readonly executionCounts = new Map<string, { outcome: string; trigger: string; count: number }>();
+  /** Executions not yet folded into the counter, per trigger. */
+  private readonly executionCounts = new Map<string, { success: number; failed: number }>();
   private gauges: DispatchGauges = { inFlight: () => 0, backlog: () => 0 };
 
   constructor(registry: MetricsRegistry) {
@@ -33,10 +34,12 @@ export class SchedulerMetrics {
       labelNames: ['outcome', 'trigger'],
       registers: [registry],
       collect: () => {
-        for (const entry of this.executionCounts.values()) {
-          if (entry.count === 0) continue;
-          executions.inc({ outcome: entry.outcome, trigger: entry.trigger }, entry.count);
-          entry.count = 0;
+        for (const [trigger, counts] of this.executionCounts) {
+          for (const outcome of ['success', 'failed'] as const) {
+            if (counts[outcome] === 0) continue;
+            executions.inc({ outcome, trigger }, counts[outcome]);
+            counts[outcome] = 0;
+          }
         }
       },
     });
@@ -72,10 +75,9 @@ export class SchedulerMetrics {
   }
 
   countExecution(outcome: 'success' | 'failed', trigger: string): void {
-    const key = `${outcome} ${trigger}`;
-    const entry = this.executionCounts.get(key);
-    if (entry) entry.count++;
-    else this.executionCounts.set(key, { outcome, trigger, count: 1 });
+    let counts = this.executionCounts.get(trigger);
+    if (!counts) this.executionCounts.set(trigger, (counts = { success: 0, failed: 0 }));
+    counts[outcome]++;
   }
 
   private foldLateness(): void {
