@@ -1,7 +1,13 @@
 /**
- * One jest run, four projects: unit (node), api (the real Nest app over HTTP),
- * web (React components in jsdom) and browser (Chromium against the real app).
- * TypeScript is compiled by SWC with decorator metadata, as in the build.
+ * One jest run, six projects: unit (node), api (the real Nest app over HTTP),
+ * web (React components in jsdom), browser (Chromium against the real app),
+ * desktop (the Electron main process under Node) and integrations (the MCP
+ * server and the n8n node against a real app). TypeScript is compiled by SWC
+ * with decorator metadata, as in the build.
+ *
+ * CI runs unit and api on both databases (PostgreSQL and the embedded one);
+ * web, browser, desktop and integrations do not depend on which database
+ * serves them and run once, on PostgreSQL (see .ci/run).
  */
 const swc = (react) => [
   '@swc/jest',
@@ -35,7 +41,6 @@ module.exports = {
       testMatch: [
         '<rootDir>/backend/src/**/*.spec.ts',
         '<rootDir>/shared/src/**/*.spec.ts',
-        '<rootDir>/desktop/main/**/*.spec.ts',
         '<rootDir>/test/unit/**/*.spec.ts',
       ],
     },
@@ -61,6 +66,21 @@ module.exports = {
       testEnvironment: 'node',
       transform: { '^.+\\.ts$': swc(false) },
       testMatch: ['<rootDir>/test/browser/**/*.e2e-spec.ts'],
+    },
+    {
+      ...common,
+      displayName: 'desktop',
+      testEnvironment: 'node',
+      transform: { '^.+\\.ts$': swc(false) },
+      testMatch: ['<rootDir>/desktop/main/**/*.spec.ts', '<rootDir>/desktop/preload/**/*.spec.ts', '<rootDir>/test/desktop/**/*.spec.ts'],
+    },
+    {
+      ...common,
+      displayName: 'integrations',
+      testEnvironment: 'node',
+      transform: { '^.+\\.ts$': swc(false) },
+      testMatch: ['<rootDir>/integrations/*/test/**/*.spec.ts', '<rootDir>/integrations/*/src/**/*.spec.ts'],
+      testPathIgnorePatterns: [...common.testPathIgnorePatterns, '/integrations/[^/]+/dist/'],
     },
   ],
 };
