@@ -17,6 +17,7 @@ import { MetricsModule } from './modules/metrics/metrics.module';
 import { SchedulerModule } from './modules/scheduler/scheduler.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
 import { MailModule } from './modules/mail/mail.module';
+import { DeploymentsModule } from './modules/deployments/deployments.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -45,6 +46,7 @@ export class AppModule {
         MetricsModule,
         SchedulerModule,
         NotificationsModule,
+        DeploymentsModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }],
     };

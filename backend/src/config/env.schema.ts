@@ -72,6 +72,18 @@ export const envSchema = z.object({
   RETRY_BACKOFF_BASE_MS: int(10_000, 1, 3_600_000),
   HOUSEKEEPING_INTERVAL_MS: int(60_000, 50, 86_400_000),
   SCHEDULER_IDLE_GC: bool(true),
+  // Self-hosted n8n on Fly.io (see backend/src/modules/deployments).
+  FLY_API_BASE: z.url({ message: 'expected an absolute URL' }).default('https://api.machines.dev'),
+  FLY_ORG_SLUG: z.string().min(1).default('personal'),
+  FLY_N8N_IMAGE: z.string().min(1).default('n8nio/n8n:latest'),
+  FLY_APP_URL_TEMPLATE: z
+    .string()
+    .refine((v) => /^https?:\/\/.*\{app\}/.test(v), { message: 'expected an http(s) URL containing {app}' })
+    .default('https://{app}.fly.dev'),
+  FLY_RETRY_BASE_MS: int(1_000, 1, 60_000),
+  FLY_POLL_INTERVAL_MS: int(5_000, 10, 60_000),
+  FLY_STARTUP_TIMEOUT_SECONDS: int(600, 1, 3_600),
+  FLY_PROVISION_STALE_SECONDS: int(300, 1, 86_400),
   // Public API and operators (see backend/src/modules/api-keys, admin).
   PROG_RATE_LIMIT: int(120, 1, 1_000_000),
   PROG_RATE_LIMIT_WINDOW_SECONDS: int(60, 1, 86_400),

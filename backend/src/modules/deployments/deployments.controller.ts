@@ -1,0 +1,48 @@
+import { Body, Controller, Delete, Get, Header, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import {
+  deploymentRequestSchema,
+  teardownRequestSchema,
+  type ValidDeploymentRequest,
+  type ValidTeardownRequest,
+} from '@shared/deployments/deployment-rules';
+import type { Deployment, DeploymentStarted } from '@shared/deployments/deployment-types';
+import { ZodPipe } from '../../common/validation/zod-body.pipe';
+import { type AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
+import { BearerAuthGuard } from '../auth/bearer-auth.guard';
+import { DeploymentsService } from './deployments.service';
+
+/** Self-hosted n8n on the caller's Fly.io account (bearer token). */
+@Controller('api/deploy/n8n')
+@UseGuards(BearerAuthGuard)
+export class DeploymentsController {
+  constructor(private readonly deployments: DeploymentsService) {}
+
+  /** 202: provisioning runs in the background; GET or the event stream shows its steps. */
+  @Post()
+  @HttpCode(202)
+  start(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(deploymentRequestSchema)) body: ValidDeploymentRequest): Promise<DeploymentStarted> {
+    return this.deployments.start(user, body);
+  }
+
+  @Get()
+  @Header('Cache-Control', 'no-store')
+  list(@CurrentUser() user: AuthenticatedUser): Promise<Deployment[]> {
+    return this.deployments.list(user.id);
+  }
+
+  @Get(':id')
+  @Header('Cache-Control', 'no-store')
+  get(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<Deployment> {
+    return this.deployments.get(user.id, id);
+  }
+
+  /** Tears the instance down with the Fly token supplied again (we never kept the first one). */
+  @Delete(':id')
+  async remove(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id') id: string,
+    @Body(new ZodPipe(teardownRequestSchema)) body: ValidTeardownRequest,
+  ): Promise<{ message: string; deployment: Deployment }> {
+    return { message: 'Deployment deleted', deployment: await this.deployments.teardown(user.id, id, body.fly_token) };
+  }
+}
