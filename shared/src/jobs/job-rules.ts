@@ -1,16 +1,9 @@
 import { z } from 'zod';
 import { cronError } from '../cron/cron-parse';
+import { JOB_LIMITS, JOB_LOGS_LIMITS } from './job-limits';
 import { HTTP_METHODS, type JobDefinition } from './job-types';
 
-/** Limits of a job definition (also quoted by the docs and the OpenAPI document). */
-export const JOB_LIMITS = {
-  nameMaxLength: 50,
-  urlMaxLength: 2048,
-  maxHeaders: 50,
-  headerValueMaxLength: 8192,
-  /** Request body sent to the target, in bytes of UTF-8. */
-  bodyMaxBytes: 64 * 1024,
-} as const;
+export { JOB_LIMITS, JOB_LOGS_LIMITS };
 
 /** Every text a user can see for a bad job definition, in the spec's words where it has them. */
 export const JOB_MESSAGES = {
@@ -156,9 +149,6 @@ export type ValidJobDefinition = Required<JobDefinition>;
 export function urlWarning(url: string): string | null {
   return /^http:\/\//i.test(url.trim()) ? JOB_MESSAGES.httpWarning : null;
 }
-
-/** Query of the logs endpoints: `?limit=` from 1 to 1000, 50 when omitted. */
-export const JOB_LOGS_LIMITS = { default: 50, max: 1000 } as const;
 
 export const jobLogsQuerySchema = z.strictObject(
   {
