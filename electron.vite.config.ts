@@ -8,7 +8,11 @@ const shared = { '@shared': resolve(__dirname, 'shared/src') };
 export default defineConfig({
   main: {
     resolve: { alias: shared },
-    build: { outDir: 'out/main', rollupOptions: { input: { index: resolve(__dirname, 'desktop/main/index.ts') } } },
+    build: {
+      outDir: 'out/main',
+      // keytar is an optional native module, loaded at run time when present (see desktop/main/session/token-vault.ts).
+      rollupOptions: { input: { index: resolve(__dirname, 'desktop/main/index.ts') }, external: ['keytar'] },
+    },
   },
   preload: {
     resolve: { alias: shared },

@@ -1,14 +1,5 @@
-import { contextBridge } from 'electron';
+import { contextBridge, ipcRenderer } from 'electron';
+import { createDesktopBridge } from './bridge';
 
-/** What the renderer may ask of the desktop shell; nothing else of Node or Electron is exposed. */
-export interface DesktopBridge {
-  platform: 'desktop';
-  versions: { electron: string; chrome: string };
-}
-
-const bridge: DesktopBridge = {
-  platform: 'desktop',
-  versions: { electron: process.versions.electron ?? '', chrome: process.versions.chrome ?? '' },
-};
-
-contextBridge.exposeInMainWorld('cronbeam', bridge);
+// The only thing the window sees of Electron: the typed bridge (contextIsolation keeps the rest out of reach).
+contextBridge.exposeInMainWorld('cronbeam', createDesktopBridge(ipcRenderer, process.argv));
