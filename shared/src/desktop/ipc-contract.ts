@@ -31,6 +31,8 @@ export const serverUrlSchema = z
   .max(2048, 'Server URL is too long')
   .pipe(z.url({ message: 'Server URL must be a valid URL' }))
   .refine((value) => {
+    // Runs after a failed URL check too (zod reports every issue): an unparsable value is that issue's.
+    if (!URL.canParse(value)) return true;
     const url = new URL(value);
     return url.protocol === 'https:' || (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname));
   }, 'Server URL must use https (http only for localhost)')
