@@ -17,6 +17,7 @@ import { MetricsModule } from './modules/metrics/metrics.module';
 import { SchedulerModule } from './modules/scheduler/scheduler.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
 import { MailModule } from './modules/mail/mail.module';
+import { BillingModule } from './modules/billing/billing.module';
 import { DeploymentsModule } from './modules/deployments/deployments.module';
 
 export interface AppModuleOptions {
@@ -46,6 +47,7 @@ export class AppModule {
         MetricsModule,
         SchedulerModule,
         NotificationsModule,
+        BillingModule,
         DeploymentsModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }],

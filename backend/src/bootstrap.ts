@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
-import { json } from 'express';
+import { json, raw } from 'express';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { expressErrorHandler } from './common/http/http-error.filter';
@@ -9,6 +9,7 @@ import { NestPinoLogger } from './common/logging/nest-logger';
 import { requestLogger } from './common/logging/request-logger';
 import { createRootLogger } from './common/logging/root-logger';
 import type { AppConfig } from './config/app-config';
+import { STRIPE_WEBHOOK_PATH } from './modules/billing/billing-webhook.controller';
 import { mountProgApiDocs } from './modules/prog/prog-openapi';
 import { mountWebApp } from './web/web-app';
 
@@ -33,6 +34,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions): P
   app.use(requestLogger(logger));
   app.set('trust proxy', config.env.TRUST_PROXY);
   app.disable('x-powered-by');
+  // Stripe signs the exact bytes it sends: its webhook gets them unparsed (json() then skips the request).
+  app.use(STRIPE_WEBHOOK_PATH, raw({ type: () => true, limit: JSON_BODY_LIMIT }), expressErrorHandler);
   app.use(json({ limit: JSON_BODY_LIMIT }), expressErrorHandler);
   app.use(cookieParser());
   mountProgApiDocs(app);

@@ -88,6 +88,13 @@ export const envSchema = z.object({
   PROG_RATE_LIMIT: int(120, 1, 1_000_000),
   PROG_RATE_LIMIT_WINDOW_SECONDS: int(60, 1, 86_400),
   ADMIN_TOKEN: z.string().min(24, { message: 'expected at least 24 characters' }).optional(),
+  // Billing (see backend/src/modules/billing); unset STRIPE_SECRET_KEY turns billing off (503).
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_\S+$/, { message: 'expected a Stripe secret key (sk_... or rk_...)' }).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\S+$/, { message: 'expected a webhook signing secret (whsec_...)' }).optional(),
+  STRIPE_API_BASE: z
+    .url({ message: 'expected an absolute http:// or https:// URL' })
+    .refine((v) => /^https?:\/\//.test(v), { message: 'expected an absolute http:// or https:// URL' })
+    .optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,0 +1,23 @@
+import { Controller, Headers, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
+import type { Request } from 'express';
+import { BILLING_MESSAGES } from '@shared/billing/billing-types';
+import { ApiError } from '../../common/http/api-error';
+import { BillingEnabledGuard } from './billing-enabled.guard';
+import { BillingWebhooksService } from './billing-webhooks.service';
+
+/** The path bootstrap gives a raw-body parser, so the signature is checked over the exact bytes Stripe signed. */
+export const STRIPE_WEBHOOK_PATH = '/api/stripe/webhook';
+
+/** Stripe's event deliveries: no session, the signature is the authentication. */
+@Controller('api/stripe')
+@UseGuards(BillingEnabledGuard)
+export class BillingWebhookController {
+  constructor(private readonly webhooks: BillingWebhooksService) {}
+
+  @Post('webhook')
+  @HttpCode(200)
+  receive(@Req() req: Request, @Headers('stripe-signature') signature: string | undefined) {
+    if (!Buffer.isBuffer(req.body)) throw ApiError.badRequest(BILLING_MESSAGES.invalidSignature);
+    return this.webhooks.receive(req.body, signature);
+  }
+}

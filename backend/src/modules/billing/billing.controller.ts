@@ -1,0 +1,61 @@
+import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
+import {
+  cancelRequestSchema,
+  checkoutRequestSchema,
+  planChangeRequestSchema,
+  type CancelRequest,
+  type CancelResponse,
+  type CheckoutRequest,
+  type CheckoutResponse,
+  type PlanChangeRequest,
+  type PlanChangeResponse,
+  type ProfileStats,
+} from '@shared/billing/billing-types';
+import { ZodPipe } from '../../common/validation/zod-body.pipe';
+import { CurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
+import { BearerAuthGuard } from '../auth/bearer-auth.guard';
+import { BillingEnabledGuard } from './billing-enabled.guard';
+import { BillingService } from './billing.service';
+
+/** The web app's billing calls (bearer token), all about the caller's own subscription. */
+@Controller('api/stripe')
+@UseGuards(BillingEnabledGuard, BearerAuthGuard)
+export class BillingController {
+  constructor(private readonly billing: BillingService) {}
+
+  @Post('create-checkout-session')
+  @HttpCode(200)
+  createCheckoutSession(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body(new ZodPipe(checkoutRequestSchema)) body: CheckoutRequest,
+  ): Promise<CheckoutResponse> {
+    return this.billing.createCheckout(user, body);
+  }
+
+  @Post('confirm-plan-change')
+  @HttpCode(200)
+  confirmPlanChange(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body(new ZodPipe(planChangeRequestSchema)) body: PlanChangeRequest,
+  ): Promise<PlanChangeResponse> {
+    return this.billing.confirmPlanChange(user, body);
+  }
+
+  @Post('cancel-subscription')
+  @HttpCode(200)
+  cancelSubscription(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(cancelRequestSchema)) body: CancelRequest): Promise<CancelResponse> {
+    return this.billing.cancel(user, body);
+  }
+}
+
+/** The profile's plan and subscription summary; works with billing off too (plans set by operators). */
+@Controller('api/profile')
+@UseGuards(BearerAuthGuard)
+export class ProfileStatsController {
+  constructor(private readonly billing: BillingService) {}
+
+  @Get('stats')
+  stats(@CurrentUser() user: AuthenticatedUser): Promise<ProfileStats> {
+    return this.billing.profileStats(user.id);
+  }
+}

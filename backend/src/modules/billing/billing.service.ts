@@ -1,0 +1,249 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type Stripe from 'stripe';
+import {
+  BILLING_MESSAGES,
+  formatBillingDate,
+  type CancelRequest,
+  type CancelResponse,
+  type CheckoutRequest,
+  type CheckoutResponse,
+  type PlanChangeRequest,
+  type PlanChangeResponse,
+  type ProfileStats,
+} from '@shared/billing/billing-types';
+import { PLAN_LIMITS, PLAN_RANK, type BillingInterval, type PaidPlanId, type PlanId } from '@shared/plans';
+import { ApiError } from '../../common/http/api-error';
+import { AppConfig } from '../../config/app-config';
+import type { AuthenticatedUser } from '../auth/authenticated-user';
+import { UsersService } from '../auth/users.service';
+import { JobsService } from '../jobs/jobs.service';
+import { MailService } from '../mail/mail.service';
+import { QuotaService } from '../quota/quota.service';
+import { jobsPausedMail } from './billing-mails';
+import { BillingRepository, type SubscriptionRow } from './billing.repository';
+import { StripeGateway } from './stripe-gateway';
+import {
+  entitledPlan,
+  hasPendingDowngrade,
+  isEntitling,
+  KEPT_PLAN_KEY,
+  KEPT_PLAN_UNTIL_KEY,
+  subscriptionRowOf,
+  subscriptionStatusOf,
+} from './subscription-state';
+
+/** True when moving to (plan, interval) should take effect at once and be billed today. */
+function isUpgrade(from: { plan: PaidPlanId; interval: BillingInterval }, to: { plan: PaidPlanId; interval: BillingInterval }): boolean {
+  if (PLAN_RANK[to.plan] !== PLAN_RANK[from.plan]) return PLAN_RANK[to.plan] > PLAN_RANK[from.plan];
+  return from.interval === 'monthly' && to.interval === 'annual';
+}
+
+/**
+ * Plans bought through Stripe: checkout for a first subscription, plan
+ * changes (upgrades at once, downgrades at the end of the paid period),
+ * cancellation, and applying a subscription's state to the user's plan, jobs
+ * and quota. Every call is scoped to the calling user.
+ */
+@Injectable()
+export class BillingService {
+  private readonly logger = new Logger(BillingService.name);
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly stripe: StripeGateway,
+    private readonly repo: BillingRepository,
+    private readonly users: UsersService,
+    private readonly jobs: JobsService,
+    private readonly quota: QuotaService,
+    private readonly mail: MailService,
+  ) {}
+
+  /** The profile's subscription summary; answers without Stripe too (from what was last synced). */
+  async profileStats(userId: string): Promise<ProfileStats> {
+    const plan = await this.users.getPlan(userId);
+    const row = await this.repo.currentSubscription(userId);
+    return {
+      plan,
+      subscription_status: subscriptionStatusOf(row, plan),
+      cancel_at_period_end: row?.cancelAtPeriodEnd ?? false,
+      current_period_end: row?.currentPeriodEnd ?? null,
+      interval: row?.interval ?? null,
+      scheduled_plan: row && isEntitling(row) && hasPendingDowngrade(row) ? row.plan : null,
+      subscription_id: row?.subscriptionId ?? null,
+      billing_enabled: this.stripe.enabled,
+    };
+  }
+
+  async createCheckout(user: AuthenticatedUser, request: CheckoutRequest): Promise<CheckoutResponse> {
+    const current = await this.repo.currentSubscription(user.id);
+    if (isEntitling(current) && current.plan && current.interval) {
+      if (current.plan === request.plan && current.interval === request.interval && !hasPendingDowngrade(current)) {
+        throw ApiError.badRequest(BILLING_MESSAGES.alreadyOnPlan);
+      }
+      return {
+        requires_confirmation: true,
+        subscription_id: current.subscriptionId,
+        current_plan: current.plan,
+        current_interval: current.interval,
+        formatted_end_date: current.currentPeriodEnd ? formatBillingDate(current.currentPeriodEnd) : '',
+      };
+    }
+    const price = await this.stripe.priceId(request.plan, request.interval);
+    const customer = await this.customerFor(user);
+    const session = await this.stripe.call((s) =>
+      s.checkout.sessions.create({
+        mode: 'subscription',
+        customer,
+        client_reference_id: user.id,
+        line_items: [{ price, quantity: 1 }],
+        subscription_data: { metadata: { user_id: user.id } },
+        success_url: `${this.config.publicUrl}/success?session_id={CHECKOUT_SESSION_ID}`,
+        cancel_url: `${this.config.publicUrl}/cancel`,
+      }),
+    );
+    if (!session.url) throw new Error('Stripe answered a checkout session without a URL');
+    return { checkout_url: session.url };
+  }
+
+  /**
+   * Moves a paying customer to another price of their subscription. An
+   * upgrade (more jobs, or monthly to annual) applies now and is billed today
+   * with proration; a downgrade changes the price from the next renewal
+   * without proration, and the plan already paid for is kept until then.
+   */
+  async confirmPlanChange(user: AuthenticatedUser, request: PlanChangeRequest): Promise<PlanChangeResponse> {
+    const row = await this.repo.subscriptionOfUser(user.id, request.subscription_id);
+    if (!row) throw ApiError.notFound(BILLING_MESSAGES.subscriptionNotFound);
+    if (!isEntitling(row)) throw ApiError.badRequest(BILLING_MESSAGES.subscriptionNotActive);
+    const subscription = await this.stripe.call((s) => s.subscriptions.retrieve(row.subscriptionId));
+    const fresh = subscriptionRowOf(subscription, user.id);
+    const item = subscription.items.data[0];
+    if (!item || !fresh.plan || !fresh.interval) throw ApiError.badRequest(BILLING_MESSAGES.subscriptionNotActive);
+    const price = await this.stripe.priceId(request.plan, request.interval);
+    // What the customer has paid for this period: the kept plan during a pending downgrade.
+    const paidFor = { plan: fresh.keptPlan && hasPendingDowngrade(fresh) ? fresh.keptPlan : fresh.plan, interval: fresh.interval };
+    const target = { plan: request.plan, interval: request.interval };
+    if (target.plan === fresh.plan && target.interval === fresh.interval && !hasPendingDowngrade(fresh)) {
+      throw ApiError.badRequest(BILLING_MESSAGES.alreadyOnPlan);
+    }
+    const clearKept = { [KEPT_PLAN_KEY]: '', [KEPT_PLAN_UNTIL_KEY]: '' };
+    let updated: Stripe.Subscription;
+    if (isUpgrade(paidFor, target) || (target.plan === paidFor.plan && target.interval === paidFor.interval)) {
+      updated = await this.stripe.call((s) =>
+        s.subscriptions.update(row.subscriptionId, {
+          items: [{ id: item.id, price }],
+          proration_behavior: 'always_invoice',
+          cancel_at_period_end: false,
+          metadata: clearKept,
+        }),
+      );
+    } else {
+      const until = fresh.currentPeriodEnd ?? Math.floor(Date.now() / 1000);
+      updated = await this.stripe.call((s) =>
+        s.subscriptions.update(row.subscriptionId, {
+          items: [{ id: item.id, price }],
+          proration_behavior: 'none',
+          cancel_at_period_end: false,
+          metadata: { [KEPT_PLAN_KEY]: paidFor.plan, [KEPT_PLAN_UNTIL_KEY]: String(until) },
+        }),
+      );
+    }
+    const applied = await this.applySubscription(updated);
+    const plan = await this.users.getPlan(user.id);
+    const scheduled = applied && hasPendingDowngrade(applied);
+    const effectiveAt = scheduled ? applied.keptPlanUntil! : Math.floor(Date.now() / 1000);
+    this.logger.log({ userId: user.id, from: paidFor, to: target, scheduled }, 'Plan change applied');
+    return {
+      checkout_url: scheduled ? `${this.config.publicUrl}/profile` : `${this.config.publicUrl}/success`,
+      change: scheduled ? 'downgrade_scheduled' : 'upgraded',
+      plan,
+      scheduled_plan: scheduled ? request.plan : null,
+      effective_at: effectiveAt,
+      formatted_effective_date: formatBillingDate(effectiveAt),
+    };
+  }
+
+  /** Cancels at the end of the paid period (default), or at once with `at_period_end: false`. */
+  async cancel(user: AuthenticatedUser, request: CancelRequest): Promise<CancelResponse> {
+    const row = await this.repo.currentSubscription(user.id);
+    if (!row) throw ApiError.badRequest(BILLING_MESSAGES.noActiveSubscription);
+    if (!isEntitling(row)) throw ApiError.badRequest(BILLING_MESSAGES.subscriptionNotActive);
+    const atPeriodEnd = request?.at_period_end ?? true;
+    const updated = await this.stripe.call((s) =>
+      atPeriodEnd ? s.subscriptions.update(row.subscriptionId, { cancel_at_period_end: true }) : s.subscriptions.cancel(row.subscriptionId),
+    );
+    const applied = (await this.applySubscription(updated)) ?? subscriptionRowOf(updated, user.id);
+    this.logger.log({ userId: user.id, subscriptionId: row.subscriptionId, atPeriodEnd }, 'Subscription cancelled');
+    const plan = await this.users.getPlan(user.id);
+    return {
+      cancel_at_period_end: isEntitling(applied) && applied.cancelAtPeriodEnd,
+      current_period_end: isEntitling(applied) ? applied.currentPeriodEnd : null,
+      subscription_status: subscriptionStatusOf(applied, plan),
+    };
+  }
+
+  /**
+   * Applies a subscription object as the provider answered it (the source of
+   * truth, never an event's ordering): stores it, then sets the owner's plan
+   * from their current subscription. A smaller plan pauses the jobs above its
+   * limit; a bigger one lets jobs held by the quota run again. Null when the
+   * customer is not one of ours.
+   */
+  async applySubscription(subscription: Stripe.Subscription): Promise<SubscriptionRow | null> {
+    const customerId = typeof subscription.customer === 'string' ? subscription.customer : subscription.customer.id;
+    const userId = await this.repo.userIdOfCustomer(customerId);
+    if (!userId) {
+      this.logger.warn({ customerId, subscriptionId: subscription.id }, 'Stripe subscription of an unknown customer ignored');
+      return null;
+    }
+    const row = subscriptionRowOf(subscription, userId);
+    await this.repo.saveSubscription(row);
+    await this.settlePlan(userId);
+    return row;
+  }
+
+  /** Starts a new usage period (the execution quota afresh) once per paid period of the subscription. */
+  async startPaidPeriod(row: SubscriptionRow): Promise<void> {
+    if (!isEntitling(row) || row.stripeStatus === 'past_due' || row.currentPeriodStart === null) return;
+    if (!(await this.repo.markUsagePeriodStarted(row.subscriptionId, row.currentPeriodStart))) return;
+    await this.quota.resetExecutions(row.userId);
+    const resumed = await this.jobs.resumeQuotaHeld(row.userId);
+    this.logger.log({ userId: row.userId, subscriptionId: row.subscriptionId, periodStart: row.currentPeriodStart, resumed }, 'New paid usage period started');
+  }
+
+  private async settlePlan(userId: string): Promise<void> {
+    const user = await this.users.findById(userId);
+    if (!user) return;
+    const plan = entitledPlan(await this.repo.currentSubscription(userId));
+    if (plan === user.plan) return;
+    await this.users.setPlan(userId, plan);
+    this.logger.log({ userId, from: user.plan, to: plan }, 'Plan changed by billing');
+    if (PLAN_RANK[plan] > PLAN_RANK[user.plan]) {
+      await this.jobs.resumeQuotaHeld(userId);
+      return;
+    }
+    const maxJobs = PLAN_LIMITS[plan].maxJobs;
+    const paused = new Set(await this.jobs.pauseJobsBeyondLimit(userId, maxJobs));
+    if (paused.size > 0) {
+      this.logger.log({ userId, plan, paused: paused.size }, 'Jobs above the new plan limit paused');
+      const names = (await this.jobs.list(userId)).filter((job) => paused.has(job.job_id)).map((job) => job.name).reverse();
+      await this.mail.send(jobsPausedMail(user.email, planName(plan), maxJobs, names, this.config.publicUrl));
+    }
+  }
+
+  /** One Stripe customer per user, created on their first checkout. */
+  private async customerFor(user: AuthenticatedUser): Promise<string> {
+    const existing = await this.repo.customerIdOf(user.id);
+    if (existing) return existing;
+    const account = await this.users.findById(user.id);
+    if (!account) throw ApiError.notFound();
+    const customer = await this.stripe.call((s) =>
+      s.customers.create({ email: account.email, name: account.name, metadata: { user_id: user.id } }, { idempotencyKey: `cronbeam-customer-${user.id}` }),
+    );
+    return this.repo.linkCustomer(user.id, customer.id);
+  }
+}
+
+export function planName(plan: PlanId): string {
+  return plan.charAt(0).toUpperCase() + plan.slice(1);
+}
