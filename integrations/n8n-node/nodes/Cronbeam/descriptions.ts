@@ -1,0 +1,228 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { JOB_LIMITS, JOB_LOGS_LIMITS } from '../../../../shared/src/jobs/job-limits';
+import { HTTP_METHODS, JOB_STATUSES } from '../../../../shared/src/jobs/job-types';
+import { jobLocator } from '../shared/jobs';
+
+const forJob = (...operation: string[]) => ({ show: { resource: ['job'], operation } });
+const forLog = (...operation: string[]) => ({ show: { resource: ['log'], operation } });
+
+export const resourceProperty: INodeProperties = {
+  displayName: 'Resource',
+  name: 'resource',
+  type: 'options',
+  noDataExpression: true,
+  options: [
+    { name: 'Job', value: 'job' },
+    { name: 'Log', value: 'log' },
+  ],
+  default: 'job',
+};
+
+export const jobOperations: INodeProperties = {
+  displayName: 'Operation',
+  name: 'operation',
+  type: 'options',
+  noDataExpression: true,
+  displayOptions: { show: { resource: ['job'] } },
+  options: [
+    { name: 'Create', value: 'create', action: 'Create a job', description: 'Schedule a new HTTP request' },
+    { name: 'Delete', value: 'delete', action: 'Delete a job', description: 'Delete a job and its logs permanently' },
+    { name: 'Get', value: 'get', action: 'Get a job' },
+    { name: 'Get Many', value: 'getAll', action: 'Get many jobs' },
+    { name: 'Pause', value: 'pause', action: 'Pause a job', description: 'Stop scheduling a job, keeping its configuration' },
+    { name: 'Resume', value: 'resume', action: 'Resume a job', description: 'Schedule a paused job again from the next cron instant' },
+    { name: 'Run Now', value: 'run', action: 'Run a job now', description: 'Send the job\'s request once now and return the outcome (counts toward the quota)' },
+    { name: 'Update', value: 'update', action: 'Update a job', description: 'Change some fields of a job; the others keep their values' },
+  ],
+  default: 'create',
+};
+
+export const logOperations: INodeProperties = {
+  displayName: 'Operation',
+  name: 'operation',
+  type: 'options',
+  noDataExpression: true,
+  displayOptions: { show: { resource: ['log'] } },
+  options: [{ name: 'Get Many', value: 'getAll', action: 'Get a job\'s latest executions', description: 'The job\'s latest finished runs, newest first' }],
+  default: 'getAll',
+};
+
+const nameField: INodeProperties = {
+  displayName: 'Name',
+  name: 'name',
+  type: 'string',
+  default: '',
+  placeholder: 'e.g. nightly-backup',
+  description: `Unique among your jobs: letters, numbers, hyphens (-) and underscores (_), at most ${JOB_LIMITS.nameMaxLength} characters`,
+};
+
+const urlField: INodeProperties = {
+  displayName: 'URL',
+  name: 'url',
+  type: 'string',
+  default: '',
+  placeholder: 'https://example.com/hooks/backup',
+  description: `The http:// or https:// address to call, at most ${JOB_LIMITS.urlMaxLength} characters`,
+};
+
+const cronField: INodeProperties = {
+  displayName: 'Cron Expression',
+  name: 'cronExpression',
+  type: 'string',
+  default: '',
+  placeholder: '*/5 * * * *',
+  description: 'Five fields in UTC: minute, hour, day of month, month, day of week (e.g. 0 9 * * 1-5 is 09:00 UTC on weekdays)',
+};
+
+/** Optional parts of a job definition, shared by Create (Additional Fields) and Update (Update Fields). */
+const optionalDefinitionFields: INodeProperties[] = [
+  {
+    displayName: 'Body',
+    name: 'body',
+    type: 'string',
+    typeOptions: { rows: 4 },
+    default: '',
+    description: `Text sent as the request body, at most ${JOB_LIMITS.bodyMaxBytes / 1024} KiB`,
+  },
+  {
+    displayName: 'Headers',
+    name: 'headers',
+    type: 'fixedCollection',
+    typeOptions: { multipleValues: true },
+    placeholder: 'Add Header',
+    default: {},
+    description: `At most ${JOB_LIMITS.maxHeaders} headers; values at most ${JOB_LIMITS.headerValueMaxLength} characters, without line breaks. On update, the list replaces the job's headers.`,
+    options: [
+      {
+        displayName: 'Header',
+        name: 'header',
+        values: [
+          { displayName: 'Name', name: 'name', type: 'string', default: '' },
+          { displayName: 'Value', name: 'value', type: 'string', default: '' },
+        ],
+      },
+    ],
+  },
+  {
+    displayName: 'Method',
+    name: 'method',
+    type: 'options',
+    options: HTTP_METHODS.map((method) => ({ name: method, value: method })),
+    default: 'GET',
+    description: 'The HTTP method of the request',
+  },
+  {
+    displayName: 'Notify on Failure',
+    name: 'notifyOnFailure',
+    type: 'boolean',
+    default: false,
+    description: 'Whether Cronbeam emails you when a run fails after its retries',
+  },
+];
+
+export const jobFields: INodeProperties[] = [
+  { ...jobLocator, displayOptions: forJob('get', 'update', 'delete', 'pause', 'resume', 'run') },
+
+  { ...nameField, required: true, displayOptions: forJob('create') },
+  { ...urlField, required: true, displayOptions: forJob('create') },
+  { ...cronField, required: true, displayOptions: forJob('create') },
+  {
+    displayName: 'Additional Fields',
+    name: 'additionalFields',
+    type: 'collection',
+    placeholder: 'Add Field',
+    default: {},
+    displayOptions: forJob('create'),
+    options: optionalDefinitionFields,
+  },
+
+  {
+    displayName: 'Update Fields',
+    name: 'updateFields',
+    type: 'collection',
+    placeholder: 'Add Field',
+    default: {},
+    displayOptions: forJob('update'),
+    options: [...optionalDefinitionFields, cronField, nameField, urlField].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+  },
+
+  {
+    displayName: 'Return All',
+    name: 'returnAll',
+    type: 'boolean',
+    default: false,
+    description: 'Whether to return all results or only up to a given limit',
+    displayOptions: forJob('getAll'),
+  },
+  {
+    displayName: 'Limit',
+    name: 'limit',
+    type: 'number',
+    typeOptions: { minValue: 1 },
+    default: 50,
+    description: 'Max number of results to return',
+    displayOptions: { show: { resource: ['job'], operation: ['getAll'], returnAll: [false] } },
+  },
+  {
+    displayName: 'Filters',
+    name: 'filters',
+    type: 'collection',
+    placeholder: 'Add Filter',
+    default: {},
+    displayOptions: forJob('getAll'),
+    options: [
+      {
+        displayName: 'Status',
+        name: 'status',
+        type: 'multiOptions',
+        options: JOB_STATUSES.map((status) => ({ name: status, value: status })),
+        default: [],
+        description: 'Only jobs in one of these statuses',
+      },
+    ],
+  },
+];
+
+export const logFields: INodeProperties[] = [
+  { ...jobLocator, displayOptions: forLog('getAll') },
+  {
+    displayName: 'Return All',
+    name: 'returnAll',
+    type: 'boolean',
+    default: false,
+    description: `Whether to return all results or only up to a given limit (the API keeps the latest ${JOB_LOGS_LIMITS.default} runs per call)`,
+    displayOptions: forLog('getAll'),
+  },
+  {
+    displayName: 'Limit',
+    name: 'limit',
+    type: 'number',
+    typeOptions: { minValue: 1, maxValue: JOB_LOGS_LIMITS.default },
+    default: 10,
+    description: 'Max number of results to return',
+    displayOptions: { show: { resource: ['log'], operation: ['getAll'], returnAll: [false] } },
+  },
+  {
+    displayName: 'Filters',
+    name: 'filters',
+    type: 'collection',
+    placeholder: 'Add Filter',
+    default: {},
+    displayOptions: forLog('getAll'),
+    options: [
+      {
+        displayName: 'Status',
+        name: 'status',
+        type: 'multiOptions',
+        options: [
+          { name: 'Failed', value: 'failed' },
+          { name: 'Missed', value: 'missed' },
+          { name: 'Skipped (Quota)', value: 'skipped' },
+          { name: 'Success', value: 'success' },
+        ],
+        default: [],
+        description: 'Only runs with one of these outcomes',
+      },
+    ],
+  },
+];

@@ -1,0 +1,116 @@
+import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import type { Job, JobDefinition, JobLogEntry, JobLogsResponse } from '../../../../shared/src/jobs/job-types';
+import { cronbeamApiRequest } from '../shared/api';
+import { listJobs, resolveJobId } from '../shared/jobs';
+
+/** The node's fields for the optional parts of a definition, as the Create and Update collections hold them. */
+interface DefinitionFields {
+  name?: string;
+  url?: string;
+  cronExpression?: string;
+  method?: string;
+  body?: string;
+  notifyOnFailure?: boolean;
+  headers?: { header?: Array<{ name?: string; value?: string }> };
+}
+
+/** Header rows to the API's object; the API trims names and values and drops empty rows, as the dashboard does. */
+function headersObject(rows: DefinitionFields['headers']): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const row of rows?.header ?? []) headers[row.name ?? ''] = row.value ?? '';
+  return headers;
+}
+
+/** The API fields the node's fields set; unset ones are left out. */
+function definitionChanges(fields: DefinitionFields): Partial<JobDefinition> {
+  const changes: Partial<JobDefinition> = {};
+  if (fields.name !== undefined) changes.name = fields.name;
+  if (fields.url !== undefined) changes.url = fields.url;
+  if (fields.cronExpression !== undefined) changes.cron_expression = fields.cronExpression;
+  if (fields.method !== undefined) changes.method = fields.method as JobDefinition['method'];
+  if (fields.body !== undefined) changes.body = fields.body;
+  if (fields.notifyOnFailure !== undefined) changes.notify_on_failure = fields.notifyOnFailure;
+  if (fields.headers !== undefined) changes.headers = headersObject(fields.headers);
+  return changes;
+}
+
+/** A job as stored, in the shape PUT takes (which replaces the whole definition). */
+function definitionOf(job: Job): JobDefinition {
+  return {
+    name: job.name,
+    url: job.url,
+    method: job.method,
+    headers: job.headers,
+    body: job.body,
+    cron_expression: job.cron_expression,
+    notify_on_failure: job.notify_on_failure,
+  };
+}
+
+const jobPath = (jobId: string, action = '') => `/prog/jobs/${encodeURIComponent(jobId)}${action}`;
+
+function limitResults<T>(context: IExecuteFunctions, results: T[], itemIndex: number): T[] {
+  if (context.getNodeParameter('returnAll', itemIndex, false) as boolean) return results;
+  return results.slice(0, context.getNodeParameter('limit', itemIndex, 50) as number);
+}
+
+function statusFilter(context: IExecuteFunctions, itemIndex: number): string[] {
+  return ((context.getNodeParameter('filters', itemIndex, {}) as IDataObject).status as string[] | undefined) ?? [];
+}
+
+/** Runs one operation for one input item; the result becomes one output item, or one per array element. */
+export async function runOperation(this: IExecuteFunctions, resource: string, operation: string, i: number): Promise<IDataObject | IDataObject[]> {
+  const request = <T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: IDataObject) =>
+    cronbeamApiRequest.call(this, method, path, { body, itemIndex: i }) as Promise<T>;
+
+  if (resource === 'job') {
+    switch (operation) {
+      case 'create': {
+        const fields: DefinitionFields = {
+          name: this.getNodeParameter('name', i) as string,
+          url: this.getNodeParameter('url', i) as string,
+          cronExpression: this.getNodeParameter('cronExpression', i) as string,
+          ...(this.getNodeParameter('additionalFields', i, {}) as DefinitionFields),
+        };
+        return await request<IDataObject>('POST', '/prog/jobs', definitionChanges(fields) as IDataObject);
+      }
+      case 'get':
+        return await request<IDataObject>('GET', jobPath(await resolveJobId.call(this, i)));
+      case 'getAll': {
+        const wanted = statusFilter(this, i);
+        const jobs = (await listJobs.call(this, i)).filter((job) => !wanted.length || wanted.includes(job.status));
+        return limitResults(this, jobs, i) as unknown as IDataObject[];
+      }
+      case 'update': {
+        const changes = definitionChanges(this.getNodeParameter('updateFields', i, {}) as DefinitionFields);
+        if (!Object.keys(changes).length) throw new NodeOperationError(this.getNode(), 'Add at least one field to update', { itemIndex: i });
+        const jobId = await resolveJobId.call(this, i);
+        // PUT replaces the whole definition: fields the user did not touch are sent back as they are.
+        const current = await request<Job>('GET', jobPath(jobId));
+        return await request<IDataObject>('PUT', jobPath(jobId), { ...definitionOf(current), ...changes } as IDataObject);
+      }
+      case 'delete': {
+        const jobId = await resolveJobId.call(this, i);
+        const answer = await request<{ message: string }>('DELETE', jobPath(jobId));
+        return { job_id: jobId, deleted: true, message: answer.message };
+      }
+      case 'pause':
+        return await request<IDataObject>('POST', jobPath(await resolveJobId.call(this, i), '/pause'));
+      case 'resume':
+        return await request<IDataObject>('POST', jobPath(await resolveJobId.call(this, i), '/resume'));
+      case 'run': {
+        const jobId = await resolveJobId.call(this, i);
+        const entry = await request<JobLogEntry>('POST', jobPath(jobId, '/run'));
+        return { job_id: jobId, ...entry };
+      }
+    }
+  }
+  if (resource === 'log' && operation === 'getAll') {
+    const jobId = await resolveJobId.call(this, i);
+    const wanted = statusFilter(this, i);
+    const { logs } = await request<JobLogsResponse>('GET', jobPath(jobId, '/logs'));
+    const matching = logs.filter((entry) => !wanted.length || wanted.includes(entry.status));
+    return limitResults(this, matching, i).map((entry) => ({ job_id: jobId, ...entry }));
+  }
+  throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not known for the resource "${resource}"`, { itemIndex: i });
+}

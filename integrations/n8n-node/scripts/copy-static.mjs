@@ -1,0 +1,25 @@
+// Copies what tsc does not emit but n8n reads next to the compiled nodes: the
+// SVG icons (referenced as file:../../icons/...) and each node's codex JSON.
+import { cpSync, mkdirSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = resolve(packageDir, '../..');
+// tsc mirrors the repository layout from its root (the node imports shared/src).
+const outDir = join(packageDir, 'dist', relative(repoRoot, packageDir));
+
+function copyMatching(dir, test) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) copyMatching(path, test);
+    else if (test(entry.name)) {
+      const target = join(outDir, relative(packageDir, path));
+      mkdirSync(dirname(target), { recursive: true });
+      cpSync(path, target);
+    }
+  }
+}
+
+copyMatching(join(packageDir, 'icons'), (name) => name.endsWith('.svg'));
+copyMatching(join(packageDir, 'nodes'), (name) => name.endsWith('.node.json'));
