@@ -1,0 +1,102 @@
+import type { JobLimitExceeded } from '@shared/jobs/job-types';
+
+/** What went wrong with a call, in the terms an assistant can act on. */
+export type CronbeamErrorKind =
+  | 'configuration'
+  | 'unreachable'
+  | 'invalid_credentials'
+  | 'not_found'
+  | 'validation'
+  | 'job_limit'
+  | 'rate_limited'
+  | 'server_error'
+  | 'refused';
+
+/** One entry of the API's 422 `detail` list. */
+export interface ValidationIssue {
+  loc: Array<string | number>;
+  msg: string;
+  type?: string;
+}
+
+/**
+ * A failed call to Cronbeam. `message` is written for the model (what happened
+ * and what to do next); `detail` is the API's own `detail`, passed through
+ * unchanged so nothing it said is lost.
+ */
+export class CronbeamError extends Error {
+  constructor(
+    readonly kind: CronbeamErrorKind,
+    message: string,
+    readonly status: number | null = null,
+    readonly detail: unknown = null,
+    readonly retryAfterSeconds: number | null = null,
+  ) {
+    super(message);
+    this.name = 'CronbeamError';
+  }
+
+  /** The error as structured data for the tool result. */
+  toJSON(): Record<string, unknown> {
+    return {
+      kind: this.kind,
+      message: this.message,
+      ...(this.status !== null ? { status: this.status } : {}),
+      ...(this.detail !== null ? { detail: this.detail } : {}),
+      ...(this.retryAfterSeconds !== null ? { retry_after_seconds: this.retryAfterSeconds } : {}),
+    };
+  }
+}
+
+const isIssueList = (detail: unknown): detail is ValidationIssue[] =>
+  Array.isArray(detail) && detail.every((d) => d && typeof d === 'object' && typeof (d as ValidationIssue).msg === 'string');
+
+/** "name: A job with this name already exists" — the field named as the tool's argument (the API prefixes "body"). */
+export function describeIssue(issue: ValidationIssue): string {
+  const path = issue.loc.filter((part, i) => !(i === 0 && (part === 'body' || part === 'query'))).join('.');
+  return path ? `${path}: ${issue.msg}` : issue.msg;
+}
+
+const detailText = (detail: unknown): string => (typeof detail === 'string' ? detail : JSON.stringify(detail));
+
+/** Maps an HTTP answer of the /prog API that is not 2xx to a CronbeamError. */
+export function errorFromResponse(status: number, detail: unknown, retryAfter: string | null, what: string): CronbeamError {
+  if (status === 401) {
+    return new CronbeamError(
+      'invalid_credentials',
+      `Cronbeam rejected the API key (401 ${detailText(detail)}). Check that CRONBEAM_API_KEY is a current key (keys can be revoked on the profile page) and that CRONBEAM_USER_ID is the user id shown with that key; then restart the MCP server.`,
+      status,
+      detail,
+    );
+  }
+  if (status === 404) {
+    return new CronbeamError('not_found', `${what}: not found (404 ${detailText(detail)}). Call list_jobs to see the jobs this API key can reach.`, status, detail);
+  }
+  if (status === 422 && isIssueList(detail)) {
+    const lines = detail.map((issue) => `- ${describeIssue(issue)}`).join('\n');
+    return new CronbeamError('validation', `Cronbeam refused the request (422). Fix these fields and call the tool again:\n${lines}`, status, detail);
+  }
+  if (status === 403 && detail && typeof detail === 'object' && (detail as JobLimitExceeded).error === 'Job limit exceeded') {
+    const limit = detail as JobLimitExceeded;
+    return new CronbeamError(
+      'job_limit',
+      `Job limit exceeded: the ${limit.plan} plan allows ${limit.max_jobs} jobs and this account has ${limit.job_count}. Delete a job (delete_job) or upgrade the plan on the pricing page, then try again.`,
+      status,
+      detail,
+    );
+  }
+  if (status === 429) {
+    const seconds = retryAfter !== null && /^\d+$/.test(retryAfter) ? Number(retryAfter) : null;
+    return new CronbeamError(
+      'rate_limited',
+      `Cronbeam's rate limit for this API key was reached (429 ${detailText(detail)}).${seconds !== null ? ` Wait ${seconds} seconds before the next call.` : ' Wait a minute before the next call.'}`,
+      status,
+      detail,
+      seconds,
+    );
+  }
+  if (status >= 500) {
+    return new CronbeamError('server_error', `Cronbeam answered ${status} (${detailText(detail)}). The service may be starting or busy; try again in a few seconds.`, status, detail);
+  }
+  return new CronbeamError('refused', `Cronbeam refused the request (${status} ${detailText(detail)}).`, status, detail);
+}

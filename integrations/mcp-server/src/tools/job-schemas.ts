@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { CRON_MESSAGES } from '@shared/cron/cron-messages';
+import { JOB_LIMITS, jobDefinitionSchema } from '@shared/jobs/job-rules';
+import { HTTP_METHODS, JOB_STATUSES, type Job, type JobLogEntry } from '@shared/jobs/job-types';
+
+/**
+ * Tool arguments built from the shared job rules, so an assistant is held to
+ * the same limits and sees the same messages as the API and the job form.
+ * Only descriptions are added here; the rules themselves live in shared/.
+ */
+const rules = jobDefinitionSchema.shape;
+
+export const jobReference = z
+  .string()
+  .trim()
+  .min(1, 'job is required: give the job id or its name')
+  .describe('The job: its job_id (from list_jobs) or its exact name (names are unique per account, ignoring case).');
+
+const descriptions = {
+  name: `Unique name of the job in this account (case-insensitive): letters, digits, '-' and '_', at most ${JOB_LIMITS.nameMaxLength} characters.`,
+  url: `The http:// or https:// URL Cronbeam calls (at most ${JOB_LIMITS.urlMaxLength} characters). Public hosts only; prefer https.`,
+  method: `HTTP method, one of ${HTTP_METHODS.join(', ')}. Default GET.`,
+  headers: `Request headers as an object of name to text value (at most ${JOB_LIMITS.maxHeaders}); hop-by-hop headers such as Host or Content-Length are refused.`,
+  body: `Request body: text, or a JSON object/array (sent as its JSON text), at most ${JOB_LIMITS.bodyMaxBytes / 1024} KiB. Default empty.`,
+  cron_expression:
+    'Standard 5-field cron schedule in UTC: minute hour day-of-month month day-of-week (0-6, Sunday is 0; names like MON and JAN allowed). Example: "*/15 * * * *" every 15 minutes, "0 9 * * 1-5" 09:00 UTC on weekdays.',
+  notify_on_failure: 'Email the account owner when an execution fails after its retries. Default false.',
+} as const;
+
+/** A cron expression: typed as text for the assistant, checked by the shared cron rules. */
+export const cronExpression = z
+  .string({ error: CRON_MESSAGES.required })
+  // The shared rule accepts unknown input (it reports non-text itself); here its input is already text.
+  .pipe(rules.cron_expression as unknown as z.ZodType<string, string>)
+  .describe(descriptions.cron_expression);
+
+/** Every field of a new job definition (defaults as the API applies them). */
+export const jobDefinitionFields = {
+  name: rules.name.describe(descriptions.name),
+  url: rules.url.describe(descriptions.url),
+  method: rules.method.meta({ description: descriptions.method, enum: [...HTTP_METHODS] }),
+  headers: rules.headers.describe(descriptions.headers),
+  body: rules.body.describe(descriptions.body),
+  cron_expression: cronExpression,
+  notify_on_failure: rules.notify_on_failure.describe(descriptions.notify_on_failure),
+};
+
+/**
+ * The same fields without defaults, all optional: an update changes only what
+ * it names. zod applies an inner default even under .optional(), so each
+ * default is unwrapped (headers: the default sits inside its pipe).
+ */
+export const jobChangeFields = {
+  name: rules.name.optional().describe(`New name. ${descriptions.name}`),
+  url: rules.url.optional().describe(descriptions.url),
+  method: rules.method.unwrap().optional().meta({ description: descriptions.method, enum: [...HTTP_METHODS] }),
+  headers: z.pipe(rules.headers.in.unwrap(), rules.headers.out).optional().describe(`Replaces all headers. ${descriptions.headers}`),
+  body: rules.body.unwrap().optional().describe(descriptions.body),
+  cron_expression: cronExpression.optional(),
+  notify_on_failure: rules.notify_on_failure.unwrap().optional().describe(descriptions.notify_on_failure),
+};
+
+/** A job as the API answers it (typed against the shared interface, so a renamed field does not compile). */
+export const jobOutput = z.object({
+  job_id: z.string(),
+  name: z.string(),
+  url: z.string(),
+  method: z.enum(HTTP_METHODS),
+  headers: z.record(z.string(), z.string()),
+  body: z.string(),
+  cron_expression: z.string(),
+  status: z.enum(JOB_STATUSES),
+  notify_on_failure: z.boolean(),
+  next_run_at: z.string().nullable(),
+  last_run_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+}) satisfies z.ZodType<Job>;
+
+export const logEntryOutput = z.object({
+  run_id: z.string(),
+  executed_at: z.string().nullable(),
+  scheduled_for: z.string(),
+  attempt: z.number(),
+  trigger: z.enum(['schedule', 'retry', 'manual', 'recovery']),
+  status: z.enum(['success', 'failed', 'skipped', 'missed']),
+  response_code: z.number().nullable(),
+  duration_ms: z.number().nullable(),
+  error_message: z.string().nullable(),
+  response_body: z.string().nullable(),
+}) satisfies z.ZodType<JobLogEntry>;
