@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', 'coverage/**', 'data/**', 'test/browser/screenshots/**', '**/*.js', '!.ci/**'] },
+  { ignores: ['dist/**', 'integrations/*/dist/**', 'out/**', 'node_modules/**', 'coverage/**', 'data/**', 'test/browser/screenshots/**', '**/*.js', '!.ci/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
