@@ -1,4 +1,6 @@
 import { CookieSessionStorage } from './cookie-storage';
+import { desktopBridge } from './desktop-bridge';
+import { DesktopSessionStorage } from './desktop-session-storage';
 import type { SessionStorage } from './session-storage';
 
 /** Runtime settings a host page may inject before the bundle loads (window.CRONBEAM_CONFIG). */
@@ -12,17 +14,18 @@ declare global {
   }
 }
 
-/** The API base: from the runtime config when given, else the same-origin `/api`. */
+/** The API base: the desktop shell's (from its preload), else the runtime config's, else the same-origin `/api`. */
 export function apiBase(): string {
-  const configured = window.CRONBEAM_CONFIG?.apiBase;
+  const configured = desktopBridge()?.apiBase ?? window.CRONBEAM_CONFIG?.apiBase;
   return (configured && configured.replace(/\/+$/, '')) || '/api';
 }
 
 let storage: SessionStorage | null = null;
 
-/** The session storage of this platform: cookies in the browser. */
+/** The session storage of this platform: cookies in the browser, the main process in the desktop shell. */
 export function sessionStorageAdapter(): SessionStorage {
-  storage ??= new CookieSessionStorage();
+  const bridge = desktopBridge();
+  storage ??= bridge ? new DesktopSessionStorage(bridge) : new CookieSessionStorage();
   return storage;
 }
 

@@ -1,0 +1,100 @@
+import type { DesktopSettings } from '@shared/desktop/ipc-contract';
+import { type FormEvent, useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { AuthLayout, FormAlert } from '../auth/auth-layout';
+import { desktopBridge } from './desktop-bridge';
+
+/** What the settings screen says about where the tokens are kept. */
+export const TOKEN_STORE_TEXT: Record<DesktopSettings['tokenStore'], string> = {
+  keychain: 'Your session is kept in the operating system keychain.',
+  'safe-storage':
+    'The operating system keychain is not available: your session is kept in a file of the app data folder, encrypted with the operating system’s user key (Electron safeStorage).',
+};
+
+/** Strips the "channel: " prefix main puts on a validation error. */
+function messageOf(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.replace(/^Error invoking remote method '[^']+': /, '').replace(/^(IpcValidationError|Error): /, '').replace(/^[a-z-]+:[a-z-]+: /, '');
+}
+
+/** Desktop-only settings: the server (self-hosted installs), start at login, and where the session is kept. */
+export default function DesktopSettingsPage() {
+  const bridge = desktopBridge();
+  const [settings, setSettings] = useState<DesktopSettings | null>(null);
+  const [serverUrl, setServerUrl] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+
+  useEffect(() => {
+    if (!bridge) return;
+    void bridge.invoke('settings:get').then((value) => {
+      setSettings(value);
+      setServerUrl(value.serverUrl);
+    });
+  }, [bridge]);
+
+  if (!bridge) {
+    return (
+      <AuthLayout title="Desktop settings">
+        <FormAlert kind="info">These settings exist in the Cronbeam desktop app only.</FormAlert>
+      </AuthLayout>
+    );
+  }
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    setSaved(false);
+    try {
+      const next = await bridge.invoke('settings:set-server-url', { url: serverUrl });
+      setSettings(next);
+      setServerUrl(next.serverUrl);
+      setSaved(true);
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  };
+
+  const toggleStartAtLogin = async (enabled: boolean) => {
+    setSettings(await bridge.invoke('settings:set-start-at-login', { enabled }));
+  };
+
+  return (
+    <AuthLayout title="Desktop settings" subtitle="Changing the server signs you out of the current one.">
+      {error && <FormAlert kind="error">{error}</FormAlert>}
+      {saved && <FormAlert kind="success">Saved.</FormAlert>}
+      <form onSubmit={save} noValidate>
+        <div className="field">
+          <label htmlFor="desktop-server-url">Server URL</label>
+          <input
+            id="desktop-server-url"
+            name="serverUrl"
+            type="url"
+            value={serverUrl}
+            onChange={(e) => setServerUrl(e.target.value)}
+            aria-invalid={error !== null}
+          />
+        </div>
+        <button type="submit" className="button button-primary">
+          Save
+        </button>
+      </form>
+      {settings && (
+        <>
+          <div className="field">
+            <label>
+              <input type="checkbox" checked={settings.startAtLogin} onChange={(e) => void toggleStartAtLogin(e.target.checked)} /> Start Cronbeam at
+              login
+            </label>
+          </div>
+          <p className="muted" data-testid="token-store">
+            {TOKEN_STORE_TEXT[settings.tokenStore]}
+          </p>
+        </>
+      )}
+      <p>
+        <Link to="/dashboard">Back to the dashboard</Link>
+      </p>
+    </AuthLayout>
+  );
+}
