@@ -190,12 +190,17 @@ export class DeploymentsRepository {
     await this.heartbeat([id]);
   }
 
-  async finishStep(id: string, step: DeploymentStepName, state: 'done' | 'failed' | 'undone', error: string | null = null): Promise<void> {
+  async finishStep(id: string, step: DeploymentStepName, state: 'done' | 'failed', error: string | null = null): Promise<void> {
     await this.db.query(
       `UPDATE n8n_deployment_steps SET state = $3, finished_at = now(), error = COALESCE($4, error) WHERE deployment_id = $1 AND name = $2`,
       [id, step, state, error],
     );
     await this.heartbeat([id]);
+  }
+
+  /** Marks finished steps as rolled back; a failed or never-run step keeps its state. */
+  async markUndone(id: string, steps: DeploymentStepName[]): Promise<void> {
+    await this.db.query(`UPDATE n8n_deployment_steps SET state = 'undone' WHERE deployment_id = $1 AND name = ANY($2::text[]) AND state = 'done'`, [id, steps]);
   }
 
   async recordVolume(id: string, volumeId: string | null): Promise<void> {

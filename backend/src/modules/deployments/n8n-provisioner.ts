@@ -41,6 +41,12 @@ const ABANDONED =
 
 class StepTimeout extends Error {}
 
+/** How to remove what a step created, and the steps that removal undoes. */
+interface Undo {
+  steps: DeploymentStepName[];
+  action: () => Promise<void>;
+}
+
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason as Error);
@@ -108,16 +114,16 @@ export class N8nProvisioner implements OnModuleInit, OnModuleDestroy {
     const fly = this.fly.session(req.flyToken, signal);
     // Rollback must run even when the shutdown signal aborted the steps.
     const cleanup = this.fly.session(req.flyToken);
-    const undo: Array<{ step: DeploymentStepName; action: () => Promise<void> }> = [];
+    const undo: Undo[] = [];
     let current: DeploymentStepName = 'create_app';
     try {
       await this.step(id, (current = 'create_app'), async () => {
         await fly.createApp(req.appName, this.config.env.FLY_ORG_SLUG);
-        undo.push({ step: 'create_app', action: () => cleanup.deleteApp(req.appName) });
+        undo.push({ steps: ['create_app'], action: () => cleanup.deleteApp(req.appName) });
       });
       await this.step(id, (current = 'allocate_ips'), async () => {
         const ips: string[] = [];
-        undo.push({ step: 'allocate_ips', action: async () => void (await Promise.all(ips.map((ip) => cleanup.releaseIp(req.appName, ip)))) });
+        undo.push({ steps: ['allocate_ips'], action: async () => void (await Promise.all(ips.map((ip) => cleanup.releaseIp(req.appName, ip)))) });
         // A dedicated IPv6 and a shared IPv4: both free, and enough for {app}.fly.dev over either protocol.
         ips.push((await fly.allocateIp(req.appName, 'v6')).ip);
         ips.push((await fly.allocateIp(req.appName, 'shared_v4')).ip);
@@ -126,15 +132,15 @@ export class N8nProvisioner implements OnModuleInit, OnModuleDestroy {
       await this.step(id, (current = 'create_volume'), async () => {
         volumeId = (await fly.createVolume(req.appName, { name: 'n8n_data', region: req.region, size_gb: VOLUME_SIZE_GB })).id;
         await this.repository.recordVolume(id, volumeId);
-        undo.push({ step: 'create_volume', action: () => cleanup.deleteVolume(req.appName, volumeId) });
+        undo.push({ steps: ['create_volume'], action: () => cleanup.deleteVolume(req.appName, volumeId) });
       });
       let machine = { id: '', instanceId: undefined as string | undefined };
       await this.step(id, (current = 'create_machine'), async () => {
         const created = await fly.createMachine(req.appName, { name: 'n8n', region: req.region, config: this.machineConfig(req, volumeId) });
         machine = { id: created.id, instanceId: created.instance_id };
         await this.repository.recordMachine(id, created.id);
-        // The volume cannot be deleted while a machine holds it: the machine goes first.
-        undo.push({ step: 'create_machine', action: () => cleanup.destroyMachine(req.appName, machine.id) });
+        // The volume cannot be deleted while a machine holds it: the machine goes first. Destroying it also undoes its start.
+        undo.push({ steps: ['create_machine', 'start_machine'], action: () => cleanup.destroyMachine(req.appName, machine.id) });
       });
       const deadline = Date.now() + this.config.env.FLY_STARTUP_TIMEOUT_SECONDS * 1000;
       await this.step(id, (current = 'start_machine'), () => this.waitStarted(fly, req, machine, deadline, signal));
@@ -149,7 +155,7 @@ export class N8nProvisioner implements OnModuleInit, OnModuleDestroy {
       this.logger.warn({ deploymentId: id, appName: req.appName, step: current, reason }, 'n8n deployment failed; rolling back');
       await this.repository.finishStep(id, current, 'failed', reason);
       await this.publish(id);
-      const leftovers = await this.rollback(id, undo, current);
+      const leftovers = await this.rollback(id, undo);
       const error_ = leftovers.length ? `${reason}. Rollback incomplete: ${leftovers.join('; ')}` : reason;
       await this.repository.markFailed(id, current, error_);
       const deployment = await this.publish(id);
@@ -166,21 +172,19 @@ export class N8nProvisioner implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Undoes the finished steps newest first; returns what could not be undone. */
-  private async rollback(id: string, undo: Array<{ step: DeploymentStepName; action: () => Promise<void> }>, failed: DeploymentStepName): Promise<string[]> {
+  private async rollback(id: string, undo: Undo[]): Promise<string[]> {
     const leftovers: string[] = [];
-    // A step that failed halfway (one address of two allocated) is cleaned up too, but keeps its 'failed' state.
-    const markUndone = (step: DeploymentStepName) => (step === failed ? Promise.resolve() : this.repository.finishStep(id, step, 'undone'));
-    for (const { step, action } of [...undo].reverse()) {
+    for (const { steps, action } of [...undo].reverse()) {
       try {
         await action();
-        await markUndone(step);
       } catch (error) {
-        if (error instanceof FlyApiError && error.isNotFound) {
-          await markUndone(step);
-        } else {
-          leftovers.push(`could not undo "${step}" (${(error as Error).message})`);
+        // Already gone is as good as removed.
+        if (!(error instanceof FlyApiError && error.isNotFound)) {
+          leftovers.push(`could not undo "${steps[0]}" (${(error as Error).message})`);
+          continue;
         }
       }
+      await this.repository.markUndone(id, steps);
       await this.publish(id);
     }
     if (undo.length && !leftovers.length) {

@@ -14,6 +14,7 @@ import '../styles/dashboard.css';
 const JobsSection = lazy(() => import('../jobs/jobs-section'));
 const CreateJobSection = lazy(() => import('../jobs/create-job-section'));
 const MonitoringSection = lazy(() => import('../monitoring/monitoring-section'));
+const DeployN8nSection = lazy(() => import('../deployments/deploy-n8n-section'));
 
 /** /dashboard: needs a valid ID token; the sections share one job list. */
 export default function DashboardPage() {
@@ -51,6 +52,7 @@ export default function DashboardPage() {
               <Route path="jobs" element={<JobsSection />} />
               <Route path="create" element={<CreateJobSection />} />
               <Route path="monitoring" element={<MonitoringSection />} />
+              <Route path="n8n" element={<DeployN8nSection />} />
               <Route path="*" element={<OverviewSection />} />
             </Routes>
           </Suspense>
