@@ -96,7 +96,7 @@ ${RULES}`,
       `Estimate this month's Cronbeam executions.
 1. Call estimate_executions (defaults to now until the end of the UTC month).
 2. Add ${a.manual_runs?.trim() ? `${a.manual_runs.trim()} expected manual run(s)` : 'expected manual runs (ask if unknown; retries of failed runs are not counted)'}.
-3. Compare with the quota of the plan (${orAsk(a.plan, 'their plan')}): ${quotas}.
+3. Compare with the quota of the account's plan (plan: ${orAsk(a.plan, 'their plan')}): ${quotas}.
 4. If it will not fit: show which jobs use the most and how a less frequent schedule would change the total (next_cron_runs/estimate_executions), or which plan fits. A job that reaches the quota stops until the next month.`,
   },
   {
@@ -184,7 +184,7 @@ ${RULES}`,
     render: (a) =>
       `Explain the cron expression \`${a.cron_expression}\`${a.audience?.trim() ? ` for a ${a.audience.trim()} audience` : ''}.
 Facts from Cronbeam's cron rules: ${cronFacts(a.cron_expression ?? '')}
-Explain each of the five fields, what the schedule means in practice (times are UTC), and common pitfalls (day-of-month and day-of-week together mean either one; 7 is not Sunday here). If it is invalid, explain the error and propose a corrected expression.`,
+Explain each of the five fields, what the schedule means in practice (times are UTC), and common pitfalls (day-of-month and day-of-week together mean either one; 7 is not Sunday here). If it is invalid, explain the error and propose a corrected expression, checked with validate_cron. Offer next_cron_runs for more run times, or create_job to schedule it.`,
   },
   {
     name: 'convert_schedule_to_utc',
@@ -219,7 +219,7 @@ Local facts: ${cronFacts(a.cron_expression ?? '')}
       `Resume Cronbeam jobs after maintenance.
 1. ${a.jobs?.trim() ? `Resume exactly these jobs: ${a.jobs.trim()}.` : 'list_jobs with status paused and ask the user which were paused for the maintenance (others may be paused on purpose).'}
 2. resume_job each; report each job's next run time.
-3. For jobs that matter most, run_job_now to check the targets are back; if any fails, show its error and suggest debug_failing_job.`,
+3. For jobs that matter most, run_job_now to check the targets are back; if any fails, show its error and its get_job_logs (the debug_failing_job prompt walks through the rest).`,
   },
   {
     name: 'clone_job',

@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { describeCron, nextRun, nextRuns, parseCron } from '@shared/cron';
 import { JOB_LIMITS, JOB_MESSAGES } from '@shared/jobs/job-rules';
 import { HTTP_METHODS } from '@shared/jobs/job-types';
+import manifest from '../package.json';
 import { countRuns } from '../src/tools/execution-count';
 import { BuiltServer, callTool, connectStdio, HttpServerProcess, resultText, type McpConnection } from './support/mcp-harness';
 
@@ -35,7 +36,7 @@ describe('MCP server without a backend', () => {
 
   describe('initialize and tool catalogue', () => {
     it('identifies itself with the package version and instructions', () => {
-      expect(mcp.client.getServerVersion()).toMatchObject({ name: 'cronbeam', version: require('../package.json').version });
+      expect(mcp.client.getServerVersion()).toMatchObject({ name: 'cronbeam', version: manifest.version });
       expect(mcp.client.getInstructions()).toContain('UTC');
       expect(mcp.client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {}, prompts: {} });
     });
@@ -236,7 +237,7 @@ describe('MCP server without a backend', () => {
       expect(help.stdout).toContain('--http PORT');
       expect(help.stdout).toContain('CRONBEAM_API_KEY');
       const version = await run(process.execPath, [bin.binPath, '--version']);
-      expect(version.stdout.trim()).toBe(require('../package.json').version);
+      expect(version.stdout.trim()).toBe(manifest.version);
     });
 
     it.each([[['--http', 'abc']], [['--http']], [['--bogus']]])('refuses %j with exit code 2 and a message', async (args) => {
