@@ -4,6 +4,7 @@
  *
  *   npm run admin -- list-users
  *   npm run admin -- set-plan EMAIL PLAN      (free, basic, pro or unlimited)
+ *   npm run admin -- require-new-password EMAIL   (a new password at the next sign-in; sessions end now)
  *
  * Reads ADMIN_TOKEN and PUBLIC_URL (default http://localhost:$PORT) from the
  * environment, like the server.
@@ -11,7 +12,7 @@
 import { AppConfig } from '../backend/src/config/app-config';
 import type { UserView } from '../shared/src/auth/user-view';
 
-const USAGE = 'usage: npm run admin -- list-users | set-plan EMAIL PLAN';
+const USAGE = 'usage: npm run admin -- list-users | set-plan EMAIL PLAN | require-new-password EMAIL';
 
 class CommandError extends Error {}
 
@@ -51,6 +52,11 @@ async function main(args: string[]): Promise<number> {
     const [email, plan] = rest;
     const user = await call<UserView>(config, 'PUT', `/users/${encodeURIComponent(email)}/plan`, { plan });
     process.stdout.write(`${user.email} is now on the ${user.plan} plan\n`);
+    return 0;
+  }
+  if (command === 'require-new-password' && rest.length === 1) {
+    await call(config, 'POST', `/users/${encodeURIComponent(rest[0])}/require-new-password`);
+    process.stdout.write(`${rest[0]} must choose a new password at the next sign-in\n`);
     return 0;
   }
   process.stderr.write(`${USAGE}\n`);

@@ -14,6 +14,11 @@ const int = (fallback: number, min: number, max: number) =>
     .transform((v) => Number(v.trim()))
     .refine((n) => n >= min && n <= max, { message: `expected a whole number from ${min} to ${max}` });
 
+/** A host name with an optional port, as browsers send it in the Host header (no scheme, no path). */
+const siteHost = z
+  .string()
+  .regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:\d{1,5})?$/i, { message: 'expected a host name such as app.example.com or localhost:3000' });
+
 const postgresUrl = z
   .string()
   .refine((v) => /^postgres(ql)?:\/\/.+/.test(v), { message: 'expected a postgres:// or postgresql:// URL' });
@@ -35,6 +40,11 @@ export const envSchema = z.object({
   WEB_DIST_DIR: z.string().min(1).default('./dist/web'),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 0, 300_000),
   TRUST_PROXY: bool(false),
+  // Public site and host guards (see backend/src/web/site-pages.ts); all unset: one host serves everything.
+  APP_HOST: siteHost.optional(),
+  MARKETING_HOST: siteHost.optional(),
+  DEV_HOST: siteHost.optional(),
+  CONTACT_EMAIL: z.email({ message: 'expected an email address' }).optional(),
   // Identity (see backend/src/modules/auth).
   AUTH_PROVIDER: z.enum(['local', 'cognito']).default('local'),
   AUTH_CLIENT_ID: z.string().min(1).default('cronbeam-web'),
@@ -47,6 +57,8 @@ export const envSchema = z.object({
   AUTH_MAX_FAILURES_PER_ACCOUNT: int(5, 1, 1_000),
   AUTH_MAX_FAILURES_PER_IP: int(100, 1, 100_000),
   AUTH_THROTTLE_WINDOW_SECONDS: int(900, 1, 86_400),
+  AUTH_CHALLENGE_TTL_SECONDS: int(180, 1, 3_600),
+  AUTH_REMEMBERED_DEVICE_DAYS: int(30, 1, 365),
   COGNITO_REGION: z.string().min(1).optional(),
   COGNITO_USER_POOL_ID: z.string().min(1).optional(),
   COGNITO_CLIENT_ID: z.string().min(1).optional(),

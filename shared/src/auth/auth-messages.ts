@@ -29,6 +29,16 @@ export const AUTH_MESSAGES = {
   codeExchangeFailed: 'Failed to exchange code for tokens',
   socialLoginFailed: 'Social login failed',
   accountCreationFailed: 'Account creation failed. This email may already be registered.',
+  /** A challenge session that expired, was already answered or belongs to someone else (the managed service's wording). */
+  challengeSessionExpired: 'Invalid session for the user, session is expired.',
+  recoveryCodeMismatch: 'Invalid recovery code provided, please try again.',
+  /** A remembered-device key the server does not know (forgotten, expired): the client drops its device data and signs in again. */
+  deviceNotFound: 'Device does not exist.',
+  softwareTokenNotSetUp: 'Set up an authenticator app first.',
+  twoFactorAlreadyEnabled: 'Two-factor authentication is already enabled.',
+  twoFactorNotEnabled: 'Two-factor authentication is not enabled.',
+  recoveryCodesUnavailable: 'Recovery codes are not available with this identity provider.',
+  operatorCommandUnavailable: 'This command is not available with this identity provider.',
 } as const;
 
 /** Validation messages of the sign-in and sign-up forms. */
@@ -42,4 +52,10 @@ export const AUTH_FIELD_MESSAGES = {
   codeInvalid: 'The verification code has 6 digits',
   newPasswordRequired: AUTH_MESSAGES.newPasswordRequired,
   refreshTokenRequired: 'Refresh token is required',
+  sessionRequired: 'Challenge session is required',
+  challengeInvalid: 'Unknown challenge',
+  totpCodeInvalid: 'The authenticator code has 6 digits',
+  codeOrRecoveryCodeRequired: 'Enter the code from your authenticator app or a recovery code',
+  recoveryCodeInvalid: 'A recovery code has 10 letters and digits',
+  deviceNameTooLong: 'Device name is too long',
 } as const;

@@ -29,9 +29,12 @@ export const signUpSchema = z.object({
   password: newPassword(M.passwordRequired),
 });
 
-export const loginSchema = z.object({ email, password: currentPassword });
+/** `device_key`: the key of a remembered device (skips the second factor while the server knows it). */
+export const loginSchema = z.object({ email, password: currentPassword, device_key: z.string().min(1).max(256).optional() });
 export const verifyEmailSchema = z.object({ email, code });
 export const emailOnlySchema = z.object({ email });
+/** A new password being set (reset, change, the new-password challenge): the same length rules everywhere. */
+export const newPasswordSchema = newPassword(M.newPasswordRequired);
 export const resetPasswordSchema = z.object({ email, code, new_password: newPassword(M.newPasswordRequired) });
 export const changePasswordSchema = z.object({
   old_password: currentPassword,
@@ -54,6 +57,8 @@ export interface TokenResponse {
   /** Seconds until the access and ID tokens expire. */
   expires_in: number;
   token_type: 'Bearer';
+  /** Set once, when the sign-in asked to remember this device: the client keeps it and sends it with later sign-ins. */
+  device_key?: string;
 }
 
 /** Claims of the ID token the web app reads (name, email, sub, exp). */

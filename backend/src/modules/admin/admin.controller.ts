@@ -1,9 +1,10 @@
-import { Body, Controller, Get, Logger, Param, Put, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Logger, Param, Post, Put, UseGuards } from '@nestjs/common';
 import { z } from 'zod';
 import { PLAN_IDS, type PlanId } from '@shared/plans';
 import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
+import { AuthService } from '../auth/auth.service';
 import { UsersService } from '../auth/users.service';
 import { toUserView } from '../auth/user-view';
 import type { UserView } from '@shared/auth/user-view';
@@ -22,7 +23,10 @@ const setPlanSchema = z.strictObject(
 export class AdminController {
   private readonly logger = new Logger(AdminController.name);
 
-  constructor(private readonly users: UsersService) {}
+  constructor(
+    private readonly users: UsersService,
+    private readonly auth: AuthService,
+  ) {}
 
   @Get('users')
   async listUsers(): Promise<UserView[]> {
@@ -38,5 +42,14 @@ export class AdminController {
     // An audit line for every plan change made outside billing.
     this.logger.log({ userId: user.id, from: user.plan, to: body.plan }, 'Operator changed a plan');
     return toUserView({ ...user, plan: body.plan });
+  }
+
+  /** The user must choose a new password at their next sign-in; their sessions end now. */
+  @Post('users/:email/require-new-password')
+  @HttpCode(200)
+  async requireNewPassword(@Param('email') email: string) {
+    await this.auth.requireNewPassword(email);
+    this.logger.log({ email }, 'Operator required a new password');
+    return { message: 'A new password is required at the next sign-in' };
   }
 }

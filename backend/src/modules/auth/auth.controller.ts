@@ -16,6 +16,7 @@ import {
   type TokenResponse,
   type VerifyEmailRequest,
 } from '@shared/auth/auth-schemas';
+import { respondToChallengeSchema, type RespondToChallengeRequest, type SignInResponse } from '@shared/auth/mfa-schemas';
 import { ApiError } from '../../common/http/api-error';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { AppConfig } from '../../config/app-config';
@@ -24,7 +25,7 @@ import { AuthService } from './auth.service';
 import { BearerAuthGuard } from './bearer-auth.guard';
 import { clearRefreshCookie, refreshCookieOf } from './refresh-cookie';
 import { bearerTokenOf, clientIp } from './request-credentials';
-import { sessionResponse } from './session-response';
+import { sessionResponse, signInResponse } from './session-response';
 
 @Controller('api/auth')
 export class AuthController {
@@ -60,8 +61,20 @@ export class AuthController {
     @Body(new ZodPipe(loginSchema)) body: LoginRequest,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<TokenResponse> {
-    return sessionResponse(req, res, await this.auth.login(body.email, body.password, clientIp(req)), this.config);
+  ): Promise<SignInResponse> {
+    return signInResponse(req, res, await this.auth.login(body.email, body.password, body.device_key, clientIp(req)), this.config);
+  }
+
+  /** The second step of a sign-in: the answer to the challenge the password step returned. */
+  @Post('challenge')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  async respondToChallenge(
+    @Body(new ZodPipe(respondToChallengeSchema)) body: RespondToChallengeRequest,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<SignInResponse> {
+    return signInResponse(req, res, await this.auth.respondToChallenge(body, clientIp(req)), this.config);
   }
 
   @Post('refresh')

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../../config/app-config';
+import { AccountSecurityController } from './account-security.controller';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { BearerAuthGuard } from './bearer-auth.guard';
@@ -10,7 +11,14 @@ import { IDENTITY_PROVIDER } from './identity-provider';
 import { JwksController } from './jwks.controller';
 import { JwtStrategy } from './jwt.strategy';
 import { FederatedIdentityEntity } from './local/federated-identity.entity';
+import { AccountSecurityRepository } from './local/account-security.repository';
 import { LocalIdentityProvider } from './local/local-identity-provider';
+import { RecoveryCodesRepository } from './local/recovery-codes.repository';
+import { RememberedDevicesRepository } from './local/remembered-devices.repository';
+import { RememberedDevicesService } from './local/remembered-devices.service';
+import { SignInChallengesRepository } from './local/sign-in-challenges.repository';
+import { SignInChallengesService } from './local/sign-in-challenges.service';
+import { TwoFactorService } from './local/two-factor.service';
 import { RefreshTokenEntity } from './local/refresh-token.entity';
 import { RefreshTokensService } from './local/refresh-tokens.service';
 import { SigningKeyEntity } from './local/signing-key.entity';
@@ -34,7 +42,7 @@ import { UsersService } from './users.service';
     PassportModule,
     TypeOrmModule.forFeature([UserEntity, SigningKeyEntity, RefreshTokenEntity, VerificationCodeEntity, FederatedIdentityEntity]),
   ],
-  controllers: [AuthController, SocialController, JwksController],
+  controllers: [AuthController, AccountSecurityController, SocialController, JwksController],
   providers: [
     UsersService,
     AuthService,
@@ -44,6 +52,13 @@ import { UsersService } from './users.service';
     RefreshTokensService,
     VerificationCodesService,
     SocialAccountsService,
+    AccountSecurityRepository,
+    RecoveryCodesRepository,
+    RememberedDevicesRepository,
+    SignInChallengesRepository,
+    TwoFactorService,
+    RememberedDevicesService,
+    SignInChallengesService,
     LocalIdentityProvider,
     {
       // AUTH_PROVIDER picks the implementation; the Cognito one validates its pool settings when built.
@@ -56,6 +71,6 @@ import { UsersService } from './users.service';
     JwtStrategy,
     BearerAuthGuard,
   ],
-  exports: [UsersService, BearerAuthGuard, IDENTITY_PROVIDER],
+  exports: [UsersService, AuthService, BearerAuthGuard, IDENTITY_PROVIDER],
 })
 export class AuthModule {}

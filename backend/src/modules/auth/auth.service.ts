@@ -1,9 +1,14 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
 import type { ChangePasswordRequest, ResetPasswordRequest, SignUpRequest, VerifyEmailRequest } from '@shared/auth/auth-schemas';
+import type { RecoveryCodesResponse, RespondToChallengeRequest, SecondFactorProof } from '@shared/auth/mfa-schemas';
 import { ApiError } from '../../common/http/api-error';
+import { MailService } from '../mail/mail.service';
 import type { AuthenticatedUser } from './authenticated-user';
-import { IDENTITY_PROVIDER, type IdentityProvider, type TokenSet } from './identity-provider';
+import { securityNoticeMail, type SecurityEvent } from './identity-mails';
+import { IDENTITY_PROVIDER, type IdentityProvider, type SignInResult, type TokenSet } from './identity-provider';
 import { AuthAttemptsService } from './throttling/auth-attempts.service';
+import { UsersService } from './users.service';
 
 /** Statuses that mean "the credential was wrong" (as opposed to "right, but the account is not usable"). */
 const CREDENTIAL_FAILURES = new Set([400, 401, 404]);
@@ -15,9 +20,12 @@ const CREDENTIAL_FAILURES = new Set([400, 401, 404]);
  */
 @Injectable()
 export class AuthService {
+  private readonly logger = new Logger(AuthService.name);
   constructor(
     @Inject(IDENTITY_PROVIDER) private readonly provider: IdentityProvider,
     private readonly attempts: AuthAttemptsService,
+    private readonly users: UsersService,
+    private readonly mail: MailService,
   ) {}
 
   signUp(request: SignUpRequest) {
@@ -32,8 +40,66 @@ export class AuthService {
     return this.mailThrottled(email, ip, () => this.provider.resendCode(email));
   }
 
-  login(email: string, password: string, ip: string): Promise<TokenSet> {
-    return this.throttled('login', email, ip, () => this.provider.login(email, password));
+  login(email: string, password: string, deviceKey: string | undefined, ip: string): Promise<SignInResult> {
+    return this.throttled('login', email, ip, () => this.provider.login(email, password, deviceKey));
+  }
+
+  /**
+   * Second-factor codes have a bucket of their own ('mfa'): a right password
+   * clears the password bucket, and must not reset the count of wrong codes.
+   */
+  async respondToChallenge(answer: RespondToChallengeRequest, ip: string): Promise<SignInResult> {
+    const guessable = answer.challenge === 'SOFTWARE_TOKEN_MFA' || answer.challenge === 'MFA_SETUP';
+    const result = guessable
+      ? await this.throttled('mfa', answer.email, ip, () => this.provider.respondToChallenge(answer))
+      : await this.provider.respondToChallenge(answer);
+    if (result.kind === 'tokens' && result.deviceKey) {
+      const user = await this.users.findByEmail(answer.email);
+      if (user) await this.notify(user.id, { kind: 'new_device', deviceName: answer.device_name?.trim() || 'Unnamed device', ip });
+    }
+    return result;
+  }
+
+  twoFactorStatus(user: AuthenticatedUser, accessToken: string) {
+    return this.provider.twoFactorStatus(user, accessToken);
+  }
+
+  setUpTotp(user: AuthenticatedUser, accessToken: string) {
+    return this.provider.setUpTotp(user, accessToken);
+  }
+
+  async enableTotp(user: AuthenticatedUser, accessToken: string, code: string, ip: string): Promise<RecoveryCodesResponse> {
+    const codes = await this.throttled('mfa', user.email, ip, () => this.provider.enableTotp(user, accessToken, code));
+    await this.notify(user.id, { kind: 'two_factor_enabled' });
+    return { recovery_codes: codes };
+  }
+
+  async disableTotp(user: AuthenticatedUser, accessToken: string, proof: SecondFactorProof, ip: string): Promise<void> {
+    await this.throttled('mfa', user.email, ip, () => this.provider.disableTotp(user, accessToken, proof));
+    await this.notify(user.id, { kind: 'two_factor_disabled' });
+  }
+
+  async regenerateRecoveryCodes(user: AuthenticatedUser, accessToken: string, proof: SecondFactorProof, ip: string): Promise<RecoveryCodesResponse> {
+    return { recovery_codes: await this.throttled('mfa', user.email, ip, () => this.provider.regenerateRecoveryCodes(user, accessToken, proof)) };
+  }
+
+  listDevices(user: AuthenticatedUser, accessToken: string) {
+    return this.provider.listDevices(user, accessToken);
+  }
+
+  forgetDevice(user: AuthenticatedUser, accessToken: string, deviceId: string) {
+    return this.provider.forgetDevice(user, accessToken, deviceId);
+  }
+
+  updateName(user: AuthenticatedUser, accessToken: string, name: string) {
+    return this.provider.updateName(user, accessToken, name);
+  }
+
+  /** Operators' command; the account must exist. */
+  async requireNewPassword(email: string): Promise<void> {
+    const user = await this.users.findByEmail(email);
+    if (!user) throw ApiError.notFound(AUTH_MESSAGES.userDoesNotExist);
+    await this.provider.requireNewPassword(user.id);
   }
 
   refresh(refreshToken: string): Promise<TokenSet> {
@@ -54,14 +120,22 @@ export class AuthService {
     );
   }
 
-  changePassword(user: AuthenticatedUser, accessToken: string, request: ChangePasswordRequest, ip: string): Promise<void> {
-    return this.throttled('login', user.email, ip, () =>
-      this.provider.changePassword(user, accessToken, request.old_password, request.new_password),
-    );
+  async changePassword(user: AuthenticatedUser, accessToken: string, request: ChangePasswordRequest, ip: string): Promise<void> {
+    await this.throttled('login', user.email, ip, () => this.provider.changePassword(user, accessToken, request.old_password, request.new_password));
+    await this.notify(user.id, { kind: 'password_changed' });
   }
 
   globalSignOut(user: AuthenticatedUser, accessToken: string): Promise<void> {
     return this.provider.globalSignOut(user, accessToken);
+  }
+
+  /** A security notice to the account's address. The change already happened, so a mail failure must not undo or fail it. */
+  private async notify(userId: string, event: SecurityEvent): Promise<void> {
+    const user = await this.users.findById(userId);
+    if (!user) return;
+    await this.mail.send(securityNoticeMail(user.email, user.name, event, new Date())).catch((err: unknown) => {
+      this.logger.warn({ err, userId, event: event.kind }, 'Could not send a security notice');
+    });
   }
 
   /** Every mail sent on request counts, so nobody can flood an inbox (or the mail provider's quota) through us. */

@@ -1,4 +1,12 @@
 import type { AuthIntent, SocialProvider } from '@shared/auth/auth-schemas';
+import type {
+  ChallengeName,
+  RememberedDeviceView,
+  RespondToChallengeRequest,
+  SecondFactorProof,
+  TotpSetupResponse,
+  TwoFactorStatus,
+} from '@shared/auth/mfa-schemas';
 import type { AuthenticatedUser } from './authenticated-user';
 
 /** Tokens of a session, whichever provider issued them. */
@@ -9,6 +17,16 @@ export interface TokenSet {
   /** Seconds until the access and ID tokens expire. */
   expiresIn: number;
 }
+
+/**
+ * What a sign-in step leads to: the session, another challenge, or (for a
+ * device key the server does not know) the signal that the client must drop
+ * its device data and sign in again without it.
+ */
+export type SignInResult =
+  | { kind: 'tokens'; tokens: TokenSet; /** Set when the device was remembered in this step. */ deviceKey?: string }
+  | { kind: 'challenge'; challenge: ChallengeName; session: string; secret?: string; otpauthUri?: string }
+  | { kind: 'device_unknown' };
 
 export interface NewAccount {
   name: string;
@@ -49,7 +67,10 @@ export interface IdentityProvider {
   signUp(account: NewAccount): Promise<{ userId: string }>;
   confirmSignUp(email: string, code: string): Promise<void>;
   resendCode(email: string): Promise<void>;
-  login(email: string, password: string): Promise<TokenSet>;
+  /** The password step; `deviceKey` is a remembered device's key, which skips the second factor. */
+  login(email: string, password: string, deviceKey?: string): Promise<SignInResult>;
+  /** The answer to a challenge the password step (or a previous answer) returned. */
+  respondToChallenge(answer: RespondToChallengeRequest): Promise<SignInResult>;
   refresh(refreshToken: string): Promise<TokenSet>;
   /** Revokes the refresh token (and its family); unknown tokens are ignored. */
   revokeRefreshToken(refreshToken: string): Promise<void>;
@@ -60,6 +81,19 @@ export interface IdentityProvider {
   globalSignOut(user: AuthenticatedUser, accessToken: string): Promise<void>;
   /** A session for someone who signed in through a social provider (creating the account on first sign-in). */
   socialSession(identity: SocialIdentity): Promise<TokenSet>;
+  twoFactorStatus(user: AuthenticatedUser, accessToken: string): Promise<TwoFactorStatus>;
+  /** A new authenticator secret (not in force until enableTotp confirms a code from it). */
+  setUpTotp(user: AuthenticatedUser, accessToken: string): Promise<TotpSetupResponse>;
+  /** Turns the authenticator on; answers the new recovery codes (none where the provider has no such thing). */
+  enableTotp(user: AuthenticatedUser, accessToken: string, code: string): Promise<string[]>;
+  disableTotp(user: AuthenticatedUser, accessToken: string, proof: SecondFactorProof): Promise<void>;
+  regenerateRecoveryCodes(user: AuthenticatedUser, accessToken: string, proof: SecondFactorProof): Promise<string[]>;
+  listDevices(user: AuthenticatedUser, accessToken: string): Promise<RememberedDeviceView[]>;
+  forgetDevice(user: AuthenticatedUser, accessToken: string, deviceId: string): Promise<void>;
+  /** Changes the display name (the ID token's name claim from the next refresh on). */
+  updateName(user: AuthenticatedUser, accessToken: string, name: string): Promise<void>;
+  /** Operators: the user must choose a new password at the next sign-in; their sessions end now. */
+  requireNewPassword(userId: string): Promise<void>;
   /** Removes the account at the provider; the caller deletes the user's data. */
   deleteUser(user: AuthenticatedUser, accessToken: string): Promise<void>;
 }

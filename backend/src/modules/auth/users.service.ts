@@ -36,6 +36,13 @@ export class UsersService {
     return user.plan;
   }
 
+  /** The plan of each given user, by id (unknown ids are absent). */
+  async plansOf(userIds: string[]): Promise<Map<string, PlanId>> {
+    if (userIds.length === 0) return new Map();
+    const rows: Array<{ id: string; plan: PlanId }> = await this.users.query(`SELECT id, plan FROM users WHERE id = ANY($1::uuid[])`, [[...new Set(userIds)]]);
+    return new Map(rows.map((r) => [r.id, r.plan]));
+  }
+
   async setPlan(userId: string, plan: PlanId): Promise<void> {
     const result = await this.users.update({ id: userId }, { plan });
     if (!result.affected) throw ApiError.notFound();

@@ -3,7 +3,19 @@ import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
 import { ApiError } from '../../../common/http/api-error';
 
 /** What the call was, so the same Cognito exception can read as the spec's text for that context. */
-export type CognitoOperation = 'signUp' | 'confirm' | 'login' | 'refresh' | 'revoke' | 'forgot' | 'reset' | 'changePassword' | 'session';
+export type CognitoOperation =
+  | 'signUp'
+  | 'confirm'
+  | 'login'
+  | 'refresh'
+  | 'revoke'
+  | 'forgot'
+  | 'reset'
+  | 'changePassword'
+  | 'session'
+  /** Answering a sign-in challenge, or proving a software-token code. */
+  | 'challenge'
+  | 'device';
 
 const logger = new Logger('CognitoIdentityProvider');
 
@@ -23,6 +35,7 @@ export function toApiError(error: unknown, operation: CognitoOperation): ApiErro
       if (operation === 'login' || operation === 'changePassword') return ApiError.unauthorized(AUTH_MESSAGES.incorrectCredentials);
       if (operation === 'refresh' || operation === 'revoke') return ApiError.unauthorized(AUTH_MESSAGES.invalidRefreshToken);
       if (operation === 'confirm') return ApiError.badRequest(AUTH_MESSAGES.alreadyConfirmed);
+      if (operation === 'challenge' && /session/i.test(message)) return ApiError.unauthorized(AUTH_MESSAGES.challengeSessionExpired);
       return ApiError.unauthorized(AUTH_MESSAGES.notAuthenticated);
     case 'UserNotConfirmedException':
       return ApiError.forbidden(AUTH_MESSAGES.userNotConfirmed);
@@ -30,6 +43,7 @@ export function toApiError(error: unknown, operation: CognitoOperation): ApiErro
     case 'AliasExistsException':
       return ApiError.conflict(AUTH_MESSAGES.emailAlreadyRegistered);
     case 'CodeMismatchException':
+    case 'EnableSoftwareTokenMFAException':
       return ApiError.badRequest(AUTH_MESSAGES.codeMismatch);
     case 'ExpiredCodeException':
       return ApiError.badRequest(AUTH_MESSAGES.codeExpired);
@@ -41,6 +55,12 @@ export function toApiError(error: unknown, operation: CognitoOperation): ApiErro
     case 'TooManyRequestsException':
     case 'TooManyFailedAttemptsException':
       return ApiError.tooManyRequests(AUTH_MESSAGES.passwordAttemptsExceeded, 60);
+    case 'ResourceNotFoundException':
+      if (operation === 'device' || /device/i.test(message)) return ApiError.notFound(AUTH_MESSAGES.deviceNotFound);
+      logger.error({ err: error, operation }, 'Cognito call failed');
+      return new ApiError(502, AUTH_MESSAGES.authenticationFailed);
+    case 'SoftwareTokenMFANotFoundException':
+      return ApiError.badRequest(AUTH_MESSAGES.softwareTokenNotSetUp);
     case 'PasswordResetRequiredException':
       return ApiError.forbidden(AUTH_MESSAGES.newPasswordRequired);
     default:

@@ -1,23 +1,41 @@
 import {
+  AssociateSoftwareTokenCommand,
   ChangePasswordCommand,
   CognitoIdentityProviderClient,
   ConfirmForgotPasswordCommand,
   ConfirmSignUpCommand,
   DeleteUserCommand,
+  ForgetDeviceCommand,
   ForgotPasswordCommand,
+  GetUserCommand,
   GlobalSignOutCommand,
   InitiateAuthCommand,
+  ListDevicesCommand,
   ResendConfirmationCodeCommand,
+  RespondToAuthChallengeCommand,
   RevokeTokenCommand,
+  SetUserMFAPreferenceCommand,
   SignUpCommand,
+  UpdateUserAttributesCommand,
+  VerifySoftwareTokenCommand,
   type AuthenticationResultType,
+  type ChallengeNameType,
+  type InitiateAuthCommandOutput,
 } from '@aws-sdk/client-cognito-identity-provider';
+import type {
+  RememberedDeviceView,
+  RespondToChallengeRequest,
+  SecondFactorProof,
+  TotpSetupResponse,
+  TwoFactorStatus,
+} from '@shared/auth/mfa-schemas';
 import jwt from 'jsonwebtoken';
 import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
 import { ApiError } from '../../../common/http/api-error';
 import type { AppConfig } from '../../../config/app-config';
 import type { AuthenticatedUser } from '../authenticated-user';
-import type { IdentityProvider, NewAccount, SocialIdentity, TokenSet, TokenVerificationSettings } from '../identity-provider';
+import type { IdentityProvider, NewAccount, SignInResult, SocialIdentity, TokenSet, TokenVerificationSettings } from '../identity-provider';
+import { totpUri } from '../local/totp';
 import type { UsersService } from '../users.service';
 import { toApiError, type CognitoOperation } from './cognito-errors';
 import { cognitoIssuer, cognitoSettings, type CognitoSettings } from './cognito-settings';
@@ -85,7 +103,8 @@ export class CognitoIdentityProvider implements IdentityProvider {
     await this.call('confirm', () => this.client.send(new ResendConfirmationCodeCommand({ ClientId: this.settings.clientId, Username: email })));
   }
 
-  async login(email: string, password: string): Promise<TokenSet> {
+  /** Remembered devices need the pool's device SRP, which this API does not speak: the key is ignored and the pool decides. */
+  async login(email: string, password: string): Promise<SignInResult> {
     const out = await this.call('login', () =>
       this.client.send(
         new InitiateAuthCommand({
@@ -95,13 +114,127 @@ export class CognitoIdentityProvider implements IdentityProvider {
         }),
       ),
     );
-    if (!out.AuthenticationResult) {
-      // Challenges (MFA, new password) are completed in the managed UI, not through this API.
-      throw ApiError.unauthorized(out.ChallengeName === 'NEW_PASSWORD_REQUIRED' ? AUTH_MESSAGES.newPasswordRequired : AUTH_MESSAGES.authenticationFailed);
+    return this.signInStep(email, out);
+  }
+
+  async respondToChallenge(answer: RespondToChallengeRequest): Promise<SignInResult> {
+    const username = answer.email.trim();
+    if (answer.recovery_code) throw ApiError.invalidField(['body', 'recovery_code'], AUTH_MESSAGES.recoveryCodesUnavailable);
+    if (answer.challenge === 'MFA_SETUP') {
+      // The code proves the app holds the secret AssociateSoftwareToken gave out; then the pool finishes the sign-in.
+      const verified = await this.call('challenge', () =>
+        this.client.send(new VerifySoftwareTokenCommand({ Session: answer.session, UserCode: answer.code, FriendlyDeviceName: answer.device_name })),
+      );
+      return this.respond(username, 'MFA_SETUP', verified.Session ?? answer.session, { USERNAME: username });
     }
-    const tokens = this.tokenSet(out.AuthenticationResult);
-    await this.ensureUserRow(tokens.idToken);
-    return tokens;
+    const responses: Record<string, string> =
+      answer.challenge === 'SOFTWARE_TOKEN_MFA'
+        ? { USERNAME: username, SOFTWARE_TOKEN_MFA_CODE: answer.code! }
+        : { USERNAME: username, NEW_PASSWORD: answer.new_password! };
+    return this.respond(username, answer.challenge, answer.session, responses);
+  }
+
+  private async respond(username: string, challenge: ChallengeNameType, session: string, responses: Record<string, string>): Promise<SignInResult> {
+    const out = await this.call('challenge', () =>
+      this.client.send(
+        new RespondToAuthChallengeCommand({ ClientId: this.settings.clientId, ChallengeName: challenge, Session: session, ChallengeResponses: responses }),
+      ),
+    );
+    return this.signInStep(username, out);
+  }
+
+  /**
+   * Tokens, or the next challenge in the API's terms. A choice of MFA type is
+   * answered with the authenticator at once (the only kind this app offers);
+   * MFA set-up starts by associating a software token, whose secret the
+   * client shows. SMS codes and custom challenges are the managed UI's.
+   */
+  private async signInStep(username: string, out: Pick<InitiateAuthCommandOutput, 'AuthenticationResult' | 'ChallengeName' | 'Session'>): Promise<SignInResult> {
+    if (out.AuthenticationResult) {
+      const tokens = this.tokenSet(out.AuthenticationResult);
+      await this.ensureUserRow(tokens.idToken);
+      return { kind: 'tokens', tokens };
+    }
+    const session = out.Session ?? '';
+    switch (out.ChallengeName) {
+      case 'SOFTWARE_TOKEN_MFA':
+      case 'NEW_PASSWORD_REQUIRED':
+        return { kind: 'challenge', challenge: out.ChallengeName, session };
+      case 'SELECT_MFA_TYPE':
+        return this.respond(username, 'SELECT_MFA_TYPE', session, { USERNAME: username, ANSWER: 'SOFTWARE_TOKEN_MFA' });
+      case 'MFA_SETUP': {
+        const associated = await this.call('challenge', () => this.client.send(new AssociateSoftwareTokenCommand({ Session: session })));
+        const secret = associated.SecretCode!;
+        return { kind: 'challenge', challenge: 'MFA_SETUP', session: associated.Session ?? session, secret, otpauthUri: totpUri(secret, username) };
+      }
+      default:
+        throw ApiError.unauthorized(AUTH_MESSAGES.authenticationFailed);
+    }
+  }
+
+  async twoFactorStatus(_user: AuthenticatedUser, accessToken: string): Promise<TwoFactorStatus> {
+    const out = await this.call('session', () => this.client.send(new GetUserCommand({ AccessToken: accessToken })));
+    const enabled = (out.UserMFASettingList ?? []).includes('SOFTWARE_TOKEN_MFA');
+    return { totp_enabled: enabled, enabled_at: null, recovery_codes_left: 0 };
+  }
+
+  async setUpTotp(user: AuthenticatedUser, accessToken: string): Promise<TotpSetupResponse> {
+    if ((await this.twoFactorStatus(user, accessToken)).totp_enabled) throw ApiError.conflict(AUTH_MESSAGES.twoFactorAlreadyEnabled);
+    const out = await this.call('session', () => this.client.send(new AssociateSoftwareTokenCommand({ AccessToken: accessToken })));
+    return { secret: out.SecretCode!, otpauth_uri: totpUri(out.SecretCode!, user.email) };
+  }
+
+  /** The pool has no recovery codes: the list is empty (the web app says so). */
+  async enableTotp(_user: AuthenticatedUser, accessToken: string, code: string): Promise<string[]> {
+    await this.call('challenge', () => this.client.send(new VerifySoftwareTokenCommand({ AccessToken: accessToken, UserCode: code })));
+    await this.setSoftwareTokenMfa(accessToken, true);
+    return [];
+  }
+
+  /** The pool cannot check a code outside a sign-in except by verifying the token again, which is what proves the caller holds it. */
+  async disableTotp(_user: AuthenticatedUser, accessToken: string, proof: SecondFactorProof): Promise<void> {
+    if (!proof.code) throw ApiError.invalidField(['body', 'recovery_code'], AUTH_MESSAGES.recoveryCodesUnavailable);
+    await this.call('challenge', () => this.client.send(new VerifySoftwareTokenCommand({ AccessToken: accessToken, UserCode: proof.code })));
+    await this.setSoftwareTokenMfa(accessToken, false);
+  }
+
+  regenerateRecoveryCodes(): Promise<string[]> {
+    return Promise.reject(ApiError.badRequest(AUTH_MESSAGES.recoveryCodesUnavailable));
+  }
+
+  async listDevices(_user: AuthenticatedUser, accessToken: string): Promise<RememberedDeviceView[]> {
+    const out = await this.call('session', () => this.client.send(new ListDevicesCommand({ AccessToken: accessToken, Limit: 60 })));
+    return (out.Devices ?? []).map((d) => ({
+      device_id: d.DeviceKey ?? '',
+      name: d.DeviceAttributes?.find((a) => a.Name === 'device_name')?.Value ?? 'Unnamed device',
+      created_at: (d.DeviceCreateDate ?? new Date(0)).toISOString(),
+      last_used_at: d.DeviceLastAuthenticatedDate?.toISOString() ?? null,
+      expires_at: new Date((d.DeviceLastAuthenticatedDate ?? d.DeviceCreateDate ?? new Date()).getTime() + this.config.env.AUTH_REMEMBERED_DEVICE_DAYS * 86_400_000).toISOString(),
+    }));
+  }
+
+  async forgetDevice(_user: AuthenticatedUser, accessToken: string, deviceId: string): Promise<void> {
+    await this.call('device', () => this.client.send(new ForgetDeviceCommand({ AccessToken: accessToken, DeviceKey: deviceId })));
+  }
+
+  async updateName(user: AuthenticatedUser, accessToken: string, name: string): Promise<void> {
+    await this.call('session', () =>
+      this.client.send(new UpdateUserAttributesCommand({ AccessToken: accessToken, UserAttributes: [{ Name: 'name', Value: name }] })),
+    );
+    await this.users.update(user.id, { name });
+  }
+
+  /** Pools force a new password through AdminResetUserPassword (AWS console or CLI), with the operator's AWS credentials, not this server's. */
+  requireNewPassword(): Promise<void> {
+    return Promise.reject(ApiError.conflict(AUTH_MESSAGES.operatorCommandUnavailable));
+  }
+
+  private async setSoftwareTokenMfa(accessToken: string, enabled: boolean): Promise<void> {
+    await this.call('session', () =>
+      this.client.send(
+        new SetUserMFAPreferenceCommand({ AccessToken: accessToken, SoftwareTokenMfaSettings: { Enabled: enabled, PreferredMfa: enabled } }),
+      ),
+    );
   }
 
   async refresh(refreshToken: string): Promise<TokenSet> {

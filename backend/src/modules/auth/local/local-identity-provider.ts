@@ -4,15 +4,20 @@ import { ApiError } from '../../../common/http/api-error';
 import { AppConfig } from '../../../config/app-config';
 import { MailService } from '../../mail/mail.service';
 import type { AuthenticatedUser } from '../authenticated-user';
-import type { IdentityProvider, NewAccount, SocialIdentity, TokenSet, TokenVerificationSettings } from '../identity-provider';
+import type { RespondToChallengeRequest, SecondFactorProof } from '@shared/auth/mfa-schemas';
+import type { IdentityProvider, NewAccount, SignInResult, SocialIdentity, TokenSet, TokenVerificationSettings } from '../identity-provider';
 import { passwordResetCodeMail, verificationCodeMail } from '../identity-mails';
 import type { UserEntity } from '../user.entity';
 import { UsersService } from '../users.service';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './password-hasher';
 import { RefreshTokensService } from './refresh-tokens.service';
+import { RememberedDevicesService } from './remembered-devices.service';
+import { SignInChallengesService } from './sign-in-challenges.service';
 import { SigningKeysService } from './signing-keys.service';
 import { SocialAccountsService } from './social-accounts.service';
 import { localIssuer, TokenIssuerService } from './token-issuer.service';
+import { TwoFactorService } from './two-factor.service';
+import { AccountSecurityRepository } from './account-security.repository';
 import { VerificationCodesService } from './verification-codes.service';
 
 /** The built-in identity provider: accounts, codes and tokens in this server's database. */
@@ -29,6 +34,10 @@ export class LocalIdentityProvider implements IdentityProvider {
     private readonly refreshTokens: RefreshTokensService,
     private readonly keys: SigningKeysService,
     private readonly socialAccounts: SocialAccountsService,
+    private readonly twoFactor: TwoFactorService,
+    private readonly devices: RememberedDevicesService,
+    private readonly challenges: SignInChallengesService,
+    private readonly security: AccountSecurityRepository,
   ) {}
 
   verificationSettings(): TokenVerificationSettings {
@@ -65,18 +74,93 @@ export class LocalIdentityProvider implements IdentityProvider {
     await this.sendCode(user, 'verify_email');
   }
 
-  async login(email: string, password: string): Promise<TokenSet> {
+  async login(email: string, password: string, deviceKey?: string): Promise<SignInResult> {
     const user = await this.users.findByEmail(email);
     // The unknown-user path runs the same scrypt as the wrong-password path: equal timing.
     const matches = await verifyPassword(password, user?.passwordHash ?? (await decoyPasswordHash()));
     if (!user) throw ApiError.unauthorized(AUTH_MESSAGES.userDoesNotExist);
     if (!matches || !user.passwordHash) throw ApiError.unauthorized(AUTH_MESSAGES.incorrectCredentials);
     if (!user.emailVerified) throw ApiError.forbidden(AUTH_MESSAGES.userNotConfirmed);
-    return this.startSession(user);
+    if (await this.twoFactor.isEnabled(user.id)) {
+      if (!deviceKey) return this.challenge(user.id, 'SOFTWARE_TOKEN_MFA');
+      if (!(await this.devices.recognise(user.id, deviceKey))) return { kind: 'device_unknown' };
+    }
+    return this.afterSecondFactor(user);
+  }
+
+  /**
+   * The second factor comes before the new password: whoever holds only the
+   * (possibly leaked) password an operator flagged must not get to set it.
+   */
+  async respondToChallenge(answer: RespondToChallengeRequest): Promise<SignInResult> {
+    const userId = await this.challenges.userOf(answer.session, answer.challenge);
+    const user = await this.users.findById(userId);
+    if (!user || user.email.toLowerCase() !== answer.email.trim().toLowerCase()) {
+      throw ApiError.unauthorized(AUTH_MESSAGES.challengeSessionExpired);
+    }
+    if (answer.challenge === 'SOFTWARE_TOKEN_MFA') {
+      await this.twoFactor.verify(user.id, { code: answer.code, recovery_code: answer.recovery_code });
+      await this.challenges.close(answer.session);
+      const next = await this.afterSecondFactor(user);
+      if (next.kind !== 'tokens' || !answer.remember_device) return next;
+      return { ...next, deviceKey: await this.devices.remember(user.id, answer.device_name) };
+    }
+    // NEW_PASSWORD_REQUIRED (the schema admits no other local challenge name past userOf).
+    await this.challenges.close(answer.session);
+    await this.users.update(user.id, { passwordHash: await hashPassword(answer.new_password!) });
+    await this.security.setNewPasswordRequired(user.id, false);
+    return { kind: 'tokens', tokens: await this.startSession(user) };
+  }
+
+  private async afterSecondFactor(user: UserEntity): Promise<SignInResult> {
+    if (await this.twoFactor.newPasswordRequired(user.id)) return this.challenge(user.id, 'NEW_PASSWORD_REQUIRED');
+    return { kind: 'tokens', tokens: await this.startSession(user) };
+  }
+
+  private async challenge(userId: string, challenge: 'SOFTWARE_TOKEN_MFA' | 'NEW_PASSWORD_REQUIRED'): Promise<SignInResult> {
+    return { kind: 'challenge', challenge, session: await this.challenges.open(userId, challenge) };
+  }
+
+  twoFactorStatus(caller: AuthenticatedUser) {
+    return this.twoFactor.status(caller.id);
+  }
+
+  setUpTotp(caller: AuthenticatedUser) {
+    return this.twoFactor.setUp(caller.id, caller.email);
+  }
+
+  enableTotp(caller: AuthenticatedUser, _accessToken: string, code: string) {
+    return this.twoFactor.enable(caller.id, code);
+  }
+
+  disableTotp(caller: AuthenticatedUser, _accessToken: string, proof: SecondFactorProof) {
+    return this.twoFactor.disable(caller.id, proof);
+  }
+
+  regenerateRecoveryCodes(caller: AuthenticatedUser, _accessToken: string, proof: SecondFactorProof) {
+    return this.twoFactor.regenerateRecoveryCodes(caller.id, proof);
+  }
+
+  listDevices(caller: AuthenticatedUser) {
+    return this.devices.list(caller.id);
+  }
+
+  forgetDevice(caller: AuthenticatedUser, _accessToken: string, deviceId: string) {
+    return this.devices.forget(caller.id, deviceId);
+  }
+
+  async updateName(caller: AuthenticatedUser, _accessToken: string, name: string): Promise<void> {
+    await this.users.update(caller.id, { name });
+  }
+
+  async requireNewPassword(userId: string): Promise<void> {
+    await this.security.setNewPasswordRequired(userId, true);
+    await this.endSessions(userId);
   }
 
   /** The social provider's tokens only proved who this is; the session gets this server's own tokens. */
   async socialSession(identity: SocialIdentity): Promise<TokenSet> {
+    // The social provider's own second factor (if any) guards this path; see the ADR on two-factor sign-in.
     return this.startSession(await this.socialAccounts.findOrCreate(identity));
   }
 

@@ -1,0 +1,87 @@
+import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Req, UseGuards } from '@nestjs/common';
+import type { Request } from 'express';
+import {
+  enableTotpSchema,
+  secondFactorProofSchema,
+  updateProfileSchema,
+  type EnableTotpRequest,
+  type RecoveryCodesResponse,
+  type RememberedDeviceView,
+  type SecondFactorProof,
+  type TotpSetupResponse,
+  type TwoFactorStatus,
+  type UpdateProfileRequest,
+} from '@shared/auth/mfa-schemas';
+import { ZodPipe } from '../../common/validation/zod-body.pipe';
+import { CurrentUser, type AuthenticatedUser } from './authenticated-user';
+import { AuthService } from './auth.service';
+import { BearerAuthGuard } from './bearer-auth.guard';
+import { bearerTokenOf, clientIp } from './request-credentials';
+
+/** The signed-in user's own security settings: two-factor, recovery codes, remembered devices, display name. */
+@Controller('api/auth')
+@UseGuards(BearerAuthGuard)
+export class AccountSecurityController {
+  constructor(private readonly auth: AuthService) {}
+
+  @Get('mfa')
+  status(@CurrentUser() user: AuthenticatedUser, @Req() req: Request): Promise<TwoFactorStatus> {
+    return this.auth.twoFactorStatus(user, bearerTokenOf(req));
+  }
+
+  /** The secret is shown to its owner once, here; nothing else ever answers it. */
+  @Post('mfa/totp/setup')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  setUp(@CurrentUser() user: AuthenticatedUser, @Req() req: Request): Promise<TotpSetupResponse> {
+    return this.auth.setUpTotp(user, bearerTokenOf(req));
+  }
+
+  @Post('mfa/totp/enable')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  enable(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body(new ZodPipe(enableTotpSchema)) body: EnableTotpRequest,
+    @Req() req: Request,
+  ): Promise<RecoveryCodesResponse> {
+    return this.auth.enableTotp(user, bearerTokenOf(req), body.code, clientIp(req));
+  }
+
+  @Post('mfa/totp/disable')
+  @HttpCode(200)
+  async disable(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(secondFactorProofSchema)) body: SecondFactorProof, @Req() req: Request) {
+    await this.auth.disableTotp(user, bearerTokenOf(req), body, clientIp(req));
+    return { message: 'Two-factor authentication is off' };
+  }
+
+  @Post('mfa/recovery-codes')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  regenerate(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body(new ZodPipe(secondFactorProofSchema)) body: SecondFactorProof,
+    @Req() req: Request,
+  ): Promise<RecoveryCodesResponse> {
+    return this.auth.regenerateRecoveryCodes(user, bearerTokenOf(req), body, clientIp(req));
+  }
+
+  @Get('devices')
+  devices(@CurrentUser() user: AuthenticatedUser, @Req() req: Request): Promise<RememberedDeviceView[]> {
+    return this.auth.listDevices(user, bearerTokenOf(req));
+  }
+
+  @Delete('devices/:id')
+  @HttpCode(200)
+  async forget(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string, @Req() req: Request) {
+    await this.auth.forgetDevice(user, bearerTokenOf(req), id);
+    return { message: 'Device forgotten' };
+  }
+
+  /** The new name reaches the ID token at the next refresh (the web app refreshes right after). */
+  @Patch('profile')
+  async updateProfile(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(updateProfileSchema)) body: UpdateProfileRequest, @Req() req: Request) {
+    await this.auth.updateName(user, bearerTokenOf(req), body.name);
+    return { name: body.name };
+  }
+}

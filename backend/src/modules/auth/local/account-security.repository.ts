@@ -1,0 +1,101 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+
+/** One user's row of `account_security` (absent until they set up an authenticator or an operator flags them). */
+export interface AccountSecurityRow {
+  userId: string;
+  totpSecret: string | null;
+  totpEnabledAt: Date | null;
+  pendingTotpSecret: string | null;
+  /** The newest 30-second step a code was accepted for: codes of that step or older are refused (no replay). */
+  totpLastTimeStep: number | null;
+  newPasswordRequired: boolean;
+}
+
+interface RawRow {
+  user_id: string;
+  totp_secret: string | null;
+  totp_enabled_at: Date | null;
+  pending_totp_secret: string | null;
+  totp_last_time_step: string | number | null;
+  new_password_required: boolean;
+}
+
+function toRow(raw: RawRow): AccountSecurityRow {
+  return {
+    userId: raw.user_id,
+    totpSecret: raw.totp_secret,
+    totpEnabledAt: raw.totp_enabled_at ? new Date(raw.totp_enabled_at) : null,
+    pendingTotpSecret: raw.pending_totp_secret,
+    totpLastTimeStep: raw.totp_last_time_step === null ? null : Number(raw.totp_last_time_step),
+    newPasswordRequired: raw.new_password_required,
+  };
+}
+
+/** All SQL of the `account_security` table. */
+@Injectable()
+export class AccountSecurityRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async find(userId: string): Promise<AccountSecurityRow | null> {
+    const rows: RawRow[] = await this.db.query(`SELECT * FROM account_security WHERE user_id = $1`, [userId]);
+    return rows[0] ? toRow(rows[0]) : null;
+  }
+
+  /** A new secret waits for its first code; the enabled one (if any) stays in force meanwhile. */
+  async setPendingSecret(userId: string, secret: string): Promise<void> {
+    await this.db.query(
+      `INSERT INTO account_security (user_id, pending_totp_secret) VALUES ($1, $2)
+       ON CONFLICT (user_id) DO UPDATE SET pending_totp_secret = $2, updated_at = now()`,
+      [userId, secret],
+    );
+  }
+
+  /**
+   * Promotes the pending secret, provided it is still the one the code was
+   * checked against (a concurrent set-up would have replaced it). False when not.
+   */
+  async enable(userId: string, secret: string, timeStep: number): Promise<boolean> {
+    const [rows]: [unknown[]] = await this.db.query(
+      `UPDATE account_security
+          SET totp_secret = pending_totp_secret, pending_totp_secret = NULL, totp_enabled_at = now(),
+              totp_last_time_step = $3, updated_at = now()
+        WHERE user_id = $1 AND pending_totp_secret = $2 AND totp_secret IS NULL
+        RETURNING user_id`,
+      [userId, secret, timeStep],
+    );
+    return rows.length === 1;
+  }
+
+  async disable(userId: string): Promise<void> {
+    await this.db.query(
+      `UPDATE account_security
+          SET totp_secret = NULL, pending_totp_secret = NULL, totp_enabled_at = NULL, totp_last_time_step = NULL, updated_at = now()
+        WHERE user_id = $1`,
+      [userId],
+    );
+  }
+
+  /**
+   * Records that a code of `timeStep` was used. Only moves forward, and only
+   * one of two concurrent uses of the same code wins: false for the loser.
+   */
+  async claimTimeStep(userId: string, timeStep: number): Promise<boolean> {
+    const [rows]: [unknown[]] = await this.db.query(
+      `UPDATE account_security SET totp_last_time_step = $2, updated_at = now()
+        WHERE user_id = $1 AND totp_secret IS NOT NULL AND (totp_last_time_step IS NULL OR totp_last_time_step < $2)
+        RETURNING user_id`,
+      [userId, timeStep],
+    );
+    return rows.length === 1;
+  }
+
+  async setNewPasswordRequired(userId: string, required: boolean): Promise<void> {
+    await this.db.query(
+      `INSERT INTO account_security (user_id, new_password_required) VALUES ($1, $2)
+       ON CONFLICT (user_id) DO UPDATE SET new_password_required = $2, updated_at = now()`,
+      [userId, required],
+    );
+  }
+}

@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import type { RememberedDeviceView } from '@shared/auth/mfa-schemas';
+import { ApiError } from '../../../common/http/api-error';
+import { isUuid } from '../../../common/validation/uuid';
+import { AppConfig } from '../../../config/app-config';
+import { RememberedDevicesRepository } from './remembered-devices.repository';
+import { newOpaqueSecret, sha256 } from './secret-hash';
+
+/**
+ * Devices that skip the second factor for AUTH_REMEMBERED_DEVICE_DAYS. The
+ * client keeps the device key; the server keeps only its hash, so a leaked
+ * table lets nobody in.
+ */
+@Injectable()
+export class RememberedDevicesService {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly devices: RememberedDevicesRepository,
+  ) {}
+
+  /** Answers the key the client keeps (shown nowhere else, never stored in clear). */
+  async remember(userId: string, name: string | undefined): Promise<string> {
+    const key = newOpaqueSecret();
+    await this.devices.insert(userId, sha256('device', key), name?.trim() || 'Unnamed device', this.config.env.AUTH_REMEMBERED_DEVICE_DAYS);
+    return key;
+  }
+
+  /** True when the key is a live remembered device of this user (and records its use). */
+  recognise(userId: string, deviceKey: string): Promise<boolean> {
+    return this.devices.touch(userId, sha256('device', deviceKey));
+  }
+
+  async list(userId: string): Promise<RememberedDeviceView[]> {
+    return (await this.devices.list(userId)).map((d) => ({
+      device_id: d.id,
+      name: d.name,
+      created_at: d.createdAt.toISOString(),
+      last_used_at: d.lastUsedAt?.toISOString() ?? null,
+      expires_at: d.expiresAt.toISOString(),
+    }));
+  }
+
+  async forget(userId: string, deviceId: string): Promise<void> {
+    if (!isUuid(deviceId) || !(await this.devices.delete(userId, deviceId))) throw ApiError.notFound(AUTH_MESSAGES.deviceNotFound);
+  }
+}
