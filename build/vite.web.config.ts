@@ -1,14 +1,22 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { sitePrerender } from './site-prerender';
 
 const root = resolve(__dirname, '..');
 
 /** The web build of desktop/renderer, served by the backend from dist/web. */
 export default defineConfig({
   root: resolve(root, 'desktop/renderer'),
-  plugins: [react()],
+  plugins: [react(), sitePrerender()],
   resolve: { alias: { '@shared': resolve(root, 'shared/src') } },
-  build: { outDir: resolve(root, 'dist/web'), emptyOutDir: true, sourcemap: true, target: 'es2022' },
+  build: {
+    outDir: resolve(root, 'dist/web'),
+    emptyOutDir: true,
+    sourcemap: true,
+    target: 'es2022',
+    // The app, and the public pages' template (prerendered by sitePrerender).
+    rollupOptions: { input: { index: resolve(root, 'desktop/renderer/index.html'), site: resolve(root, 'desktop/renderer/site.html') } },
+  },
   server: { proxy: { '/api': 'http://localhost:3000', '/prog': 'http://localhost:3000', '/.well-known': 'http://localhost:3000' } },
 });

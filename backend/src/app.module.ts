@@ -17,6 +17,7 @@ import { MetricsModule } from './modules/metrics/metrics.module';
 import { SchedulerModule } from './modules/scheduler/scheduler.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
 import { MailModule } from './modules/mail/mail.module';
+import { SiteModule } from './modules/site/site.module';
 import { BillingModule } from './modules/billing/billing.module';
 import { DeploymentsModule } from './modules/deployments/deployments.module';
 
@@ -37,6 +38,7 @@ export class AppModule {
         TypeOrmModule.forRoot(databaseOptions(options.databaseUrl, config.env.DATABASE_POOL_SIZE)),
         HealthModule,
         MailModule.forRoot(config),
+        SiteModule,
         AuthModule,
         AccountsModule,
         JobsModule,

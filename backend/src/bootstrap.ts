@@ -39,6 +39,6 @@ export async function createApp(config: AppConfig, options: CreateAppOptions): P
   app.use(json({ limit: JSON_BODY_LIMIT }), expressErrorHandler);
   app.use(cookieParser());
   mountProgApiDocs(app);
-  mountWebApp(app.getHttpAdapter().getInstance(), config.webDistDir);
+  mountWebApp(app.getHttpAdapter().getInstance(), config);
   return app;
 }

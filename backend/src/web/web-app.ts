@@ -2,29 +2,47 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { isServerPath } from '../common/http/route-prefixes';
+import type { AppConfig } from '../config/app-config';
+import { hostsConfigured } from '@shared/site/host-guard';
+import { SITE_PAGES_DIR, SitePages, siteHostsOf, sitePagesMiddleware } from './site-pages';
 
 const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Cronbeam</title></head>
 <body><h1>Cronbeam</h1><p>The web app has not been built. Run <code>npm run build:web</code>.</p></body></html>`;
 
 /**
- * Serves the built React app: hashed assets with long caching, and index.html
- * for every other GET that is not a server path (client-side routes such as
- * /dashboard). Server paths fall through to Nest, so an unknown /api route is
- * a JSON 404, never the web page.
+ * Serves the built React app: hashed assets with long caching; the public
+ * pages prerendered by the build, behind the host guards (site-pages.ts); and
+ * index.html for every other GET that is not a server path (client-side
+ * routes such as /dashboard). Server paths fall through to Nest, so an
+ * unknown /api route is a JSON 404, never the web page.
  */
-export function mountWebApp(server: Express, distDir: string): void {
+export function mountWebApp(server: Express, config: AppConfig): void {
+  const distDir = config.webDistDir;
   const indexFile = path.join(distDir, 'index.html');
   server.use(
     '/assets',
     express.static(path.join(distDir, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: true }),
   );
+  const pages = SitePages.load(distDir);
+  // The app applies the host guards again on client-side navigation: it reads the hosts from this tag.
+  const hosts = siteHostsOf(config);
+  const hostsMeta = hostsConfigured(hosts) ? `<meta name="cronbeam:hosts" content="${JSON.stringify(hosts).replace(/"/g, '&quot;')}" />` : null;
+  let appPage: string | undefined;
+  if (pages) {
+    const site = sitePagesMiddleware(config, pages);
+    server.use((req: Request, res: Response, next: NextFunction) => (isServerPath(req.path) ? next() : site(req, res, next)));
+  }
+  // The prerendered files are reached by their page URLs only.
+  server.use(`/${SITE_PAGES_DIR}`, (_req: Request, res: Response) => res.status(404).end());
   server.use(express.static(distDir, { index: false, maxAge: '1h' }));
   server.use((req: Request, res: Response, next: NextFunction) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || isServerPath(req.path) || req.path.startsWith('/assets/')) {
       return next();
     }
     res.setHeader('Cache-Control', 'no-cache');
-    if (fs.existsSync(indexFile)) return res.sendFile(indexFile);
-    res.type('html').send(PLACEHOLDER);
+    if (!fs.existsSync(indexFile)) return res.type('html').send(PLACEHOLDER);
+    if (!hostsMeta) return res.sendFile(indexFile);
+    appPage ??= fs.readFileSync(indexFile, 'utf8').replace('<head>', `<head>\n    ${hostsMeta}`);
+    res.type('html').send(appPage);
   });
 }

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react';
-import { BrowserRouter, Navigate, Route, Routes, useNavigate } from 'react-router-dom';
+import { BrowserRouter, Route, Routes, useNavigate } from 'react-router-dom';
 import { setUnauthorizedHandler } from './api/api-client';
 import { AuthCallbackPage } from './auth/auth-callback-page';
 import { LoginPage } from './auth/login-page';
@@ -9,6 +9,7 @@ import { VerifyPage } from './auth/verify-page';
 import { isIdTokenExpired } from './session/id-token';
 import { useSession } from './session/session-store';
 import { loginUrl } from './session/use-session-expiry';
+import { HomeRoute, HostGuard, SiteRoute } from './site/host-guard';
 import { NotFoundPage } from './ui/not-found-page';
 import { PageSpinner } from './ui/page-spinner';
 import { Toasts } from './ui/toasts';
@@ -31,20 +32,22 @@ function UnauthorizedRedirect() {
   return null;
 }
 
-/** `/` goes to the dashboard with a valid session, else to /login. */
-function HomeRedirect() {
-  const idToken = useSession((s) => s.idToken);
-  return <Navigate to={isIdTokenExpired(idToken) ? '/login' : '/dashboard'} replace />;
-}
-
 /** Route table of the web app and the desktop window. */
 export function AppRoutes() {
   return (
     <>
       <UnauthorizedRedirect />
+      <HostGuard />
       <Suspense fallback={<PageSpinner />}>
         <Routes>
-          <Route path="/" element={<HomeRedirect />} />
+          <Route path="/" element={<HomeRoute />} />
+          <Route path="/terms" element={<SiteRoute />} />
+          <Route path="/privacy" element={<SiteRoute />} />
+          <Route path="/refund" element={<SiteRoute />} />
+          <Route path="/contact" element={<SiteRoute />} />
+          <Route path="/api-documentation" element={<SiteRoute />} />
+          <Route path="/guides" element={<SiteRoute />} />
+          <Route path="/guides/*" element={<SiteRoute />} />
           <Route path="/login" element={<LoginPage />} />
           <Route path="/signup" element={<SignupPage />} />
           <Route path="/verify" element={<VerifyPage />} />

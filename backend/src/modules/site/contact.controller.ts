@@ -1,0 +1,16 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { ContactService } from './contact.service';
+
+/** The contact form of the public site (no account needed). */
+@Controller('api/site')
+export class ContactController {
+  constructor(private readonly contact: ContactService) {}
+
+  @Post('contact')
+  @HttpCode(202)
+  async send(@Body() body: unknown, @Req() req: Request): Promise<{ message: string }> {
+    await this.contact.send(body, req.ip ?? req.socket.remoteAddress ?? 'unknown');
+    return { message: 'Message sent' };
+  }
+}

@@ -1,0 +1,144 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { NextFunction, Request, Response } from 'express';
+import { decideHostRoute, isAppPath, isUnexpiredJwt, type SiteHosts } from '@shared/site/host-guard';
+import type { AppConfig } from '../config/app-config';
+
+/** Folder of the web build holding the prerendered public pages (written by build/site-prerender.ts). */
+export const SITE_PAGES_DIR = 'site-pages';
+/** Stand-ins the build leaves in the pages for origins only the server knows. */
+const SITE_ORIGIN_PLACEHOLDER = 'https://__cronbeam_site_origin__';
+const API_ORIGIN_PLACEHOLDER = 'https://__cronbeam_api_origin__';
+/** Session cookies the web app stores; cleared when a guard ends an expired session. */
+const SESSION_COOKIES = ['accessToken', 'idToken'];
+/** A Host header safe to print into a page: a name or IPv4/IPv6 literal with an optional port. */
+const SAFE_HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i;
+
+interface SiteManifest {
+  pages: Record<string, { file: string; status: number }>;
+  redirects: Record<string, string>;
+}
+
+/** The prerendered pages of one web build, read from disk once. */
+export class SitePages {
+  private readonly html = new Map<string, string>();
+
+  private constructor(
+    readonly distDir: string,
+    readonly manifest: SiteManifest,
+  ) {}
+
+  /** Null when the build has no prerendered pages (an older build or the placeholder). */
+  static load(distDir: string): SitePages | null {
+    const file = path.join(distDir, SITE_PAGES_DIR, 'manifest.json');
+    if (!fs.existsSync(file)) return null;
+    return new SitePages(distDir, JSON.parse(fs.readFileSync(file, 'utf8')) as SiteManifest);
+  }
+
+  has(pagePath: string): boolean {
+    return pagePath !== '/404' && pagePath in this.manifest.pages;
+  }
+
+  /** The page's HTML with the real origins written in. */
+  render(pagePath: string, origins: { site: string; api: string }): string {
+    const entry = this.manifest.pages[pagePath];
+    let html = this.html.get(pagePath);
+    if (html === undefined) {
+      html = fs.readFileSync(path.join(this.distDir, entry.file), 'utf8');
+      this.html.set(pagePath, html);
+    }
+    return html.replaceAll(SITE_ORIGIN_PLACEHOLDER, origins.site).replaceAll(API_ORIGIN_PLACEHOLDER, origins.api);
+  }
+
+  /** Indexable pages: every public page but the not-found page. */
+  publicPaths(): string[] {
+    return Object.entries(this.manifest.pages)
+      .filter(([, page]) => page.status === 200)
+      .map(([pagePath]) => pagePath);
+  }
+}
+
+export function siteHostsOf(config: AppConfig): SiteHosts {
+  return { app: config.env.APP_HOST, marketing: config.env.MARKETING_HOST, dev: config.env.DEV_HOST };
+}
+
+/** This request's own origin when its Host header is well-formed, else the configured public URL. */
+function requestOrigin(req: Request, config: AppConfig): string {
+  const host = req.headers.host ?? '';
+  return SAFE_HOST.test(host) ? `${req.protocol}://${host}` : config.publicUrl;
+}
+
+/** Canonical links and the sitemap point at the marketing host when there is one. */
+export function siteOrigin(req: Request, config: AppConfig): string {
+  if (config.env.MARKETING_HOST) return `${req.protocol}://${config.env.MARKETING_HOST}`;
+  return config.env.PUBLIC_URL ? config.publicUrl : requestOrigin(req, config);
+}
+
+/** Code samples call the API where this server answers. */
+function apiOrigin(req: Request, config: AppConfig): string {
+  return config.env.PUBLIC_URL ? config.publicUrl : requestOrigin(req, config);
+}
+
+/** Expires the session cookies for this host and for the parent domain the app shares them on. */
+function clearSessionCookies(req: Request, res: Response): void {
+  const labels = req.hostname.split('.');
+  const parent = labels.length > 2 && !/^[\d.]+$/.test(req.hostname) ? labels.slice(-2).join('.') : null;
+  for (const name of SESSION_COOKIES) {
+    res.clearCookie(name, { path: '/' });
+    if (parent) res.clearCookie(name, { path: '/', domain: parent });
+  }
+}
+
+function sitemap(pages: SitePages, origin: string): string {
+  const urls = [...pages.publicPaths(), '/pricing'].sort().map((p) => `  <url><loc>${origin}${p}</loc></url>`);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
+}
+
+function robots(origin: string): string {
+  return ['User-agent: *', 'Allow: /', 'Disallow: /api/', 'Disallow: /dashboard', 'Disallow: /profile', `Sitemap: ${origin}/sitemap.xml`, ''].join('\n');
+}
+
+/**
+ * Page requests of the public site and the host guards: redirects by Host
+ * header and session cookie, prerendered HTML for public pages, sitemap.xml
+ * and robots.txt, and a real 404 for paths nobody serves. App screens and
+ * static files pass on to the next handlers.
+ */
+export function sitePagesMiddleware(config: AppConfig, pages: SitePages) {
+  const hosts = siteHostsOf(config);
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    const origins = () => ({ site: siteOrigin(req, config), api: apiOrigin(req, config) });
+    if (req.path === '/sitemap.xml') return res.type('application/xml').send(sitemap(pages, origins().site));
+    if (req.path === '/robots.txt') return res.type('text/plain').send(robots(origins().site));
+    // Files (assets, icons) are the static handler's, when they exist.
+    if (path.posix.extname(req.path)) {
+      const file = path.join(pages.distDir, path.posix.normalize(req.path));
+      if (file.startsWith(pages.distDir) && fs.existsSync(file)) return next();
+      return res.status(404).type('html').send(pages.render('/404', origins()));
+    }
+
+    const search = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
+    if (req.path.length > 1 && req.path.endsWith('/')) return res.redirect(301, req.path.replace(/\/+$/, '') + search);
+    const moved = pages.manifest.redirects[req.path];
+    if (moved) return res.redirect(301, moved + search);
+
+    const decision = decideHostRoute({
+      path: req.path,
+      search,
+      host: req.headers.host ?? '',
+      protocol: req.protocol,
+      hosts,
+      hasSession: isUnexpiredJwt(req.cookies?.idToken as string | undefined),
+    });
+    if (decision.kind === 'redirect') {
+      if (decision.clearSession) clearSessionCookies(req, res);
+      res.setHeader('Cache-Control', 'no-store');
+      return res.redirect(302, decision.location);
+    }
+    res.setHeader('Cache-Control', 'no-cache');
+    if (pages.has(req.path)) return res.type('html').send(pages.render(req.path, origins()));
+    if (isAppPath(req.path)) return next();
+    return res.status(404).type('html').send(pages.render('/404', origins()));
+  };
+}

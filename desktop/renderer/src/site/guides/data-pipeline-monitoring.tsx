@@ -1,0 +1,116 @@
+import { CodeBlock } from '../layout/code-block';
+import { guidePage } from '../layout/guide-layout';
+import { apiOrigin } from '../site-meta';
+import { guideBySlug } from './guide-catalog';
+
+function Body() {
+  const origin = apiOrigin();
+  return (
+    <>
+      <h2>The pattern: every step behind an endpoint</h2>
+      <p>
+        Many data pipelines are a few steps that run in order: extract from a source, transform, load into a warehouse, refresh a report. When each
+        step is an HTTP endpoint (a serverless function, an internal API, an Airbyte or dbt Cloud job trigger), a scheduler can start them and keep
+        their history without a workflow server of your own.
+      </p>
+
+      <h2>Schedule the steps</h2>
+      <p>Give each step its own job and space the schedules so each step has time to finish before the next one starts:</p>
+      <div className="site-table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Job</th>
+              <th scope="col">Schedule (UTC)</th>
+              <th scope="col">Calls</th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <td>
+                <code>extract-orders</code>
+              </td>
+              <td>
+                <code>0 1 * * *</code> (01:00)
+              </td>
+              <td>POST /etl/extract</td>
+            </tr>
+            <tr>
+              <td>
+                <code>transform-orders</code>
+              </td>
+              <td>
+                <code>30 1 * * *</code> (01:30)
+              </td>
+              <td>POST /etl/transform</td>
+            </tr>
+            <tr>
+              <td>
+                <code>refresh-dashboard</code>
+              </td>
+              <td>
+                <code>0 2 * * *</code> (02:00)
+              </td>
+              <td>POST /reports/refresh</td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
+      <CodeBlock
+        label="Create the first step"
+        code={`curl -X POST ${origin}/prog/jobs \\
+  -H "X-API-Key: YOUR_API_KEY" -H "X-User-ID: YOUR_USER_ID" \\
+  -H "Content-Type: application/json" \\
+  -d '{
+    "name": "extract-orders",
+    "url": "https://etl.example.com/etl/extract",
+    "method": "POST",
+    "headers": {"Authorization": "Bearer ETL_TOKEN", "Content-Type": "application/json"},
+    "body": "{\\"since\\": \\"yesterday\\"}",
+    "cron_expression": "0 1 * * *",
+    "notify_on_failure": true
+  }'`}
+      />
+      <p>
+        Let each endpoint answer when its work is done, or with a 2xx as soon as it has started the work safely and can be polled later; a run that
+        takes longer than the request timeout counts as failed.
+      </p>
+
+      <h2>Monitor every run</h2>
+      <ul>
+        <li>
+          <strong>Logs:</strong> each run keeps its time, status code, duration and the start of the response body. Make your endpoint answer with
+          a small summary (<code>{'{"rows": 1832}'}</code>) and the logs become a history of your pipeline. Read the last 50 runs with{' '}
+          <code>GET /prog/jobs/JOB_ID/logs</code>.
+        </li>
+        <li>
+          <strong>Retries:</strong> timeouts, 5xx answers and connection errors are retried up to 3 times with exponential backoff, which covers
+          most transient warehouse and network hiccups. Make the steps idempotent so a retry does no harm.
+        </li>
+        <li>
+          <strong>Alerts:</strong> with <code>notify_on_failure</code> on, a failure that survives the retries sends an email: a step answering
+          with an error, timing out, an expired TLS certificate, or the instance behind the endpoint being offline.
+        </li>
+        <li>
+          <strong>Dashboard:</strong> all jobs on one screen with their status, next run and recent activity; pause a step while you fix it and
+          resume it afterwards.
+        </li>
+      </ul>
+
+      <h2>Plan the quota</h2>
+      <p>
+        Every run is one execution of the monthly quota: 100 on Free, 1,500 on Basic and 10,000 on Pro. Three daily steps use about 90 a month; an
+        hourly sync about 730. When the quota is used up, runs are skipped and logged as such until the next month, so check the usage in the
+        dashboard before adding frequent jobs. <a href="/pricing">Compare the plans</a>.
+      </p>
+
+      <h2>Where to go next</h2>
+      <p>
+        Trigger steps from an AI assistant with the <a href="/guides/mcp-introduction">MCP server</a>, or run them as n8n workflows with{' '}
+        <a href="/guides/monitor-n8n">the n8n guide</a>.
+      </p>
+    </>
+  );
+}
+
+export default guidePage(guideBySlug('data-pipeline-monitoring'), Body);
