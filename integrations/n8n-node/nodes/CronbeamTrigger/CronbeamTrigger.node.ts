@@ -12,9 +12,29 @@ import { testCronbeamCredentials } from '../shared/credential-test';
 import { getJobOptions, listJobs } from '../shared/jobs';
 import { newRunEvents, type JobWatchState, type RunEvent, type RunEventMatch } from '../shared/run-events';
 
-/** The trigger's static data: one watch state per job id. */
+/**
+ * The trigger's static data: one watch state per job id, and the creation
+ * time of the newest job of the account at the last poll (server clock).
+ */
 interface TriggerState {
   jobs?: Record<string, JobWatchState>;
+  newestJobCreatedAt?: string | null;
+}
+
+/**
+ * A job without a watch state is either new since the last poll (all its runs
+ * are news) or an existing job just added to the watch list (its history is
+ * only recorded, like everything on the first poll).
+ */
+function startingPoint(state: TriggerState, job: Job): JobWatchState | undefined {
+  if (state.jobs === undefined) return undefined;
+  const newest = state.newestJobCreatedAt;
+  const createdSince = !newest || Date.parse(job.created_at) > Date.parse(newest);
+  return createdSince ? { seen: [], lastOutcome: null } : undefined;
+}
+
+function newestCreatedAt(jobs: Job[], before: string | null | undefined): string | null {
+  return jobs.reduce<string | null>((newest, job) => (!newest || Date.parse(job.created_at) > Date.parse(newest) ? job.created_at : newest), before ?? null);
 }
 
 function toItem(job: Job, match: RunEventMatch): INodeExecutionData {
@@ -25,6 +45,7 @@ function toItem(job: Job, match: RunEventMatch): INodeExecutionData {
  * Fires on finished runs of the chosen jobs by polling their logs. Each run
  * fires once: the run ids already seen are kept in the workflow's static
  * data, which n8n stores with the workflow, so a restart does not replay them.
+ * The first poll after activation only records what exists.
  */
 export class CronbeamTrigger implements INodeType {
   description: INodeTypeDescription = {
@@ -87,7 +108,7 @@ export class CronbeamTrigger implements INodeType {
     let sample: INodeExecutionData | null = null;
     for (const job of watched) {
       const { logs } = (await cronbeamApiRequest.call(this, 'GET', `/prog/jobs/${encodeURIComponent(job.job_id)}/logs`)) as JobLogsResponse;
-      const { matches, next: watch } = newRunEvents(previous[job.job_id], logs, wanted);
+      const { matches, next: watch } = newRunEvents(previous[job.job_id] ?? startingPoint(state, job), logs, wanted);
       next[job.job_id] = watch;
       items.push(...matches.map((match) => toItem(job, match)));
       // "Fetch test event" in the editor shows the newest matching run even when it was seen before.
@@ -96,7 +117,10 @@ export class CronbeamTrigger implements INodeType {
         if (newest) sample = toItem(job, newest);
       }
     }
-    if (!manual) state.jobs = next;
+    if (!manual) {
+      state.jobs = next;
+      state.newestJobCreatedAt = newestCreatedAt(jobs, state.newestJobCreatedAt);
+    }
 
     if (items.length) return [items];
     return manual && sample ? [[sample]] : null;

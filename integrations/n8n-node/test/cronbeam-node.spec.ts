@@ -1,0 +1,270 @@
+import { NodeApiError, NodeOperationError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
+import { HttpTarget } from '../../../test/fakes/http-target';
+import { startTestServer, type TestServer } from '../../../test/support/test-server';
+import { CronbeamApi } from '../credentials/CronbeamApi.credentials';
+import { Cronbeam } from '../nodes/Cronbeam/Cronbeam.node';
+import { keyedAccount, TEST_ADMIN_TOKEN, type KeyedAccount } from './support/cronbeam-fixtures';
+import { credentialTestContext, N8nRuntime } from './support/n8n-runtime';
+
+jest.setTimeout(60_000);
+
+/**
+ * The Cronbeam action node and its credential test, run as n8n runs them
+ * (execute() with an execution context) against the real app over HTTP.
+ */
+describe('n8n node Cronbeam', () => {
+  let server: TestServer;
+  let target: HttpTarget;
+  let pro: KeyedAccount;
+  let runtime: N8nRuntime;
+  const node = new Cronbeam();
+  const description = node.description;
+
+  const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+  const byName = (value: string) => ({ __rl: true, mode: 'name', value });
+  const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
+
+  /** One execute() over one input item per parameter set. */
+  async function run(parameters: IDataObject | IDataObject[], options: { continueOnFail?: boolean; on?: N8nRuntime } = {}): Promise<INodeExecutionData[]> {
+    const context = (options.on ?? runtime).executeContext(description, parameters, { continueOnFail: options.continueOnFail });
+    const [output] = await node.execute.call(context);
+    return output;
+  }
+  const json = async (parameters: IDataObject): Promise<IDataObject> => {
+    const output = await run(parameters);
+    expect(output).toHaveLength(1);
+    return output[0].json;
+  };
+  const failure = async (parameters: IDataObject): Promise<Error> => {
+    try {
+      await run(parameters);
+    } catch (error) {
+      return error as Error;
+    }
+    throw new Error('expected execute() to fail');
+  };
+  const create = (name: string, extra: IDataObject = {}) =>
+    json({ resource: 'job', operation: 'create', name, url: `${target.url}/ok`, cronExpression: '0 0 1 1 *', ...extra });
+
+  /** What the API itself holds, read with the same key outside the node. */
+  const apiGet = (path: string) => server.http.get(path, { headers: { 'X-API-Key': String(pro.credentials.apiKey), 'X-User-ID': String(pro.credentials.userId) } });
+
+  beforeAll(async () => {
+    target = await HttpTarget.start();
+    target.on('/fail', (_req, res) => {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end('boom');
+    });
+    // The scheduler stays off: runs come only from "run now", so each test knows every log line.
+    server = await startTestServer({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, ALLOW_PRIVATE_TARGETS: 'true' });
+    pro = await keyedAccount(server, 'pro');
+    runtime = new N8nRuntime(new CronbeamApi(), pro.credentials);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await target?.close();
+  });
+
+  describe('credential test', () => {
+    const test = (data: IDataObject) =>
+      node.methods.credentialTest.cronbeamApiConnection.call(credentialTestContext(), { id: 'c', name: 'Cronbeam', type: 'cronbeamApi', data: data as never });
+
+    it('accepts a working key with its user id', async () => {
+      await expect(test(pro.credentials)).resolves.toEqual({ status: 'OK', message: 'Connection successful' });
+    });
+
+    it("reports the API's message for a wrong key and for another user's id", async () => {
+      await expect(test({ ...pro.credentials, apiKey: 'cb_not-a-key' })).resolves.toEqual({ status: 'Error', message: 'Invalid API key' });
+      await expect(test({ ...pro.credentials, userId: '00000000-0000-4000-8000-000000000000' })).resolves.toEqual({ status: 'Error', message: 'Invalid API key' });
+    });
+
+    it('tells an unreachable service and a URL that is not Cronbeam apart from a bad key', async () => {
+      const closed = await HttpTarget.start();
+      const closedUrl = closed.url;
+      await closed.close();
+      const unreachable = await test({ ...pro.credentials, baseUrl: closedUrl });
+      expect(unreachable.status).toBe('Error');
+      expect(unreachable.message).toMatch(new RegExp(`^Cronbeam did not answer at ${closedUrl}/prog/ping: .*ECONNREFUSED`));
+
+      await expect(test({ ...pro.credentials, baseUrl: target.url })).resolves.toEqual({ status: 'Error', message: `${target.url} is not a Cronbeam API: /prog/ping answered 200` });
+      await expect(test({ ...pro.credentials, baseUrl: 'app.cronbeam.io' })).resolves.toMatchObject({ status: 'Error', message: expect.stringContaining('http:// or https://') });
+    });
+  });
+
+  describe('Job', () => {
+    it('creates a job with every field and sends the key and user id the credential defines', async () => {
+      runtime.requests.length = 0;
+      const job = await create('n8n-create', {
+        additionalFields: {
+          method: 'POST',
+          body: '{"hello":"n8n"}',
+          notifyOnFailure: true,
+          headers: { header: [{ name: 'X-Token', value: 'abc' }, { name: 'Content-Type', value: 'application/json' }] },
+        },
+      });
+      expect(job).toMatchObject({
+        name: 'n8n-create',
+        url: `${target.url}/ok`,
+        method: 'POST',
+        body: '{"hello":"n8n"}',
+        cron_expression: '0 0 1 1 *',
+        notify_on_failure: true,
+        headers: { 'X-Token': 'abc', 'Content-Type': 'application/json' },
+        status: 'pending',
+      });
+      expect((await apiGet(`/prog/jobs/${job.job_id}`)).body).toEqual(job);
+      expect(runtime.requests).toEqual([
+        { method: 'POST', url: `${server.baseUrl}/prog/jobs`, headers: { 'X-API-Key': pro.credentials.apiKey, 'X-User-ID': pro.credentials.userId } },
+      ]);
+    });
+
+    it('gets a job picked from the list, by name and by ID', async () => {
+      const job = await create('n8n-get');
+      for (const locator of [fromList(String(job.job_id)), byName('n8n-get'), byId(String(job.job_id))]) {
+        expect(await json({ resource: 'job', operation: 'get', jobId: locator })).toEqual(job);
+      }
+      const unknown = await failure({ resource: 'job', operation: 'get', jobId: byName('no-such-job') });
+      expect(unknown).toBeInstanceOf(NodeOperationError);
+      expect(unknown.message).toBe("No job named 'no-such-job'");
+    });
+
+    it('lists jobs for the "From List" picker, filtered by what is typed', async () => {
+      await create('picker-alpha');
+      await create('picker-beta');
+      const all = await node.methods.listSearch.searchJobs.call(runtime.loadOptionsContext(description));
+      expect(all.results.map((r) => r.name)).toEqual(expect.arrayContaining(['picker-alpha', 'picker-beta']));
+      const filtered = await node.methods.listSearch.searchJobs.call(runtime.loadOptionsContext(description), 'ALPHA');
+      expect(filtered.results).toEqual([{ name: 'picker-alpha', value: expect.any(String) }]);
+      expect((await apiGet(`/prog/jobs/${filtered.results[0].value}`)).body.name).toBe('picker-alpha');
+    });
+
+    it('gets many jobs: limit, return all, status filter', async () => {
+      const all = (await apiGet('/prog/jobs')).body as Array<{ job_id: string }>;
+      expect(all.length).toBeGreaterThanOrEqual(3);
+      const limited = await run({ resource: 'job', operation: 'getAll', limit: 2 });
+      expect(limited.map((item) => item.json.job_id)).toEqual(all.slice(0, 2).map((j) => j.job_id));
+      const everything = await run({ resource: 'job', operation: 'getAll', returnAll: true });
+      expect(everything.map((item) => item.json.job_id)).toEqual(all.map((j) => j.job_id));
+
+      const paused = await create('n8n-filter-paused');
+      await run({ resource: 'job', operation: 'pause', jobId: byId(String(paused.job_id)) });
+      const onlyPaused = await run({ resource: 'job', operation: 'getAll', returnAll: true, filters: { status: ['paused'] } });
+      expect(onlyPaused.map((item) => item.json.job_id)).toEqual([paused.job_id]);
+    });
+
+    it('updates only the fields given and keeps the others', async () => {
+      const job = await create('n8n-update', { additionalFields: { method: 'PUT', body: 'keep me', headers: { header: [{ name: 'X-Keep', value: '1' }] } } });
+      const updated = await json({ resource: 'job', operation: 'update', jobId: byName('n8n-update'), updateFields: { cronExpression: '30 14 * * SUN', notifyOnFailure: true } });
+      expect(updated).toMatchObject({ job_id: job.job_id, name: 'n8n-update', method: 'PUT', body: 'keep me', headers: { 'X-Keep': '1' }, cron_expression: '30 14 * * SUN', notify_on_failure: true });
+      expect((await apiGet(`/prog/jobs/${job.job_id}`)).body).toEqual(updated);
+
+      const nothing = await failure({ resource: 'job', operation: 'update', jobId: byId(String(job.job_id)) });
+      expect(nothing.message).toBe('Add at least one field to update');
+    });
+
+    it('pauses and resumes a job', async () => {
+      const job = await create('n8n-pause');
+      expect(await json({ resource: 'job', operation: 'pause', jobId: byId(String(job.job_id)) })).toMatchObject({ status: 'paused', next_run_at: null });
+      const resumed = await json({ resource: 'job', operation: 'resume', jobId: byId(String(job.job_id)) });
+      expect(resumed).toMatchObject({ status: 'scheduled', next_run_at: '2027-01-01T00:00:00.000Z' });
+    });
+
+    it('runs a job now and returns the outcome of that run', async () => {
+      const ok = await create('n8n-run-ok');
+      const success = await json({ resource: 'job', operation: 'run', jobId: byId(String(ok.job_id)) });
+      expect(success).toMatchObject({ job_id: ok.job_id, trigger: 'manual', status: 'success', response_code: 200, response_body: '{"ok":true}' });
+      expect(target.requests('/ok').length).toBeGreaterThanOrEqual(1);
+
+      const bad = await create('n8n-run-fail', { url: `${target.url}/fail` });
+      const failed = await json({ resource: 'job', operation: 'run', jobId: byName('n8n-run-fail') });
+      expect(failed).toMatchObject({ job_id: bad.job_id, trigger: 'manual', status: 'failed', response_code: 500 });
+    });
+
+    it('deletes a job; reading it afterwards fails with the API message as a NodeApiError', async () => {
+      const job = await create('n8n-delete');
+      expect(await json({ resource: 'job', operation: 'delete', jobId: byId(String(job.job_id)) })).toEqual({ job_id: job.job_id, deleted: true, message: 'Job deleted' });
+      expect((await apiGet(`/prog/jobs/${job.job_id}`)).status).toBe(404);
+
+      const gone = await failure({ resource: 'job', operation: 'get', jobId: byId(String(job.job_id)) });
+      expect(gone).toBeInstanceOf(NodeApiError);
+      expect(gone).toMatchObject({ message: 'Job not found', httpCode: '404' });
+    });
+  });
+
+  describe('Log', () => {
+    it("gets a job's latest runs, newest first, with limit and status filter", async () => {
+      target.on('/flip', (_req, res) => {
+        res.writeHead(target.requests('/flip').length % 2 ? 503 : 200);
+        res.end();
+      });
+      const job = await create('n8n-logs', { url: `${target.url}/flip` });
+      const outcomes: unknown[] = [];
+      for (let i = 0; i < 4; i += 1) outcomes.push((await json({ resource: 'job', operation: 'run', jobId: byId(String(job.job_id)) })).status);
+      expect(outcomes).toEqual(['failed', 'success', 'failed', 'success']);
+
+      const everything = await run({ resource: 'log', operation: 'getAll', jobId: byName('n8n-logs'), returnAll: true });
+      expect(everything.map((item) => item.json.status)).toEqual(['success', 'failed', 'success', 'failed']);
+      expect(everything.every((item) => item.json.job_id === job.job_id && item.json.trigger === 'manual')).toBe(true);
+      const newest = await run({ resource: 'log', operation: 'getAll', jobId: byName('n8n-logs'), limit: 1 });
+      expect(newest.map((item) => item.json.run_id)).toEqual([everything[0].json.run_id]);
+      const failures = await run({ resource: 'log', operation: 'getAll', jobId: byName('n8n-logs'), returnAll: true, filters: { status: ['failed'] } });
+      expect(failures.map((item) => item.json.response_code)).toEqual([503, 503]);
+    });
+  });
+
+  describe('errors', () => {
+    it("turns a 422 into a NodeApiError naming the field with the API's message", async () => {
+      const error = await failure({ resource: 'job', operation: 'create', name: 'has spaces', url: 'ftp://example.com', cronExpression: '* * *' });
+      expect(error).toBeInstanceOf(NodeApiError);
+      expect((error as NodeApiError).httpCode).toBe('422');
+      expect(error.message).toContain('name: Name can only contain letters, numbers, hyphens (-), and underscores (_)');
+      expect(error.message).toContain('url: URL must start with http:// or https://');
+      expect(error.message).toMatch(/cron_expression: /);
+    });
+
+    it('reports a plan limit with its figures, and a rejected key, as NodeApiErrors', async () => {
+      const free = await keyedAccount(server, 'free');
+      const freeRuntime = new N8nRuntime(new CronbeamApi(), free.credentials);
+      for (const name of ['free-1', 'free-2']) await run({ resource: 'job', operation: 'create', name, url: 'https://example.com', cronExpression: '* * * * *' }, { on: freeRuntime });
+      const limit = await run({ resource: 'job', operation: 'create', name: 'free-3', url: 'https://example.com', cronExpression: '* * * * *' }, { on: freeRuntime }).catch((e: NodeApiError) => e);
+      expect(limit).toBeInstanceOf(NodeApiError);
+      expect(limit).toMatchObject({ message: 'Job limit exceeded', httpCode: '403', description: 'plan: free, job_count: 2, max_jobs: 2' });
+
+      const wrongKey = new N8nRuntime(new CronbeamApi(), { ...pro.credentials, apiKey: 'cb_wrong' });
+      const rejected = await run({ resource: 'job', operation: 'getAll' }, { on: wrongKey }).catch((e: NodeApiError) => e);
+      expect(rejected).toBeInstanceOf(NodeApiError);
+      expect(rejected).toMatchObject({ message: 'Invalid API key', httpCode: '401' });
+    });
+
+    it('with "Continue On Fail", returns the error as that item and carries on with the next', async () => {
+      const output = await run(
+        [
+          { resource: 'job', operation: 'create', name: 'bad name!', url: 'https://example.com', cronExpression: '*/5 * * * *' },
+          { resource: 'job', operation: 'create', name: 'n8n-after-error', url: 'https://example.com', cronExpression: '*/5 * * * *' },
+          { resource: 'job', operation: 'get', jobId: byName('missing-job') },
+        ],
+        { continueOnFail: true },
+      );
+      expect(output).toEqual([
+        {
+          json: { error: 'name: Name can only contain letters, numbers, hyphens (-), and underscores (_)', description: 'POST /prog/jobs answered 422' },
+          pairedItem: { item: 0 },
+        },
+        { json: expect.objectContaining({ name: 'n8n-after-error', status: 'pending' }), pairedItem: { item: 1 } },
+        { json: { error: "No job named 'missing-job'" }, pairedItem: { item: 2 } },
+      ]);
+
+      // Without it, the first bad item stops the run and nothing after it is created.
+      const stopped = await run(
+        [
+          { resource: 'job', operation: 'create', name: 'bad name!', url: 'https://example.com', cronExpression: '*/5 * * * *' },
+          { resource: 'job', operation: 'create', name: 'n8n-never', url: 'https://example.com', cronExpression: '*/5 * * * *' },
+        ],
+      ).catch((e: NodeApiError) => e);
+      expect(stopped).toBeInstanceOf(NodeApiError);
+      expect((stopped as NodeApiError).context.itemIndex).toBe(0);
+      expect(((await apiGet('/prog/jobs')).body as Array<{ name: string }>).map((j) => j.name)).not.toContain('n8n-never');
+    });
+  });
+});
