@@ -56,7 +56,12 @@ describe('billing with Stripe (/api/stripe, /api/profile/stats)', () => {
     return subscription.id as string;
   }
 
-  const failedDeliveries = () => stripe.deliveries.filter((d) => d.status !== 200);
+  /** Webhook deliveries of the running test that the app refused (tests that forge events on purpose make their own). */
+  let firstDelivery = 0;
+  beforeEach(() => {
+    firstDelivery = stripe.deliveries.length;
+  });
+  const failedDeliveries = () => stripe.deliveries.slice(firstDelivery).filter((d) => d.status !== 200);
 
   it('first checkout: a free user pays on the checkout page and the webhooks make them pro', async () => {
     const user = await signUpAndLogin(server);
@@ -333,6 +338,18 @@ describe('billing with Stripe (/api/stripe, /api/profile/stats)', () => {
     const free = await server.http.post('/api/stripe/cancel-subscription', undefined, as(user));
     expect(free.status).toBe(400);
     expect(free.body).toEqual({ detail: BILLING_MESSAGES.noActiveSubscription });
+  });
+
+  it('deleting the account ends its paid subscription at once', async () => {
+    const user = await signUpAndLogin(server);
+    const subscriptionId = await subscribe(user, 'basic', 'monthly');
+    const before = stripe.deliveries.length;
+    const res = await server.http.delete('/api/account', as(user));
+    expect(res.status).toBe(200);
+    expect(stripe.subscriptions.get(subscriptionId)!.status).toBe('canceled');
+    await stripe.settle();
+    // The deletion event arrives for a customer that is no longer ours: acknowledged.
+    expect(stripe.deliveries.slice(before).map((d) => [d.type, d.status])).toEqual([['customer.subscription.deleted', 200]]);
   });
 
   it('an operator-set plan shows as active without a subscription', async () => {

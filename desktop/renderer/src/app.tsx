@@ -20,6 +20,12 @@ const DashboardPage = lazy(() => {
   return import('./dashboard/dashboard-page');
 });
 
+/** Pricing, checkout results and the profile load as chunks of their own. */
+const PricingPage = lazy(() => import('./billing/pricing-page'));
+const SuccessPage = lazy(() => import('./billing/success-page'));
+const CancelPage = lazy(() => import('./billing/cancel-page'));
+const ProfilePage = lazy(() => import('./profile/profile-page'));
+
 /** A 401 anywhere ends the session: clear it and go to /login with the spec's message. */
 function UnauthorizedRedirect() {
   const navigate = useNavigate();
@@ -55,6 +61,10 @@ export function AppRoutes() {
           <Route path="/auth/callback" element={<AuthCallbackPage />} />
           <Route path="/dashboard/auth/callback" element={<AuthCallbackPage />} />
           <Route path="/dashboard/*" element={<DashboardPage />} />
+          <Route path="/pricing" element={<PricingPage />} />
+          <Route path="/success" element={<SuccessPage />} />
+          <Route path="/cancel" element={<CancelPage />} />
+          <Route path="/profile" element={<ProfilePage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </Suspense>

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { BillingModule } from '../billing/billing.module';
 import { AccountsController } from './accounts.controller';
 import { AccountsService } from './accounts.service';
 
-@Module({ imports: [AuthModule], controllers: [AccountsController], providers: [AccountsService] })
+@Module({ imports: [AuthModule, BillingModule], controllers: [AccountsController], providers: [AccountsService] })
 export class AccountsModule {}

@@ -3,6 +3,7 @@ import { ApiError } from '../../common/http/api-error';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { IDENTITY_PROVIDER, type IdentityProvider } from '../auth/identity-provider';
 import { UsersService } from '../auth/users.service';
+import { BillingService } from '../billing/billing.service';
 import { toUserView } from '../auth/user-view';
 import type { UserView } from '@shared/auth/user-view';
 
@@ -15,6 +16,7 @@ export class AccountsService {
   constructor(
     @Inject(IDENTITY_PROVIDER) private readonly provider: IdentityProvider,
     private readonly users: UsersService,
+    private readonly billing: BillingService,
   ) {}
 
   async show(user: AuthenticatedUser): Promise<UserView> {
@@ -30,6 +32,8 @@ export class AccountsService {
    * can delete itself again, never data nobody can reach to delete.
    */
   async delete(user: AuthenticatedUser, accessToken: string): Promise<void> {
+    // A paid subscription ends first: should Stripe be unreachable, the account stays (and can be deleted again) rather than being billed with no owner.
+    await this.billing.endForDeletedAccount(user.id);
     await this.users.delete(user.id);
     await this.provider.deleteUser(user, accessToken);
     this.logger.log({ userId: user.id }, 'Account deleted');

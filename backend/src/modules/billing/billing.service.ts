@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type Stripe from 'stripe';
+import Stripe from 'stripe';
 import {
   BILLING_MESSAGES,
   formatBillingDate,
@@ -229,6 +229,22 @@ export class BillingService {
       const names = (await this.jobs.list(userId)).filter((job) => paused.has(job.job_id)).map((job) => job.name).reverse();
       await this.mail.send(jobsPausedMail(user.email, planName(plan), maxJobs, names, this.config.publicUrl));
     }
+  }
+
+  /** Ends the user's paid subscription at once because their account is being deleted: nobody is billed for an account that no longer exists. */
+  async endForDeletedAccount(userId: string): Promise<void> {
+    const row = await this.repo.currentSubscription(userId);
+    if (!isEntitling(row)) return;
+    if (!this.stripe.enabled) {
+      this.logger.error({ userId, subscriptionId: row.subscriptionId }, 'Account deleted with a paid subscription while billing is off; cancel it in Stripe');
+      return;
+    }
+    try {
+      await this.stripe.call((s) => s.subscriptions.cancel(row.subscriptionId));
+    } catch (error) {
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing')) throw error;
+    }
+    this.logger.log({ userId, subscriptionId: row.subscriptionId }, 'Subscription cancelled with the account');
   }
 
   /** One Stripe customer per user, created on their first checkout. */

@@ -23,7 +23,8 @@ export function LoginPage() {
     setError(null);
     try {
       signIn(await authApi.login(email.trim(), password));
-      navigate('/dashboard', { replace: true });
+      // /login?redirect=pricing (a paid plan chosen while signed out) returns to the pricing page.
+      navigate(params.get('redirect') === 'pricing' ? '/pricing' : '/dashboard', { replace: true });
     } catch (failure) {
       setError(cleanAuthMessage(errorMessage(failure)));
       setBusy(false);
