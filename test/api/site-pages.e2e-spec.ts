@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { CONTACT_MESSAGES } from '@shared/site/contact-rules';
 import { signUpAndLogin } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { fakeJwt } from '../browser/support/session-cookies';
 import { buildWebApp } from '../browser/support/web-build';
 
 jest.setTimeout(120_000);
@@ -142,6 +143,14 @@ describe('public site pages (raw HTML, no JavaScript)', () => {
         expect(article).toMatchObject({ '@type': 'Article', headline: h1, mainEntityOfPage: `${server.baseUrl}/guides/${slug}` });
       }
     }
+  });
+
+  it('with no hosts configured, shows / to visitors and sends a signed-in user to the dashboard', async () => {
+    expect((await server.http.get('/')).status).toBe(200);
+    const exp = Math.floor(Date.now() / 1000) + 600;
+    const res = await server.http.get('/', { headers: { cookie: `idToken=${fakeJwt({ sub: 'u1', exp })}` } });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/dashboard');
   });
 
   it('redirects /guides/data-pipelines with 301 to /guides/data-pipeline-monitoring', async () => {

@@ -111,8 +111,8 @@ export function sitePagesMiddleware(config: AppConfig, pages: SitePages) {
     const origins = () => ({ site: siteOrigin(req, config), api: apiOrigin(req, config) });
     if (req.path === '/sitemap.xml') return res.type('application/xml').send(sitemap(pages, origins().site));
     if (req.path === '/robots.txt') return res.type('text/plain').send(robots(origins().site));
-    // Files (assets, icons) are the static handler's, when they exist.
-    if (path.posix.extname(req.path)) {
+    // Files (assets, icons) are the static handler's, when they exist. App paths may end like a file (/verify/a@b.com).
+    if (path.posix.extname(req.path) && !isAppPath(req.path)) {
       const file = path.join(pages.distDir, path.posix.normalize(req.path));
       if (file.startsWith(pages.distDir) && fs.existsSync(file)) return next();
       return res.status(404).type('html').send(pages.render('/404', origins()));
