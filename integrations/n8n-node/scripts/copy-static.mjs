@@ -5,13 +5,12 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const repoRoot = resolve(packageDir, '../..');
-// tsc mirrors the repository layout from its root (the node imports shared/src).
-const outDir = join(packageDir, 'dist', relative(repoRoot, packageDir));
+const outDir = join(packageDir, 'dist');
 
 function copyMatching(dir, test) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
+    // Dirent.isDirectory() is false for the nodes/shared/rules link, so shared/src is not walked.
     if (entry.isDirectory()) copyMatching(path, test);
     else if (test(entry.name)) {
       const target = join(outDir, relative(packageDir, path));

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 const packageDir = resolve(__dirname, '..');
@@ -84,5 +84,12 @@ describe('n8n package build', () => {
       expect(JSON.parse(readFileSync(codex, 'utf8')).node).toBe(`n8n-nodes-cronbeam.${node.name}`);
       expect(existsSync(join(dirname(join(packageDir, node.file)), '..', 'shared', 'api.js'))).toBe(true);
     }
+  });
+
+  it('needs nothing at run time but n8n-workflow: the shared rules it uses are compiled in', () => {
+    const files = (readdirSync(join(packageDir, 'dist'), { recursive: true }) as string[]).filter((file) => file.endsWith('.js'));
+    expect(files).toEqual(expect.arrayContaining([join('nodes', 'shared', 'rules', 'jobs', 'job-limits.js')]));
+    const required = new Set(files.flatMap((file) => [...readFileSync(join(packageDir, 'dist', file), 'utf8').matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1])));
+    expect([...required].filter((id) => !id.startsWith('.'))).toEqual(['n8n-workflow']);
   });
 });

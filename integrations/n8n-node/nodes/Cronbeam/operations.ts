@@ -1,5 +1,5 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
-import type { Job, JobDefinition, JobLogEntry, JobLogsResponse } from '../../../../shared/src/jobs/job-types';
+import type { Job, JobDefinition, JobLogEntry, JobLogsResponse } from '../shared/rules/jobs/job-types';
 import { cronbeamApiRequest } from '../shared/api';
 import { listJobs, resolveJobId } from '../shared/jobs';
 

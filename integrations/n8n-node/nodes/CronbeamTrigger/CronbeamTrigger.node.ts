@@ -6,7 +6,7 @@ import {
   type INodeTypeDescription,
   type IPollFunctions,
 } from 'n8n-workflow';
-import type { Job, JobLogsResponse } from '../../../../shared/src/jobs/job-types';
+import type { Job, JobLogsResponse } from '../shared/rules/jobs/job-types';
 import { CREDENTIAL_TYPE, cronbeamApiRequest } from '../shared/api';
 import { testCronbeamCredentials } from '../shared/credential-test';
 import { getJobOptions, listJobs } from '../shared/jobs';

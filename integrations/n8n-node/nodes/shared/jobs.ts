@@ -7,8 +7,8 @@ import {
   type INodeProperties,
   type INodePropertyOptions,
 } from 'n8n-workflow';
-import { JOB_LIMITS } from '../../../../shared/src/jobs/job-limits';
-import type { Job } from '../../../../shared/src/jobs/job-types';
+import { JOB_LIMITS } from './rules/jobs/job-limits';
+import type { Job } from './rules/jobs/job-types';
 import { cronbeamApiRequest, type CronbeamContext } from './api';
 
 const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
