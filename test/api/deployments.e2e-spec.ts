@@ -9,6 +9,41 @@ jest.setTimeout(120_000);
 
 const N8N_PASSWORD = 'n8n-Secret-Pw-4711';
 
+/** Collects the `deployment` events of GET /api/events until closed. */
+async function openStream(server: TestServer, account: SignedInAccount) {
+  const abort = new AbortController();
+  const res = await fetch(`${server.baseUrl}/api/events`, { headers: { authorization: `Bearer ${account.accessToken}` }, signal: abort.signal });
+  const deployments: Deployment[] = [];
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const pump = (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += decoder.decode(value, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (/^event: deployment$/m.test(block) && data) deployments.push(JSON.parse(data));
+        }
+      }
+    } catch {
+      // aborted
+    }
+  })();
+  return {
+    deployments,
+    close: async () => {
+      abort.abort();
+      await pump;
+    },
+  };
+}
+
 describe('n8n deployments on Fly.io (against the Fly Machines stand-in)', () => {
   let fly: FlyMachinesFake;
   let server: TestServer;
@@ -154,6 +189,30 @@ describe('n8n deployments on Fly.io (against the Fly Machines stand-in)', () => 
     const list = await request('GET', '/api/deploy/n8n', alice);
     expect(list.body.map((d: Deployment) => d.deployment_id)).toEqual([live.deployment_id]);
     expect((await request('GET', '/api/dashboard', alice)).body).toMatchObject({ n8n_deployments_used: 1, n8n_deployments_quota: 1 });
+  });
+
+  it("pushes every step change to the owner's event stream, and to nobody else's", async () => {
+    const owner = await signUpAndLogin(server);
+    const stranger = await signUpAndLogin(server);
+    const ownerStream = await openStream(server, owner);
+    const strangerStream = await openStream(server, stranger);
+    try {
+      const live = await deploy(owner);
+      const deadline = Date.now() + 10_000;
+      while (!ownerStream.deployments.some((d) => d.status === 'live') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const seen = ownerStream.deployments.filter((d) => d.deployment_id === live.deployment_id);
+      // Each of the six steps was pushed running, then done, before the deployment went live.
+      for (const step of live.steps) {
+        const states = seen.map((d) => d.steps.find((s) => s.name === step.name)!.state);
+        expect({ step: step.name, running: states.indexOf('running') >= 0 }).toEqual({ step: step.name, running: true });
+        expect(states.lastIndexOf('running')).toBeLessThan(states.indexOf('done'));
+      }
+      expect(seen[seen.length - 1]).toEqual(live);
+      expect(strangerStream.deployments).toEqual([]);
+    } finally {
+      await ownerStream.close();
+      await strangerStream.close();
+    }
   });
 
   const failures: Array<[string, FlyOperation | 'health', string, string[]]> = [
