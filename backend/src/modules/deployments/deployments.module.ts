@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
-import { DeploymentEvents } from './deployment-events';
+import { DeploymentEvents } from './deployment-events.service';
 import { DeploymentsController } from './deployments.controller';
 import { DeploymentsRepository } from './deployments.repository';
 import { DeploymentsService } from './deployments.service';

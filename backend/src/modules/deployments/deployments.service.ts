@@ -10,7 +10,7 @@ import { isUuid } from '../../common/validation/uuid';
 import { AppConfig } from '../../config/app-config';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { UsersService } from '../auth/users.service';
-import { DeploymentEvents } from './deployment-events';
+import { DeploymentEvents } from './deployment-events.service';
 import { DeploymentsRepository } from './deployments.repository';
 import { FLY_MACHINES_API, FlyApiError, type FlyMachinesApi } from './fly-machines-client';
 import { N8nProvisioner } from './n8n-provisioner';

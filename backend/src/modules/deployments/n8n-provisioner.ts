@@ -4,7 +4,7 @@ import { VOLUME_SIZE_GB } from '@shared/deployments/cost-estimate';
 import { AppConfig } from '../../config/app-config';
 import { UsersService } from '../auth/users.service';
 import { MailService } from '../mail/mail.service';
-import { DeploymentEvents } from './deployment-events';
+import { DeploymentEvents } from './deployment-events.service';
 import { deploymentFailedMail, deploymentLiveMail } from './deployment-mail';
 import { DeploymentsRepository } from './deployments.repository';
 import { FLY_MACHINES_API, FlyApiError, type FlyMachineConfig, type FlyMachinesApi, type FlySession } from './fly-machines-client';
