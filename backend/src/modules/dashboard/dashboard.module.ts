@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { DeploymentsModule } from '../deployments/deployments.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { DashboardController } from './dashboard.controller';
 import { DashboardService } from './dashboard.service';
 
 @Module({
-  imports: [AuthModule, JobsModule],
+  imports: [AuthModule, JobsModule, DeploymentsModule],
   controllers: [DashboardController],
   providers: [DashboardService],
 })

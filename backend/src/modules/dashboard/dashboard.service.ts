@@ -5,6 +5,7 @@ import type { DashboardStats } from '@shared/jobs/job-types';
 import { ACTIVE_JOB_STATUSES } from '@shared/jobs/job-types';
 import { PLAN_LIMITS } from '@shared/plans';
 import { UsersService } from '../auth/users.service';
+import { DeploymentsService } from '../deployments/deployments.service';
 import { JobsService } from '../jobs/jobs.service';
 import { usagePeriodStart } from '../scheduler/usage-quota';
 
@@ -14,14 +15,16 @@ export class DashboardService {
   constructor(
     private readonly jobs: JobsService,
     private readonly users: UsersService,
+    private readonly deployments: DeploymentsService,
     @InjectDataSource() private readonly db: DataSource,
   ) {}
 
   async stats(userId: string): Promise<DashboardStats> {
-    const [plan, counts, executionsUsed] = await Promise.all([
+    const [plan, counts, executionsUsed, deploymentsUsed] = await Promise.all([
       this.users.getPlan(userId),
       this.jobs.countByStatus(userId),
       this.executionsThisMonth(userId),
+      this.deployments.countThisMonth(userId),
     ]);
     const limits = PLAN_LIMITS[plan];
     const total = Object.values(counts).reduce((sum, n) => sum + (n ?? 0), 0);
@@ -34,8 +37,7 @@ export class DashboardService {
       executions_used: executionsUsed,
       execution_quota: limits.executionsPerMonth,
       plan,
-      // Self-host deployments are not built yet; nobody can have used one.
-      n8n_deployments_used: 0,
+      n8n_deployments_used: deploymentsUsed,
       n8n_deployments_quota: limits.deploymentsPerMonth,
     };
   }

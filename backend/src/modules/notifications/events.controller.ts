@@ -2,6 +2,7 @@ import { Controller, type MessageEvent, Sse, UseGuards } from '@nestjs/common';
 import { filter, interval, map, merge, type Observable } from 'rxjs';
 import { type AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
+import { DeploymentEvents } from '../deployments/deployment-events.service';
 import { ExecutionEvents } from '../scheduler/execution-events';
 
 /** Keeps proxies from closing an idle stream. */
@@ -25,7 +26,10 @@ export interface ExecutionEvent {
 @Controller('api')
 @UseGuards(BearerAuthGuard)
 export class EventsController {
-  constructor(private readonly events: ExecutionEvents) {}
+  constructor(
+    private readonly events: ExecutionEvents,
+    private readonly deployments: DeploymentEvents,
+  ) {}
 
   /** Server-sent events: `execution` for each outcome of the caller's jobs, `ping` as a heartbeat. */
   @Sse('events')
@@ -53,6 +57,11 @@ export class EventsController {
       ),
     );
     const heartbeat = interval(HEARTBEAT_MS).pipe(map((): MessageEvent => ({ type: 'ping', data: {} })));
-    return merge(executions, heartbeat);
+    // Each change of one of the caller's n8n deployments (a step started or ended), with the whole deployment.
+    const deployments = this.deployments.changes$.pipe(
+      filter((c) => c.userId === user.id),
+      map((c): MessageEvent => ({ type: 'deployment', data: c.deployment })),
+    );
+    return merge(executions, deployments, heartbeat);
   }
 }
