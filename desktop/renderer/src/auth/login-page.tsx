@@ -1,10 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { authApi } from '../api/auth-api';
+import type { TokenResponse } from '@shared/auth/auth-schemas';
+import { isChallenge, type ChallengeResponse } from '@shared/auth/mfa-schemas';
 import { errorMessage } from '../api/api-error';
 import { cleanAuthMessage } from '../api/error-messages';
 import { useSession } from '../session/session-store';
 import { AuthLayout, FormAlert } from './auth-layout';
+import { CHALLENGE_TITLES, SignInChallenge } from './sign-in-challenge';
+import { signInWithPassword } from './sign-in-api';
 import { SocialButton } from './social-button';
 
 /** /login: email and password, a social button, `?email=` prefill and `?error=` message. */
@@ -16,20 +19,47 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(params.get('error'));
+  const [challenge, setChallenge] = useState<ChallengeResponse | null>(null);
+
+  const finish = (tokens: TokenResponse) => {
+    signIn(tokens);
+    // /login?redirect=pricing (a paid plan chosen while signed out) returns to the pricing page.
+    navigate(params.get('redirect') === 'pricing' ? '/pricing' : '/dashboard', { replace: true });
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
     setError(null);
     try {
-      signIn(await authApi.login(email.trim(), password));
-      // /login?redirect=pricing (a paid plan chosen while signed out) returns to the pricing page.
-      navigate(params.get('redirect') === 'pricing' ? '/pricing' : '/dashboard', { replace: true });
+      const response = await signInWithPassword(email.trim(), password);
+      if (isChallenge(response)) {
+        setChallenge(response);
+        setBusy(false);
+      } else finish(response);
     } catch (failure) {
       setError(cleanAuthMessage(errorMessage(failure)));
       setBusy(false);
     }
   };
+
+  if (challenge) {
+    return (
+      <AuthLayout title={CHALLENGE_TITLES[challenge.challenge]} subtitle={email.trim()}>
+        <SignInChallenge
+          email={email.trim()}
+          challenge={challenge}
+          onSignedIn={finish}
+          onNextChallenge={setChallenge}
+          onRestart={(message) => {
+            setChallenge(null);
+            setPassword('');
+            setError(message);
+          }}
+        />
+      </AuthLayout>
+    );
+  }
 
   return (
     <AuthLayout title="Welcome back" subtitle="Sign in to manage your scheduled jobs.">

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { NavLink, useNavigate } from 'react-router-dom';
+import { AccountSecuritySection } from '../account-security/account-security-section';
 import { authApi } from '../api/auth-api';
 import { ApiRequestError, errorMessage } from '../api/api-error';
 import { billingApi } from '../billing/billing-api';
@@ -92,6 +93,7 @@ export default function ProfilePage() {
         </header>
         <main className="dashboard-content profile-content">
           <AccountSection />
+          <AccountSecuritySection />
           <SubscriptionSection />
           <ApiKeysSection />
           <section className="panel panel-padded profile-section" aria-labelledby="actions-title">
