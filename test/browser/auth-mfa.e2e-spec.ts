@@ -1,0 +1,142 @@
+import type { Page } from 'playwright-core';
+import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
+import { startTestServer, type TestServer } from '../support/test-server';
+import { Authenticator } from '../support/totp-authenticator';
+import { launchBrowser, screenshot, type Browser } from './support/browser';
+import { buildWebApp } from './support/web-build';
+
+jest.setTimeout(240_000);
+
+/**
+ * Two-factor sign-in in Chromium against the real backend: turning it on from
+ * the profile (the secret read off the page, the code computed like an
+ * authenticator app), signing in with a code, a remembered device and a
+ * recovery code, and forgetting the device.
+ */
+describe('two-factor sign-in (browser)', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  let account: SignedInAccount;
+  let app: Authenticator;
+  let recoveryCodes: string[];
+  const foreignRequests: string[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer({ WEB_DIST_DIR: buildWebApp() });
+    browser = await launchBrowser(server.baseUrl);
+    account = await signUpAndLogin(server, { name: 'Grace Hopper' });
+    page = await browser.newPage();
+    // The QR code holds the secret: it must be drawn in the page, never fetched from anywhere.
+    page.on('request', (request) => {
+      if (!request.url().startsWith(server.baseUrl) && !request.url().startsWith('data:')) foreignRequests.push(request.url());
+    });
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function signOutLocally(): Promise<void> {
+    await browser.context.clearCookies();
+    await page.goto('/login');
+  }
+
+  async function passwordStep(): Promise<void> {
+    await page.goto(`/login?email=${encodeURIComponent(account.email)}`);
+    await page.getByLabel('Password').fill(account.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+  }
+
+  it('turns two-factor on from the profile with the secret shown on the page', async () => {
+    await passwordStep();
+    await page.waitForURL('**/dashboard');
+    await page.goto('/profile');
+    await page.getByRole('heading', { name: 'Account Security' }).waitFor();
+    await page.getByTestId('two-factor-status').getByText('Off').waitFor();
+    await page.getByRole('button', { name: 'Set Up Two-Factor' }).click();
+
+    const secret = (await page.getByTestId('totp-secret').innerText()).replace(/\s+/g, '');
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    const qr = page.getByAltText('QR code for your authenticator app');
+    await qr.waitFor();
+    expect(await qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
+    expect(await qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    await screenshot(page, 'account-security-setup');
+
+    app = new Authenticator(secret);
+    await page.getByLabel('Code from your authenticator app').fill(await app.nextCode());
+    await page.getByRole('button', { name: 'Turn On' }).click();
+    const list = page.getByTestId('recovery-codes');
+    await list.waitFor();
+    recoveryCodes = await list.locator('li').allInnerTexts();
+    expect(recoveryCodes).toHaveLength(10);
+    await screenshot(page, 'account-security-recovery-codes');
+    await page.getByRole('button', { name: 'I Saved Them' }).click();
+    await page.getByTestId('two-factor-status').getByText('10 recovery codes left.', { exact: false }).waitFor();
+    await screenshot(page, 'account-security-on');
+    expect(foreignRequests).toEqual([]);
+  });
+
+  it('asks for the code after the password, refuses a wrong one, and remembers the device when asked', async () => {
+    await signOutLocally();
+    await passwordStep();
+    await page.getByRole('heading', { name: 'Two-factor authentication' }).waitFor();
+    await screenshot(page, 'login-two-factor');
+
+    const code = await app.nextCode();
+    await page.getByLabel('Authentication code').fill(String((Number(code) + 1) % 1_000_000).padStart(6, '0'));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('alert').getByText('Invalid verification code provided, please try again.').waitFor();
+    await screenshot(page, 'login-two-factor-wrong-code');
+
+    await page.getByLabel('Authentication code').fill(code);
+    await page.getByLabel('Remember this device for 30 days').check();
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL('**/dashboard');
+
+    // Signed out and in again: the remembered device skips the code.
+    await signOutLocally();
+    await passwordStep();
+    await page.waitForURL('**/dashboard');
+  });
+
+  it('signs in with a recovery code', async () => {
+    await page.evaluate(() => localStorage.clear());
+    await signOutLocally();
+    await passwordStep();
+    await page.getByRole('button', { name: 'Use a recovery code' }).click();
+    await page.getByLabel('Recovery code').fill(recoveryCodes[0]);
+    await screenshot(page, 'login-recovery-code');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL('**/dashboard');
+  });
+
+  it('lists and forgets remembered devices; a forgotten device is asked for the code again', async () => {
+    await signOutLocally();
+    await passwordStep();
+    await page.getByLabel('Authentication code').fill(await app.nextCode());
+    await page.getByLabel('Remember this device for 30 days').check();
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL('**/dashboard');
+
+    await page.goto('/profile');
+    const devices = page.locator('.device-row');
+    await devices.first().waitFor();
+    expect(await devices.count()).toBe(2); // the first remembered key was cleared from this browser, but the server still knows it
+    expect(await devices.first().innerText()).toContain('Chrome on Linux');
+    await screenshot(page, 'account-security-devices');
+    for (let left = 2; left > 0; left--) {
+      await devices.first().getByRole('button', { name: /Forget/ }).click();
+      await page.waitForFunction((n) => document.querySelectorAll('.device-row').length === n, left - 1);
+    }
+    await page.getByText('No remembered devices.').waitFor();
+    const storedKey = await page.evaluate((email) => localStorage.getItem(`cronbeam.deviceKey.${email}`), account.email.toLowerCase());
+    expect(storedKey).toEqual(expect.any(String));
+
+    await signOutLocally();
+    await passwordStep();
+    await page.getByRole('heading', { name: 'Two-factor authentication' }).waitFor();
+    expect(await page.evaluate((email) => localStorage.getItem(`cronbeam.deviceKey.${email}`), account.email.toLowerCase())).toBeNull();
+  });
+});
