@@ -145,7 +145,7 @@ export function TwoFactorPanel({ onChanged }: { onChanged(): void }) {
       ) : status.totp_enabled ? (
         <>
           <p data-testid="two-factor-status">
-            <span className="badge badge-success">On</span> Signing in asks for a code from your authenticator app.{' '}
+            <span className="badge badge-success">On</span> · Signing in asks for a code from your authenticator app.{' '}
             {status.recovery_codes_left} recovery code{status.recovery_codes_left === 1 ? '' : 's'} left.
           </p>
           {mode.kind === 'disable' ? (
@@ -201,7 +201,7 @@ export function TwoFactorPanel({ onChanged }: { onChanged(): void }) {
       ) : (
         <>
           <p data-testid="two-factor-status">
-            <span className="badge">Off</span> Add a code from an authenticator app to your sign-in, so a stolen password alone is not enough.
+            <span className="badge">Off</span> · Add a code from an authenticator app to your sign-in, so a stolen password alone is not enough.
           </p>
           <button type="button" className="button button-primary" onClick={() => void startSetup()} disabled={busy}>
             Set Up Two-Factor
