@@ -137,11 +137,13 @@ ${RULES}`,
     description: 'Schedules a daily POST to a webhook that produces or sends a report.',
     args: { url: 'The webhook URL', time: 'Time of day in UTC, HH:MM (default 08:00)?', weekdays_only: "'yes' to skip weekends?", payload: 'JSON body to send (optional)?' },
     render: (a) => {
-      const [hour, minute] = (a.time?.trim() || '08:00').split(':');
+      const given = a.time?.trim();
+      const time = /^([01]?\d|2[0-3]):([0-5]\d)$/.exec(given || '08:00');
+      const [hour, minute] = time ? [Number(time[1]), Number(time[2])] : [8, 0];
       const dow = a.weekdays_only?.trim().toLowerCase().startsWith('y') ? '1-5' : '*';
       return `Create a daily report webhook job.
 - URL: ${a.url}, method POST, header Content-Type: application/json.
-- Schedule: ${Number(minute) || 0} ${Number(hour) || 0} * * ${dow} (check with explain_cron and confirm the time is meant in UTC).
+- Schedule: ${minute} ${hour} * * ${dow} (check with explain_cron and confirm the time is meant in UTC).${given && !time ? ` The time '${given}' is not HH:MM between 00:00 and 23:59, so 08:00 is assumed: ask the user.` : ''}
 - Body: ${a.payload?.trim() ? a.payload.trim() : '{"report":"daily","date":"today"} or whatever the webhook expects (ask)'}.
 - notify_on_failure true; name it e.g. daily-report.
 Call create_job, then run_job_now to send one report now if the user agrees, and report the response.
@@ -155,11 +157,13 @@ ${RULES}`;
     args: { url: 'The endpoint to keep warm', idle_timeout_minutes: 'After how many idle minutes the platform scales to zero (default 15)?' },
     render: (a) => {
       const idle = Math.max(2, Number(a.idle_timeout_minutes) || 15);
-      const every = Math.max(1, idle - 1);
+      // `*/n` only repeats evenly for divisors of 60: take the largest one shorter than the idle timeout.
+      const every = [30, 20, 15, 12, 10, 6, 5, 4, 3, 2, 1].find((n) => n < idle) ?? 1;
+      const cron = idle > 60 ? '0 * * * *' : `*/${every} * * * *`;
       return `Keep ${a.url} warm.
-1. The platform scales to zero after about ${idle} idle minutes, so call it every ${every} minute(s): check the cron with validate_cron and next_cron_runs.
+1. The platform scales to zero after about ${idle} idle minutes, so call it on '${cron}' (${idle > 60 ? 'hourly' : `every ${every} minute(s)`}): check it with explain_cron.
 2. Use GET (or HEAD if the endpoint supports it), no body, notify_on_failure true.
-3. estimate_executions and compare with the plan quota; if it does not fit, warm only during business hours (e.g. '*/${every} 8-18 * * 1-5') and say what that costs in executions.
+3. estimate_executions and compare with the plan quota; if it does not fit, warm only during business hours (e.g. '${idle > 60 ? '0 8-18 * * 1-5' : `*/${every} 8-18 * * 1-5`}') and say what that costs in executions.
 4. create_job, then run_job_now to check the endpoint answers.
 ${RULES}`;
     },

@@ -43,7 +43,7 @@ const SAMPLES: Record<string, [string, string]> = {
   time: ['17:45', '45 17 * *'],
   weekdays_only: ['yes', '* * 1-5'],
   payload: ['{"kind":"sales"}', '{"kind":"sales"}'],
-  idle_timeout_minutes: ['30', 'every 29 minute(s)'],
+  idle_timeout_minutes: ['30', "'*/20 * * * *'"],
   schedule: ['every weekday at 9 in Berlin', 'every weekday at 9 in Berlin'],
   method: ['post', 'POST https://status.example.com/health'],
   cron_expression: ['30 6 * * 1', 'At 06:30, only on Monday'],
@@ -129,6 +129,27 @@ describe('MCP prompts', () => {
       }
       await expect(mcp.client.getPrompt({ name, arguments: {} })).rejects.toThrow(/Invalid arguments for prompt/);
     });
+  });
+
+  it('create_daily_report_webhook turns the time into the schedule and flags a malformed one', async () => {
+    const text = async (time: string) => {
+      const result = await mcp.client.getPrompt({ name: 'create_daily_report_webhook', arguments: { url: 'https://r.example.com', time } });
+      return result.messages[0].content.type === 'text' ? result.messages[0].content.text : '';
+    };
+    expect(await text('7:05')).toContain('Schedule: 5 7 * * *');
+    const bad = await text('25:99');
+    expect(bad).toContain('Schedule: 0 8 * * *');
+    expect(bad).toContain("The time '25:99' is not HH:MM");
+  });
+
+  it.each([
+    ['3', '*/2 * * * *'],
+    ['15', '*/12 * * * *'],
+    ['45', '*/30 * * * *'],
+    ['240', '0 * * * *'],
+  ])('keep_endpoint_warm picks a schedule that repeats evenly for an idle timeout of %s minutes', async (idle, cron) => {
+    const result = await mcp.client.getPrompt({ name: 'keep_endpoint_warm', arguments: { url: 'https://fn.example.com', idle_timeout_minutes: idle } });
+    expect(result.messages[0].content.type === 'text' && result.messages[0].content.text).toContain(`'${cron}'`);
   });
 
   it('explain_cron computes the facts locally and reports an invalid expression', async () => {

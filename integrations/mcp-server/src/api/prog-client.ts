@@ -90,6 +90,7 @@ export class ProgClient {
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(this.settings.timeoutMs),
+        // A redirect would resend the key to another address or turn a POST into a GET: CRONBEAM_URL must be the API itself.
         redirect: 'error',
       });
     } catch (error) {
