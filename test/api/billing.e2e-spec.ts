@@ -189,6 +189,18 @@ describe('billing with Stripe (/api/stripe, /api/profile/stats)', () => {
     expect(stripe.sessions.get(new URL((checkout.body as { checkout_url: string }).checkout_url).pathname.split('/').pop()!)!.customer).toBe(customer);
   });
 
+  it('choosing the same plan again while a cancellation is scheduled resumes the subscription', async () => {
+    const user = await signUpAndLogin(server);
+    const subscriptionId = await subscribe(user, 'pro', 'monthly');
+    expect((await server.http.post('/api/stripe/cancel-subscription', {}, as(user))).status).toBe(200);
+    const checkout = await server.http.post<CheckoutResponse>('/api/stripe/create-checkout-session', { plan: 'pro', interval: 'monthly' }, as(user));
+    expect(checkout.body).toMatchObject({ requires_confirmation: true, subscription_id: subscriptionId });
+    const res = await server.http.post('/api/stripe/confirm-plan-change', { plan: 'pro', interval: 'monthly', subscription_id: subscriptionId }, as(user));
+    expect(res.status).toBe(200);
+    expect(stripe.subscriptions.get(subscriptionId)!.cancel_at_period_end).toBe(false);
+    expect(await stats(user)).toMatchObject({ plan: 'pro', subscription_status: 'active', cancel_at_period_end: false });
+  });
+
   it('an immediate cancel returns the user to free and pauses the jobs above the free limit', async () => {
     const user = await signUpAndLogin(server);
     await subscribe(user, 'basic', 'monthly');

@@ -77,7 +77,8 @@ export class BillingService {
   async createCheckout(user: AuthenticatedUser, request: CheckoutRequest): Promise<CheckoutResponse> {
     const current = await this.repo.currentSubscription(user.id);
     if (isEntitling(current) && current.plan && current.interval) {
-      if (current.plan === request.plan && current.interval === request.interval && !hasPendingDowngrade(current)) {
+      // The same plan again is only a change while something is scheduled (a downgrade or the cancellation it undoes).
+      if (current.plan === request.plan && current.interval === request.interval && !hasPendingDowngrade(current) && !current.cancelAtPeriodEnd) {
         throw ApiError.badRequest(BILLING_MESSAGES.alreadyOnPlan);
       }
       return {
@@ -123,7 +124,7 @@ export class BillingService {
     // What the customer has paid for this period: the kept plan during a pending downgrade.
     const paidFor = { plan: fresh.keptPlan && hasPendingDowngrade(fresh) ? fresh.keptPlan : fresh.plan, interval: fresh.interval };
     const target = { plan: request.plan, interval: request.interval };
-    if (target.plan === fresh.plan && target.interval === fresh.interval && !hasPendingDowngrade(fresh)) {
+    if (target.plan === fresh.plan && target.interval === fresh.interval && !hasPendingDowngrade(fresh) && !fresh.cancelAtPeriodEnd) {
       throw ApiError.badRequest(BILLING_MESSAGES.alreadyOnPlan);
     }
     const clearKept = { [KEPT_PLAN_KEY]: '', [KEPT_PLAN_UNTIL_KEY]: '' };

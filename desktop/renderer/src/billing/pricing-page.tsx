@@ -112,8 +112,9 @@ export default function PricingPage() {
     }
   };
 
+  // With a cancellation scheduled, the plan's own card stays clickable: choosing it again resumes the subscription.
   const isCurrent = (offer: PlanOffer) =>
-    stats !== null && stats.plan === offer.id && (offer.id === 'free' || stats.interval === null || stats.interval === interval);
+    stats !== null && !stats.cancel_at_period_end && stats.plan === offer.id && (offer.id === 'free' || stats.interval === null || stats.interval === interval);
 
   return (
     <BillingLayout>
