@@ -237,6 +237,16 @@ describe('n8n node Cronbeam', () => {
       expect(rejected).toMatchObject({ message: 'Invalid API key', httpCode: '401' });
     });
 
+    it('names the URL it tried when Cronbeam does not answer at all', async () => {
+      const closed = await HttpTarget.start();
+      await closed.close();
+      const offline = new N8nRuntime(new CronbeamApi(), { ...pro.credentials, baseUrl: closed.url });
+      const error = (await run({ resource: 'job', operation: 'getAll' }, { on: offline }).catch((e: NodeApiError) => e)) as NodeApiError;
+      expect(error).toBeInstanceOf(NodeApiError);
+      // n8n's NodeApiError words the socket error ("ECONNREFUSED") for people; the URL says where.
+      expect(error.message).toBe(`Cronbeam did not answer at ${closed.url}/prog/jobs: The service refused the connection - perhaps it is offline`);
+    });
+
     it('with "Continue On Fail", returns the error as that item and carries on with the next', async () => {
       const output = await run(
         [

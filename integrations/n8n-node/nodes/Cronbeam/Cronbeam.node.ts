@@ -7,8 +7,8 @@ import {
   type INodeExecutionData,
   type INodeType,
   type INodeTypeDescription,
+  type JsonObject,
 } from 'n8n-workflow';
-import { CREDENTIAL_TYPE } from '../shared/api';
 import { testCronbeamCredentials } from '../shared/credential-test';
 import { searchJobs } from '../shared/jobs';
 import { jobFields, jobOperations, logFields, logOperations, resourceProperty } from './descriptions';
@@ -27,7 +27,7 @@ export class Cronbeam implements INodeType {
     usableAsTool: true,
     inputs: [NodeConnectionTypes.Main],
     outputs: [NodeConnectionTypes.Main],
-    credentials: [{ name: CREDENTIAL_TYPE, required: true, testedBy: 'cronbeamApiConnection' }],
+    credentials: [{ name: 'cronbeamApi', required: true, testedBy: 'cronbeamApiConnection' }],
     properties: [resourceProperty, jobOperations, logOperations, ...jobFields, ...logFields],
   };
 
@@ -53,7 +53,8 @@ export class Cronbeam implements INodeType {
           output.push({ json: failure, pairedItem: { item: i } });
           continue;
         }
-        if (error instanceof NodeApiError || error instanceof NodeOperationError) throw error;
+        // Both constructors hand back an error that already is of their class, so n8n's own errors pass through unchanged.
+        if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject, { itemIndex: i });
         throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
       }
     }

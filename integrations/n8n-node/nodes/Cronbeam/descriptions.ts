@@ -43,7 +43,7 @@ export const logOperations: INodeProperties = {
   type: 'options',
   noDataExpression: true,
   displayOptions: { show: { resource: ['log'] } },
-  options: [{ name: 'Get Many', value: 'getAll', action: 'Get a job\'s latest executions', description: 'The job\'s latest finished runs, newest first' }],
+  options: [{ name: 'Get Many', value: 'getAll', action: 'Get the latest executions of a job', description: 'The latest finished runs of a job, newest first' }],
   default: 'getAll',
 };
 
@@ -190,7 +190,8 @@ export const logFields: INodeProperties[] = [
     name: 'returnAll',
     type: 'boolean',
     default: false,
-    description: `Whether to return all results or only up to a given limit (the API keeps the latest ${JOB_LOGS_LIMITS.default} runs per call)`,
+    description: 'Whether to return all results or only up to a given limit',
+    hint: `The API returns a job's latest ${JOB_LOGS_LIMITS.default} runs`,
     displayOptions: forLog('getAll'),
   },
   {
@@ -198,7 +199,7 @@ export const logFields: INodeProperties[] = [
     name: 'limit',
     type: 'number',
     typeOptions: { minValue: 1, maxValue: JOB_LOGS_LIMITS.default },
-    default: 10,
+    default: 50,
     description: 'Max number of results to return',
     displayOptions: { show: { resource: ['log'], operation: ['getAll'], returnAll: [false] } },
   },

@@ -7,7 +7,7 @@ import {
   type IPollFunctions,
 } from 'n8n-workflow';
 import type { Job, JobLogsResponse } from '../shared/rules/jobs/job-types';
-import { CREDENTIAL_TYPE, cronbeamApiRequest } from '../shared/api';
+import { cronbeamApiRequest } from '../shared/api';
 import { testCronbeamCredentials } from '../shared/credential-test';
 import { getJobOptions, listJobs } from '../shared/jobs';
 import { newRunEvents, type JobWatchState, type RunEvent, type RunEventMatch } from '../shared/run-events';
@@ -60,10 +60,10 @@ export class CronbeamTrigger implements INodeType {
     polling: true,
     inputs: [],
     outputs: [NodeConnectionTypes.Main],
-    credentials: [{ name: CREDENTIAL_TYPE, required: true, testedBy: 'cronbeamApiConnection' }],
+    credentials: [{ name: 'cronbeamApi', required: true, testedBy: 'cronbeamApiConnection' }],
     properties: [
       {
-        displayName: 'Jobs',
+        displayName: 'Job Names or IDs',
         name: 'jobs',
         type: 'multiOptions',
         typeOptions: { loadOptionsMethod: 'getJobs' },

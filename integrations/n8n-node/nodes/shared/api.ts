@@ -90,9 +90,10 @@ export async function cronbeamApiRequest<T>(
   try {
     response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, request)) as IN8nHttpFullResponse;
   } catch (error) {
-    if (error instanceof NodeApiError) throw error;
-    throw new NodeApiError(this.getNode(), error as JsonObject, {
-      message: `Cronbeam did not answer at ${url}: ${(error as Error).message}`,
+    // n8n wraps the socket error in a NodeApiError with a generic text; the cause says what happened.
+    const reason = ((error as Error).cause as Error | undefined)?.message ?? (error as Error).message;
+    throw new NodeApiError(this.getNode(), { message: reason } as JsonObject, {
+      message: `Cronbeam did not answer at ${url}: ${reason}`,
       itemIndex: options.itemIndex,
     });
   }
