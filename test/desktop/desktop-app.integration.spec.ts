@@ -93,7 +93,7 @@ describe('desktop app against the real backend: feed, notifications, tray', () =
     expect(tray.last.icon).toBe('failing');
     expect(tray.last.tooltip).toBe('Cronbeam — 1 job failing');
     expect(tray.last.menu.some((i) => i.type === 'submenu' && i.label === '✗ nightly-backup')).toBe(true);
-    expect(notifications.shown.map((n) => [n.title, n.body])).toEqual([['Job failed: nightly-backup', 'Failed: HTTP 503']]);
+    expect(notifications.shown.map((n) => [n.title, n.body])).toEqual([['Job failed: nightly-backup', 'Failed: HTTP 503: the target answered with a server error']]);
 
     failing = false;
     await runNow();
@@ -141,10 +141,14 @@ describe('desktop app against the real backend: feed, notifications, tray', () =
     const before = received.length;
     const lastSeen = received.at(-1)!.run_id;
     const heads = proxy.requestHeads.length;
+    // The reconnect waits on the network while an outcome is stored: only a resume can deliver it.
+    proxy.holdNewConnections();
     proxy.dropAll();
-    const afterDrop = await runNow();
-    await eventually(() => received.length === before + 1, 'the outcome after the drop', 30_000);
-    expect(received.at(-1)!.run_id).toBe(afterDrop);
+    await eventually(() => proxy.heldConnections > 0, 'the reconnect attempt');
+    const inTheGap = await runNow();
+    proxy.release();
+    await eventually(() => received.length === before + 1, 'the outcome stored during the gap', 30_000);
+    expect(received.at(-1)!.run_id).toBe(inTheGap);
     const reconnects = proxy.requestHeads.slice(heads).filter((h) => h.startsWith('GET /api/events'));
     expect(reconnects.length).toBeGreaterThanOrEqual(1);
     expect(reconnects[0].toLowerCase()).toContain(`last-event-id: ${lastSeen}`);

@@ -111,8 +111,9 @@ describe('desktop Session against the real backend', () => {
     expect(delays).toEqual([100, 200, 400, 800, 1600, 3200, 5000, 5000]);
     expect(session.state).toBe('signed-in');
 
-    url = server.baseUrl;
+    // The server is back once the next retry is waiting (switching earlier would let a retry in flight succeed).
     await expectEventually(() => timers.scheduled.length === 2, 'a retry timer');
+    url = server.baseUrl;
     timers.advance(Math.min(...timers.scheduled));
     expect(await refreshed).toBe(true);
     expect(session.current!.refreshToken).not.toBe(before.refreshToken);
