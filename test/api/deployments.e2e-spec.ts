@@ -294,6 +294,14 @@ describe('n8n deployments on Fly.io (against the Fly Machines stand-in)', () => 
     await waitFor(erin, next.body.deployment_id, settled);
   });
 
+  it('lets only one of several simultaneous requests through at the limit', async () => {
+    const gina = await signUpAndLogin(server);
+    const answers = await Promise.all([1, 2, 3].map(() => request('POST', '/api/deploy/n8n', gina, deployBody())));
+    expect(answers.map((a) => a.status).sort()).toEqual([202, 403, 403]);
+    await waitFor(gina, answers.find((a) => a.status === 202)!.body.deployment_id, settled);
+    expect((await request('GET', '/api/deploy/n8n', gina)).body).toHaveLength(1);
+  });
+
   it("keeps deployments per user: another user can neither see nor delete one", async () => {
     const owner = await signUpAndLogin(server);
     const other = await signUpAndLogin(server);
