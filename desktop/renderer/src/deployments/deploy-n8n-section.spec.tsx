@@ -1,12 +1,13 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
+import type { DashboardStats } from '../api/jobs-api';
 import { useDashboard } from '../dashboard/dashboard-store';
 import { useSession } from '../session/session-store';
 import { installFakeApi } from '../test-support/fake-api';
 import DeployN8nSection from './deploy-n8n-section';
 
-const stats = (used: number) => ({
+const stats = (used: number): DashboardStats => ({
   total_jobs: 0,
   active_jobs: 0,
   failed_jobs: 0,
