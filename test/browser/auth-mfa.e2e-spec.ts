@@ -37,6 +37,9 @@ describe('two-factor sign-in (browser)', () => {
     await server?.close();
   });
 
+  /** The device key this browser keeps for the account (an expression run in the page). */
+  const storedDeviceKey = () => `localStorage.getItem(${JSON.stringify(`cronbeam.deviceKey.${account.email.toLowerCase()}`)})`;
+
   async function signOutLocally(): Promise<void> {
     await browser.context.clearCookies();
     await page.goto('/login');
@@ -61,7 +64,7 @@ describe('two-factor sign-in (browser)', () => {
     const qr = page.getByAltText('QR code for your authenticator app');
     await qr.waitFor();
     expect(await qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
-    expect(await qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    expect(await qr.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
     await screenshot(page, 'account-security-setup');
 
     app = new Authenticator(secret);
@@ -102,7 +105,7 @@ describe('two-factor sign-in (browser)', () => {
   });
 
   it('signs in with a recovery code', async () => {
-    await page.evaluate(() => localStorage.clear());
+    await page.evaluate('localStorage.clear()');
     await signOutLocally();
     await passwordStep();
     await page.getByRole('button', { name: 'Use a recovery code' }).click();
@@ -128,15 +131,15 @@ describe('two-factor sign-in (browser)', () => {
     await screenshot(page, 'account-security-devices');
     for (let left = 2; left > 0; left--) {
       await devices.first().getByRole('button', { name: /Forget/ }).click();
-      await page.waitForFunction((n) => document.querySelectorAll('.device-row').length === n, left - 1);
+      await page.waitForFunction(`document.querySelectorAll('.device-row').length === ${left - 1}`);
     }
     await page.getByText('No remembered devices.').waitFor();
-    const storedKey = await page.evaluate((email) => localStorage.getItem(`cronbeam.deviceKey.${email}`), account.email.toLowerCase());
+    const storedKey = await page.evaluate(storedDeviceKey);
     expect(storedKey).toEqual(expect.any(String));
 
     await signOutLocally();
     await passwordStep();
     await page.getByRole('heading', { name: 'Two-factor authentication' }).waitFor();
-    expect(await page.evaluate((email) => localStorage.getItem(`cronbeam.deviceKey.${email}`), account.email.toLowerCase())).toBeNull();
+    expect(await page.evaluate(storedDeviceKey)).toBeNull();
   });
 });

@@ -26,6 +26,8 @@ export interface ChallengeResponse {
   /** MFA_SETUP only: the secret and otpauth URI to put in an authenticator app. */
   secret?: string;
   otpauth_uri?: string;
+  /** The account's email, when the client did not type it (a social sign-in); challenge answers name it. */
+  username?: string;
 }
 
 /** The answer of POST /api/auth/login and POST /api/auth/challenge. */

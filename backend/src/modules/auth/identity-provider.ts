@@ -25,7 +25,15 @@ export interface TokenSet {
  */
 export type SignInResult =
   | { kind: 'tokens'; tokens: TokenSet; /** Set when the device was remembered in this step. */ deviceKey?: string }
-  | { kind: 'challenge'; challenge: ChallengeName; session: string; secret?: string; otpauthUri?: string }
+  | {
+      kind: 'challenge';
+      challenge: ChallengeName;
+      session: string;
+      secret?: string;
+      otpauthUri?: string;
+      /** The account's email, for a client that did not type it (a social sign-in). */
+      username?: string;
+    }
   | { kind: 'device_unknown' };
 
 export interface NewAccount {
@@ -79,8 +87,8 @@ export interface IdentityProvider {
   changePassword(user: AuthenticatedUser, accessToken: string, oldPassword: string, newPassword: string): Promise<void>;
   /** Ends every session of the user. */
   globalSignOut(user: AuthenticatedUser, accessToken: string): Promise<void>;
-  /** A session for someone who signed in through a social provider (creating the account on first sign-in). */
-  socialSession(identity: SocialIdentity): Promise<TokenSet>;
+  /** A session (or the second-factor challenge) for someone who signed in through a social provider, creating the account on first sign-in. */
+  socialSession(identity: SocialIdentity): Promise<SignInResult>;
   twoFactorStatus(user: AuthenticatedUser, accessToken: string): Promise<TwoFactorStatus>;
   /** A new authenticator secret (not in force until enableTotp confirms a code from it). */
   setUpTotp(user: AuthenticatedUser, accessToken: string): Promise<TotpSetupResponse>;

@@ -31,6 +31,7 @@ export function signInResponse(req: Request, res: Response, result: SignInResult
       challenge: result.challenge,
       session: result.session,
       ...(result.secret ? { secret: result.secret, otpauth_uri: result.otpauthUri } : {}),
+      ...(result.username ? { username: result.username } : {}),
     };
   }
   const tokens = sessionResponse(req, res, result.tokens, config);

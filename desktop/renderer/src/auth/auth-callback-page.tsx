@@ -1,11 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { authApi } from '../api/auth-api';
+import type { TokenResponse } from '@shared/auth/auth-schemas';
+import { isChallenge, type ChallengeResponse } from '@shared/auth/mfa-schemas';
 import { errorMessage } from '../api/api-error';
 import { ERROR_TEXT, cleanAuthMessage } from '../api/error-messages';
 import { sessionStorageAdapter } from '../platform/platform';
 import { useSession } from '../session/session-store';
 import { AuthLayout } from './auth-layout';
+import { socialSignIn } from './sign-in-api';
+import { CHALLENGE_TITLES, SignInChallenge } from './sign-in-challenge';
 
 /** Spec: an auth failure shows for 1 s before going back to login or signup. */
 export const AUTH_ERROR_REDIRECT_MS = 1000;
@@ -16,7 +19,13 @@ export function AuthCallbackPage() {
   const navigate = useNavigate();
   const signIn = useSession((s) => s.signIn);
   const [failure, setFailure] = useState<string | null>(null);
+  const [challenge, setChallenge] = useState<ChallengeResponse | null>(null);
   const started = useRef(false);
+
+  const finish = (tokens: TokenResponse) => {
+    signIn(tokens);
+    navigate('/dashboard', { replace: true });
+  };
 
   useEffect(() => {
     // A code may be exchanged once only; StrictMode runs effects twice, so the
@@ -36,12 +45,11 @@ export function AuthCallbackPage() {
     if (providerError) fail(cleanAuthMessage(providerError) || ERROR_TEXT.authFailed);
     else if (!code) fail(`${ERROR_TEXT.authFailed}: ${ERROR_TEXT.noAuthCode}`);
     else {
-      authApi
-        .socialLogin(code, params.get('state'))
-        .then((tokens) => {
+      socialSignIn(code, params.get('state'))
+        .then((response) => {
           storage.remove('authIntent');
-          signIn(tokens);
-          navigate('/dashboard', { replace: true });
+          if (isChallenge(response)) setChallenge(response);
+          else finish(response);
         })
         .catch((error: unknown) => {
           const message = cleanAuthMessage(errorMessage(error)) || ERROR_TEXT.socialLoginFailed;
@@ -52,6 +60,20 @@ export function AuthCallbackPage() {
         });
     }
   }, [navigate, params, signIn]);
+
+  if (challenge && !failure) {
+    return (
+      <AuthLayout title={CHALLENGE_TITLES[challenge.challenge]} subtitle={challenge.username}>
+        <SignInChallenge
+          email={challenge.username ?? ''}
+          challenge={challenge}
+          onSignedIn={finish}
+          onNextChallenge={setChallenge}
+          onRestart={(message) => navigate(message ? `/login?${new URLSearchParams({ error: message })}` : '/login', { replace: true })}
+        />
+      </AuthLayout>
+    );
+  }
 
   return (
     <AuthLayout title={failure ? 'Authentication Failed' : 'Completing authentication...'}>

@@ -54,6 +54,11 @@ export async function signInWithPassword(email: string, password: string): Promi
   }
 }
 
+/** The /auth/callback exchange: the session, or the code challenge of an account with two-factor on. */
+export function socialSignIn(code: string, state: string | null): Promise<SignInResponse> {
+  return apiRequest<SignInResponse>('POST', '/auth/social-login', { auth: false, body: { code, state } });
+}
+
 export interface ChallengeAnswer {
   email: string;
   challenge: ChallengeName;

@@ -285,7 +285,7 @@ export class CognitoIdentityProvider implements IdentityProvider {
   }
 
   /** The hosted UI already issued the pool's tokens (verified by openid-client); they are the session. */
-  async socialSession(identity: SocialIdentity): Promise<TokenSet> {
+  async socialSession(identity: SocialIdentity): Promise<SignInResult> {
     const { accessToken, idToken, refreshToken, expiresIn } = identity.providerTokens;
     if (!accessToken || !idToken || !refreshToken) throw ApiError.unauthorized(AUTH_MESSAGES.codeExchangeFailed);
     const existing = await this.users.findByEmail(identity.email);
@@ -295,7 +295,7 @@ export class CognitoIdentityProvider implements IdentityProvider {
     if (!existing) {
       await this.users.create({ id: identity.subject, email: identity.email, name: identity.name, passwordHash: null, emailVerified: true });
     }
-    return { accessToken, idToken, refreshToken, expiresIn: expiresIn ?? 3600 };
+    return { kind: 'tokens', tokens: { accessToken, idToken, refreshToken, expiresIn: expiresIn ?? 3600 } };
   }
 
   private async call<T>(operation: CognitoOperation, send: () => Promise<T>): Promise<T> {

@@ -117,7 +117,7 @@ export class LocalIdentityProvider implements IdentityProvider {
     return { kind: 'tokens', tokens: await this.startSession(user) };
   }
 
-  private async challenge(userId: string, challenge: 'SOFTWARE_TOKEN_MFA' | 'NEW_PASSWORD_REQUIRED'): Promise<SignInResult> {
+  private async challenge(userId: string, challenge: 'SOFTWARE_TOKEN_MFA' | 'NEW_PASSWORD_REQUIRED'): Promise<SignInResult & { kind: 'challenge' }> {
     return { kind: 'challenge', challenge, session: await this.challenges.open(userId, challenge) };
   }
 
@@ -159,9 +159,11 @@ export class LocalIdentityProvider implements IdentityProvider {
   }
 
   /** The social provider's tokens only proved who this is; the session gets this server's own tokens. */
-  async socialSession(identity: SocialIdentity): Promise<TokenSet> {
-    // The social provider's own second factor (if any) guards this path; see the ADR on two-factor sign-in.
-    return this.startSession(await this.socialAccounts.findOrCreate(identity));
+  /** The social provider stands in for the password only: an account with two-factor on still answers the code. */
+  async socialSession(identity: SocialIdentity): Promise<SignInResult> {
+    const user = await this.socialAccounts.findOrCreate(identity);
+    if (await this.twoFactor.isEnabled(user.id)) return { ...(await this.challenge(user.id, 'SOFTWARE_TOKEN_MFA')), username: user.email };
+    return this.afterSecondFactor(user);
   }
 
   private async startSession(user: UserEntity): Promise<TokenSet> {

@@ -4,7 +4,7 @@ import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
 import type { AuthIntent, SocialLoginRequest, SocialProvider } from '@shared/auth/auth-schemas';
 import { ApiError } from '../../../common/http/api-error';
 import { AppConfig } from '../../../config/app-config';
-import { IDENTITY_PROVIDER, type IdentityProvider, type TokenSet } from '../identity-provider';
+import { IDENTITY_PROVIDER, type IdentityProvider, type SignInResult } from '../identity-provider';
 import type { SocialFlow } from './social-flow-cookie';
 import { socialIdpSettings, socialRedirectUri, type SocialIdpSettings } from './social-idp-settings';
 
@@ -47,7 +47,7 @@ export class SocialSignInService {
     return { url, flow };
   }
 
-  async complete(request: SocialLoginRequest, flow: SocialFlow | null): Promise<TokenSet> {
+  async complete(request: SocialLoginRequest, flow: SocialFlow | null): Promise<SignInResult> {
     if (request.error) throw ApiError.unauthorized(AUTH_MESSAGES.authenticationFailed);
     if (!request.code) throw ApiError.badRequest(AUTH_MESSAGES.noAuthorizationCode);
     // No remembered flow, or a state that is not ours: this browser did not start this sign-in.

@@ -6,11 +6,11 @@ import {
   type AuthIntent,
   type SocialLoginRequest,
   type SocialProvider,
-  type TokenResponse,
 } from '@shared/auth/auth-schemas';
+import type { SignInResponse } from '@shared/auth/mfa-schemas';
 import { ZodPipe } from '../../../common/validation/zod-body.pipe';
 import { AppConfig } from '../../../config/app-config';
-import { sessionResponse } from '../session-response';
+import { signInResponse } from '../session-response';
 import { clearSocialFlowCookie, setSocialFlowCookie, socialFlowOf } from './social-flow-cookie';
 import { SocialSignInService } from './social-sign-in.service';
 
@@ -42,11 +42,10 @@ export class SocialController {
     @Body(new ZodPipe(socialLoginSchema)) body: SocialLoginRequest,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<TokenResponse> {
+  ): Promise<SignInResponse> {
     const flow = socialFlowOf(req);
     // The flow is single use, whatever the outcome.
     clearSocialFlowCookie(res);
-    const tokens = await this.social.complete(body, flow);
-    return sessionResponse(req, res, tokens, this.config);
+    return signInResponse(req, res, await this.social.complete(body, flow), this.config);
   }
 }
