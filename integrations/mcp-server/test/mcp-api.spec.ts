@@ -20,6 +20,16 @@ const textOf = (content: { uri: string } & ({ text: string } | { blob: string })
 /** The JSON block a tool error carries after its message. */
 const errorOf = (result: { content?: unknown }) => JSON.parse(resultText(result as never).split('\n\n').slice(1).join('\n\n')).error;
 
+/** A loopback port nothing listens on (taken, then released). */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 describe('MCP server against a running Cronbeam', () => {
   let cronbeam: TestServer;
   let target: HttpTarget;
@@ -277,6 +287,36 @@ describe('MCP server against a running Cronbeam', () => {
     });
   });
 
+  describe('an assistant session driven by prompts', () => {
+    it('pauses the matching jobs for maintenance and resumes exactly those', async () => {
+      const client = clients.http;
+      const erin = await apiUser(cronbeam, 'basic');
+      const assistant = await open(erin.env);
+      for (const job of ['billing-sync', 'billing-report', 'newsletter']) {
+        await callTool(assistant, 'create_job', { name: job, url: `${target.url}/ok`, cron_expression: '0 6 * * *' });
+      }
+      await callTool(assistant, 'pause_job', { job: 'billing-report' });
+
+      const pausePrompt = await assistant.getPrompt({ name: 'pause_for_maintenance', arguments: { name_contains: 'billing' } });
+      expect(pausePrompt.messages[0].content.type === 'text' && pausePrompt.messages[0].content.text).toContain("list_jobs with name_contains 'billing'");
+      // The steps the prompt asks for: list the matching jobs that are not paused, pause each.
+      const listed = data<{ jobs: Job[] }>(await callTool(assistant, 'list_jobs', { name_contains: 'billing' }));
+      const toPause = listed.jobs.filter((j) => j.status !== 'paused').map((j) => j.name);
+      expect(toPause).toEqual(['billing-sync']);
+      for (const job of toPause) expect(data<Job>(await callTool(assistant, 'pause_job', { job })).status).toBe('paused');
+
+      const resumePrompt = await assistant.getPrompt({ name: 'resume_after_maintenance', arguments: { jobs: toPause.join(', ') } });
+      expect(resumePrompt.messages[0].content.type === 'text' && resumePrompt.messages[0].content.text).toContain('exactly these jobs: billing-sync');
+      for (const job of toPause) expect(data<Job>(await callTool(assistant, 'resume_job', { job })).status).toBe('scheduled');
+
+      const after = (await cronbeam.http.get('/prog/jobs', progAs(erin))).body as Job[];
+      expect(Object.fromEntries(after.map((j) => [j.name, j.status]))).toEqual({ 'billing-sync': 'scheduled', 'billing-report': 'paused', newsletter: 'pending' });
+      // Alice's session over HTTP saw none of it.
+      const alices = data<{ jobs: Job[] }>(await callTool(client, 'list_jobs', { name_contains: 'billing' }));
+      expect(alices.jobs).toEqual([]);
+    });
+  });
+
   describe('errors an assistant can act on', () => {
     it("reports the plan's job limit with the API's detail", async () => {
       await callTool(bobClient, 'create_job', { name: 'one', url: 'https://example.com/1', cron_expression: '0 0 * * *' });
@@ -285,6 +325,54 @@ describe('MCP server against a running Cronbeam', () => {
       expect(third.isError).toBe(true);
       expect(resultText(third)).toContain('Job limit exceeded: the free plan allows 2 jobs and this account has 2');
       expect(errorOf(third)).toMatchObject({ kind: 'job_limit', status: 403, detail: { error: 'Job limit exceeded', plan: 'free', job_count: 2, max_jobs: 2 } });
+    });
+
+    /** Minimal valid arguments for every tool that calls the API. */
+    const API_TOOL_ARGS: Array<[string, Record<string, unknown>]> = [
+      ['list_jobs', {}],
+      ['get_job', { job: 'stdio-health' }],
+      ['create_job', { name: 'never-made', url: 'https://example.com', cron_expression: '0 0 * * *' }],
+      ['update_job', { job: 'stdio-health', url: 'https://example.com/changed' }],
+      ['delete_job', { job: 'stdio-health' }],
+      ['pause_job', { job: 'stdio-health' }],
+      ['resume_job', { job: 'stdio-health' }],
+      ['run_job_now', { job: 'stdio-health' }],
+      ['get_job_logs', { job: 'stdio-health' }],
+      ['find_failing_jobs', {}],
+      ['estimate_executions', {}],
+      ['check_connection', {}],
+    ];
+
+    describe('for every tool that calls the API', () => {
+      let down: string;
+      let wrongKey: Client;
+      let noKey: Client;
+      let unreachable: Client;
+
+      beforeAll(async () => {
+        down = `http://127.0.0.1:${await closedPort()}`;
+        [wrongKey, noKey, unreachable] = await Promise.all([
+          open({ ...alice.env, CRONBEAM_API_KEY: 'cb_live_notarealkeynotarealkeynotarealkey' }),
+          open({ CRONBEAM_URL: cronbeam.baseUrl }),
+          open({ ...alice.env, CRONBEAM_URL: down }),
+        ]);
+      });
+
+      it.each(API_TOOL_ARGS)('%s answers a wrong key, a missing key and a backend that is down with tool errors', async (tool, args) => {
+        const refused = await callTool(wrongKey, tool, args);
+        expect(refused.isError).toBe(true);
+        expect(errorOf(refused)).toMatchObject({ kind: 'invalid_credentials', status: 401, detail: 'Invalid API key' });
+        const missing = await callTool(noKey, tool, args);
+        expect(missing.isError).toBe(true);
+        expect(resultText(missing)).toContain('CRONBEAM_API_KEY is not set');
+        const gone = await callTool(unreachable, tool, args);
+        expect(gone.isError).toBe(true);
+        expect(errorOf(gone)).toMatchObject({ kind: 'unreachable' });
+        expect(resultText(gone)).toContain(`Cannot reach Cronbeam at ${down}`);
+        // Nothing happened to the real job.
+        const jobs = (await cronbeam.http.get('/prog/jobs', progAs(alice))).body as Job[];
+        expect(jobs.find((j) => j.name === 'stdio-health')).toMatchObject({ status: 'scheduled', url: `${target.url}/ok` });
+      });
     });
 
     it('reports a wrong API key as a tool error naming the variables to fix', async () => {
@@ -306,12 +394,7 @@ describe('MCP server against a running Cronbeam', () => {
     });
 
     it('reports a backend that is down as unreachable, naming the URL', async () => {
-      const port = await new Promise<number>((resolve) => {
-        const probe = createServer().listen(0, '127.0.0.1', () => {
-          const { port: free } = probe.address() as { port: number };
-          probe.close(() => resolve(free));
-        });
-      });
+      const port = await closedPort();
       const client = await open({ ...alice.env, CRONBEAM_URL: `http://127.0.0.1:${port}` });
       const result = await callTool(client, 'run_job_now', { job: 'stdio-health' });
       expect(result.isError).toBe(true);
