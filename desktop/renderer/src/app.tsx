@@ -25,6 +25,8 @@ const PricingPage = lazy(() => import('./billing/pricing-page'));
 const SuccessPage = lazy(() => import('./billing/success-page'));
 const CancelPage = lazy(() => import('./billing/cancel-page'));
 const ProfilePage = lazy(() => import('./profile/profile-page'));
+/** The desktop shell's own settings (server URL, start at login, where the session is kept). */
+const DesktopSettingsPage = lazy(() => import('./platform/desktop-settings-page'));
 
 /** A 401 anywhere ends the session: clear it and go to /login with the spec's message. */
 function UnauthorizedRedirect() {
@@ -65,6 +67,7 @@ export function AppRoutes() {
           <Route path="/success" element={<SuccessPage />} />
           <Route path="/cancel" element={<CancelPage />} />
           <Route path="/profile" element={<ProfilePage />} />
+          <Route path="/desktop/settings" element={<DesktopSettingsPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </Suspense>
