@@ -18,7 +18,9 @@ export function BillingLayout({ children }: { children: ReactNode }) {
           Cronbeam
         </Link>
         <nav className="billing-nav" aria-label="Site">
-          <Link to="/pricing">Pricing</Link>
+          <Link className="billing-nav-pricing" to="/pricing">
+            Pricing
+          </Link>
           {signedIn ? (
             <Link className="button button-secondary button-small" to="/dashboard">
               Dashboard
