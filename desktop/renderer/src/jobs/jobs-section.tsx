@@ -1,6 +1,6 @@
 import type { Job } from '@shared/jobs/job-types';
-import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
 import { filterJobs, useDashboard } from '../dashboard/dashboard-store';
 import { CopyButton } from '../ui/copy-button';
 import { formatUtc } from '../ui/format';
@@ -15,6 +15,19 @@ type Dialog = { kind: 'logs' | 'edit' | 'delete'; job: Job } | null;
 export default function JobsSection() {
   const { jobs, loading, loaded, load, pause, resume, search } = useDashboard();
   const [dialog, setDialog] = useState<Dialog>(null);
+  const [params, setParams] = useSearchParams();
+  const logsFor = params.get('logs');
+
+  // `?logs=<job id>` opens that job's logs: where a desktop notification, the tray or a cronbeam:// link leads.
+  useEffect(() => {
+    const job = logsFor ? jobs.find((j) => j.job_id === logsFor) : undefined;
+    if (job) setDialog({ kind: 'logs', job });
+  }, [logsFor, jobs]);
+
+  const closeDialog = () => {
+    setDialog(null);
+    if (logsFor) setParams({}, { replace: true });
+  };
   const [busyId, setBusyId] = useState<string | null>(null);
   const shown = filterJobs(jobs, search);
 
@@ -111,7 +124,7 @@ export default function JobsSection() {
           </div>
         )}
       </div>
-      {dialog?.kind === 'logs' && <JobLogsModal job={dialog.job} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'logs' && <JobLogsModal job={dialog.job} onClose={closeDialog} />}
       {dialog?.kind === 'edit' && <EditJobModal job={dialog.job} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'delete' && <DeleteJobModal job={dialog.job} onClose={() => setDialog(null)} />}
     </section>
