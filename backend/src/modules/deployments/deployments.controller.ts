@@ -21,7 +21,7 @@ export class DeploymentsController {
   @Post()
   @HttpCode(202)
   start(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(deploymentRequestSchema)) body: ValidDeploymentRequest): Promise<DeploymentStarted> {
-    return this.deployments.start(user, body);
+    return this.deployments.start(user.id, user.email, body);
   }
 
   @Get()

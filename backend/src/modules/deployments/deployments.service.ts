@@ -8,7 +8,6 @@ import { PLAN_LIMITS } from '@shared/plans';
 import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';
 import { AppConfig } from '../../config/app-config';
-import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { UsersService } from '../auth/users.service';
 import { DeploymentEvents } from './deployment-events.service';
 import { DeploymentsRepository } from './deployments.repository';
@@ -36,14 +35,15 @@ export class DeploymentsService {
     @Inject(FLY_MACHINES_API) private readonly fly: FlyMachinesApi,
   ) {}
 
-  async start(user: AuthenticatedUser, request: ValidDeploymentRequest): Promise<DeploymentStarted> {
-    const plan = await this.users.getPlan(user.id);
+  /** `email` receives the completion (or failure) mail. */
+  async start(userId: string, email: string, request: ValidDeploymentRequest): Promise<DeploymentStarted> {
+    const plan = await this.users.getPlan(userId);
     const quota = PLAN_LIMITS[plan].deploymentsPerMonth;
     const appName = request.app_name ?? generatedAppName();
     const url = this.config.env.FLY_APP_URL_TEMPLATE.replace('{app}', appName).replace(/\/+$/, '');
     const { inserted, used } = await this.repository.insertWithinQuota(
       {
-        userId: user.id,
+        userId,
         name: request.deployment_name || appName,
         appName,
         region: request.region,
@@ -57,11 +57,11 @@ export class DeploymentsService {
       const detail: DeploymentLimitExceeded = { error: 'N8N deployment limit exceeded', plan, deployments_used: used, deployments_quota: quota };
       throw ApiError.forbidden(detail);
     }
-    this.events.publish({ userId: user.id, deployment: inserted });
+    this.events.publish({ userId, deployment: inserted });
     this.provisioner.start({
       deploymentId: inserted.deployment_id,
-      userId: user.id,
-      email: user.email,
+      userId,
+      email,
       flyToken: request.fly_token,
       username: request.username,
       password: request.password,
