@@ -119,7 +119,11 @@ export class BillingService {
     const subscription = await this.stripe.call((s) => s.subscriptions.retrieve(row.subscriptionId));
     const fresh = subscriptionRowOf(subscription, user.id);
     const item = subscription.items.data[0];
-    if (!item || !fresh.plan || !fresh.interval) throw ApiError.badRequest(BILLING_MESSAGES.subscriptionNotActive);
+    if (!isEntitling(fresh) || !item || !fresh.plan || !fresh.interval) {
+      // Ended at Stripe before its webhook arrived: store what Stripe says, and refuse.
+      await this.applySubscription(subscription);
+      throw ApiError.badRequest(BILLING_MESSAGES.subscriptionNotActive);
+    }
     const price = await this.stripe.priceId(request.plan, request.interval);
     // What the customer has paid for this period: the kept plan during a pending downgrade.
     const paidFor = { plan: fresh.keptPlan && hasPendingDowngrade(fresh) ? fresh.keptPlan : fresh.plan, interval: fresh.interval };
