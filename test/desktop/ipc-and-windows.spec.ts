@@ -66,12 +66,12 @@ describe('typed IPC', () => {
 
     // Listeners get the payload only, never the IPC event (whose sender could reach any channel).
     const received: unknown[] = [];
-    const off = bridge.on('app:navigate', (payload) => received.push(payload));
-    listeners.get('app:navigate')!({ sender: { send: () => undefined } }, { path: '/dashboard' });
-    expect(received).toEqual([{ path: '/dashboard' }]);
+    const off = bridge.on('session:changed', (payload) => received.push(payload));
+    listeners.get('session:changed')!({ sender: { send: () => undefined } }, { idToken: 'x' });
+    expect(received).toEqual([{ idToken: 'x' }]);
     off();
-    expect(listeners.has('app:navigate')).toBe(false);
-    expect(IPC_EVENT_CHANNELS).toEqual(['session:changed', 'app:navigate']);
+    expect(listeners.has('session:changed')).toBe(false);
+    expect(IPC_EVENT_CHANNELS).toEqual(['session:changed']);
   });
 });
 

@@ -15,7 +15,7 @@ export const IPC_INVOKE_CHANNELS = [
 ] as const;
 export type IpcInvokeChannel = (typeof IPC_INVOKE_CHANNELS)[number];
 
-export const IPC_EVENT_CHANNELS = ['session:changed', 'app:navigate'] as const;
+export const IPC_EVENT_CHANNELS = ['session:changed'] as const;
 export type IpcEventChannel = (typeof IPC_EVENT_CHANNELS)[number];
 
 /** Session values the window may keep (the same keys as the web app's cookies). */

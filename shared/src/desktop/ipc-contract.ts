@@ -73,8 +73,6 @@ export type IpcInvokeInput<C extends IpcInvokeChannel> = z.input<(typeof ipcInvo
 export interface IpcEvents extends Record<IpcEventChannel, unknown> {
   /** The tokens changed in main (refresh, sign-out elsewhere): the window replaces its snapshot. */
   'session:changed': SessionSnapshot;
-  /** Show this route (a notification or deep link was clicked). */
-  'app:navigate': { path: string };
 }
 
 /** The API the preload exposes as `window.cronbeam`, and nothing else. */
