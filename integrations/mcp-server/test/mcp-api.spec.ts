@@ -387,6 +387,18 @@ describe('MCP server against a running Cronbeam', () => {
       expect(errorOf(check)).toMatchObject({ kind: 'invalid_credentials' });
     });
 
+    it('reports a CRONBEAM_URL that is not the Cronbeam API', async () => {
+      const elsewhere = await open({ ...alice.env, CRONBEAM_URL: `${cronbeam.baseUrl}/elsewhere` });
+      const missing = await callTool(elsewhere, 'list_jobs');
+      expect(errorOf(missing)).toMatchObject({ kind: 'configuration', status: 404 });
+      expect(resultText(missing)).toContain(`${cronbeam.baseUrl}/elsewhere has no Cronbeam /prog API (404)`);
+      // Any other server answering JSON.
+      const stranger = await open({ ...alice.env, CRONBEAM_URL: target.url });
+      const odd = await callTool(stranger, 'list_jobs');
+      expect(errorOf(odd)).toMatchObject({ kind: 'configuration' });
+      expect(resultText(odd)).toContain('answered, but not as the Cronbeam API does');
+    });
+
     it("refuses a key with another user's id", async () => {
       const client = await open({ ...alice.env, CRONBEAM_USER_ID: bob.account.userId });
       const result = await callTool(client, 'get_job', { job: 'stdio-health' });

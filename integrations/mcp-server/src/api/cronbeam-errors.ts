@@ -60,7 +60,7 @@ export function describeIssue(issue: ValidationIssue): string {
 const detailText = (detail: unknown): string => (typeof detail === 'string' ? detail : JSON.stringify(detail));
 
 /** Maps an HTTP answer of the /prog API that is not 2xx to a CronbeamError. */
-export function errorFromResponse(status: number, detail: unknown, retryAfter: string | null, what: string): CronbeamError {
+export function errorFromResponse(status: number, detail: unknown, retryAfter: string | null, jobId: string | null, baseUrl: string): CronbeamError {
   if (status === 401) {
     return new CronbeamError(
       'invalid_credentials',
@@ -69,8 +69,11 @@ export function errorFromResponse(status: number, detail: unknown, retryAfter: s
       detail,
     );
   }
+  if (status === 404 && jobId !== null) {
+    return new CronbeamError('not_found', `Job ${jobId}: not found (404 ${detailText(detail)}). Call list_jobs to see the jobs this API key can reach.`, status, detail);
+  }
   if (status === 404) {
-    return new CronbeamError('not_found', `${what}: not found (404 ${detailText(detail)}). Call list_jobs to see the jobs this API key can reach.`, status, detail);
+    return new CronbeamError('configuration', `${baseUrl} has no Cronbeam /prog API (404). Check that CRONBEAM_URL is the address of the Cronbeam API.`, status, detail);
   }
   if (status === 422 && isIssueList(detail)) {
     const lines = detail.map((issue) => `- ${describeIssue(issue)}`).join('\n');

@@ -10,10 +10,7 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
  * same message rather than the process.
  */
 export class ProgClient {
-  constructor(
-    private readonly settings: CronbeamSettings,
-    private readonly fetchImpl: typeof fetch = fetch,
-  ) {}
+  constructor(private readonly settings: CronbeamSettings) {}
 
   get baseUrl(): string {
     return this.settings.baseUrl;
@@ -25,46 +22,55 @@ export class ProgClient {
 
   /** The unauthenticated health route: tells "service down" from "wrong key". */
   ping(): Promise<{ message: string }> {
-    return this.call('GET', '/prog/ping', undefined, 'Ping', false);
+    return this.call('GET', '/prog/ping', undefined, null, false);
   }
 
-  listJobs(): Promise<Job[]> {
-    return this.call('GET', '/prog/jobs', undefined, 'List jobs');
+  async listJobs(): Promise<Job[]> {
+    const jobs = await this.call<unknown>('GET', '/prog/jobs', undefined, null);
+    if (!Array.isArray(jobs)) throw this.notCronbeam();
+    return jobs as Job[];
   }
 
   getJob(jobId: string): Promise<Job> {
-    return this.call('GET', jobPath(jobId), undefined, `Job ${jobId}`);
+    return this.call('GET', jobPath(jobId), undefined, jobId);
   }
 
   createJob(definition: JobDefinition): Promise<Job> {
-    return this.call('POST', '/prog/jobs', definition, 'Create job');
+    return this.call('POST', '/prog/jobs', definition, null);
   }
 
   /** PUT replaces the whole definition. */
   replaceJob(jobId: string, definition: JobDefinition): Promise<Job> {
-    return this.call('PUT', jobPath(jobId), definition, `Job ${jobId}`);
+    return this.call('PUT', jobPath(jobId), definition, jobId);
   }
 
   deleteJob(jobId: string): Promise<{ message: string }> {
-    return this.call('DELETE', jobPath(jobId), undefined, `Job ${jobId}`);
+    return this.call('DELETE', jobPath(jobId), undefined, jobId);
   }
 
   pauseJob(jobId: string): Promise<Job> {
-    return this.call('POST', `${jobPath(jobId)}/pause`, undefined, `Job ${jobId}`);
+    return this.call('POST', `${jobPath(jobId)}/pause`, undefined, jobId);
   }
 
   resumeJob(jobId: string): Promise<Job> {
-    return this.call('POST', `${jobPath(jobId)}/resume`, undefined, `Job ${jobId}`);
+    return this.call('POST', `${jobPath(jobId)}/resume`, undefined, jobId);
   }
 
   /** Executes the job once now and answers that execution (a manual run, counted in the quota). */
   runJobNow(jobId: string): Promise<JobLogEntry> {
-    return this.call('POST', `${jobPath(jobId)}/run`, undefined, `Job ${jobId}`);
+    return this.call('POST', `${jobPath(jobId)}/run`, undefined, jobId);
   }
 
   /** The latest finished executions, newest first. */
   async jobLogs(jobId: string): Promise<JobLogEntry[]> {
-    return (await this.call<JobLogsResponse>('GET', `${jobPath(jobId)}/logs`, undefined, `Job ${jobId}`)).logs;
+    const answer = await this.call<Partial<JobLogsResponse>>('GET', `${jobPath(jobId)}/logs`, undefined, jobId);
+    if (!Array.isArray(answer.logs)) throw this.notCronbeam();
+    return answer.logs;
+  }
+
+  /** A server at CRONBEAM_URL answered JSON that no Cronbeam route gives. */
+  private notCronbeam(): CronbeamError {
+    return new CronbeamError('configuration', `${this.settings.baseUrl} answered, but not as the Cronbeam API does. Check that CRONBEAM_URL is the address of the Cronbeam API.`);
   }
 
   /** Headers for a call; throws the configuration problems that stop it (only the URL's for the unauthenticated ping). */
@@ -79,13 +85,15 @@ export class ProgClient {
     return { accept: 'application/json', authorization: `Bearer ${settings.apiKey}`, ...(settings.userId ? { 'x-user-id': settings.userId } : {}) };
   }
 
-  private async call<T>(method: Method, path: string, body: unknown, what: string, authenticated = true): Promise<T> {
+  /** One call; `jobId` names the job a 404 is about (null for the collection routes, where a 404 means a wrong URL). */
+  private async call<T>(method: Method, path: string, body: unknown, jobId: string | null, authenticated = true): Promise<T> {
     const headers = this.headersFor(authenticated);
     if (body !== undefined) headers['content-type'] = 'application/json';
     const url = `${this.settings.baseUrl}${path}`;
     let response: Response;
+    let text: string;
     try {
-      response = await this.fetchImpl(url, {
+      response = await fetch(url, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -93,6 +101,8 @@ export class ProgClient {
         // A redirect would resend the key to another address or turn a POST into a GET: CRONBEAM_URL must be the API itself.
         redirect: 'error',
       });
+      // The timeout also covers reading the body.
+      text = await response.text();
     } catch (error) {
       const reason = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${this.settings.timeoutMs} ms` : describeNetworkError(error);
       throw new CronbeamError(
@@ -100,7 +110,6 @@ export class ProgClient {
         `Cannot reach Cronbeam at ${this.settings.baseUrl} (${reason}). Check CRONBEAM_URL; if it is right, the service may be starting: try again in a few seconds.`,
       );
     }
-    const text = await response.text();
     let parsed: unknown = null;
     try {
       parsed = text ? JSON.parse(text) : null;
@@ -109,7 +118,7 @@ export class ProgClient {
     }
     if (!response.ok) {
       const detail = parsed && typeof parsed === 'object' && 'detail' in parsed ? (parsed as { detail: unknown }).detail : text.slice(0, 500) || response.statusText;
-      throw errorFromResponse(response.status, detail, response.headers.get('retry-after'), what);
+      throw errorFromResponse(response.status, detail, response.headers.get('retry-after'), jobId, this.settings.baseUrl);
     }
     if (parsed === null) {
       throw new CronbeamError('server_error', `Cronbeam answered ${response.status} without JSON at ${url}; is CRONBEAM_URL the API's address?`, response.status);
