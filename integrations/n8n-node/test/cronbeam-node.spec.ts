@@ -56,7 +56,8 @@ describe('n8n node Cronbeam', () => {
       res.end('boom');
     });
     // The scheduler stays off: runs come only from "run now", so each test knows every log line.
-    server = await startTestServer({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, ALLOW_PRIVATE_TARGETS: 'true' });
+    // One key makes all of this file's calls within a minute: the per-key rate limit must not be what a test meets.
+    server = await startTestServer({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, ALLOW_PRIVATE_TARGETS: 'true', PROG_RATE_LIMIT: '1000' });
     pro = await keyedAccount(server, 'pro');
     runtime = new N8nRuntime(new CronbeamApi(), pro.credentials);
   });
@@ -245,6 +246,17 @@ describe('n8n node Cronbeam', () => {
       expect(error).toBeInstanceOf(NodeApiError);
       // n8n's NodeApiError words the socket error ("ECONNREFUSED") for people; the URL says where.
       expect(error.message).toBe(`Cronbeam did not answer at ${closed.url}/prog/jobs: The service refused the connection - perhaps it is offline`);
+    });
+
+    it('reports an answer without the API\'s error body (a proxy\'s 502 page) by its status', async () => {
+      target.on('/prog/jobs', (_req, res) => {
+        res.writeHead(502, { 'content-type': 'text/html' });
+        res.end('<html>Bad Gateway</html>');
+      });
+      const proxied = new N8nRuntime(new CronbeamApi(), { ...pro.credentials, baseUrl: target.url });
+      const error = (await run({ resource: 'job', operation: 'getAll' }, { on: proxied }).catch((e: NodeApiError) => e)) as NodeApiError;
+      expect(error).toBeInstanceOf(NodeApiError);
+      expect(error).toMatchObject({ message: 'Cronbeam answered 502 to GET /prog/jobs', httpCode: '502' });
     });
 
     it('with "Continue On Fail", returns the error as that item and carries on with the next', async () => {

@@ -52,7 +52,8 @@ describe('n8n node Cronbeam Trigger', () => {
 
   beforeAll(async () => {
     target = await HttpTarget.start();
-    server = await startTestServer({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, ALLOW_PRIVATE_TARGETS: 'true' });
+    // Every poll makes one call per watched job with the same key: the per-key rate limit must not be what a test meets.
+    server = await startTestServer({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, ALLOW_PRIVATE_TARGETS: 'true', PROG_RATE_LIMIT: '1000' });
     pro = await keyedAccount(server, 'pro');
     runtime = new N8nRuntime(new CronbeamApi(), pro.credentials);
   });

@@ -99,11 +99,10 @@ export async function cronbeamApiRequest<T>(
   }
 
   if (response.statusCode >= 400) {
-    const retryAfter = response.headers?.['retry-after'];
     throw new NodeApiError(this.getNode(), (response.body ?? {}) as JsonObject, {
       message: apiErrorMessage(response.body) ?? `Cronbeam answered ${response.statusCode} to ${method} ${path}`,
       // Always set: NodeApiError would otherwise repeat a fragment of the body as the description.
-      description: apiErrorFigures(response.body) ?? (retryAfter ? `Retry after ${String(retryAfter)} s` : `${method} ${path} answered ${response.statusCode}`),
+      description: apiErrorFigures(response.body) ?? `${method} ${path} answered ${response.statusCode}`,
       httpCode: String(response.statusCode),
       itemIndex: options.itemIndex,
     });
