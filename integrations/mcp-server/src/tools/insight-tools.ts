@@ -109,7 +109,7 @@ export function registerInsightTools(server: McpServer, client: ProgClient): voi
     {
       title: 'Estimate scheduled executions',
       description:
-        "Counts how many times each active job (not paused) will run from now (or `from`) until the end of the current UTC month (or `until`), using Cronbeam's own cron engine rules, and compares the total with each plan's monthly execution quota. Retries are not counted; manual runs are not foreseeable.",
+        "Counts how many times each active job (not paused) will run from now (or `from`) until the end of that UTC month (or `until`), with the scheduler's cron rules, and compares the total with each plan's monthly execution quota. Retries and manual runs are not included.",
       inputSchema: {
         from: z.iso.datetime({ offset: true, error: 'from must be an ISO 8601 date-time' }).optional().describe('Start of the window (ISO 8601); default now.'),
         until: z.iso.datetime({ offset: true, error: 'until must be an ISO 8601 date-time' }).optional().describe('End of the window (ISO 8601); default the end of the current UTC month.'),
