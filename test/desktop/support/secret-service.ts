@@ -24,7 +24,12 @@ export async function startPrivateSecretService(): Promise<PrivateSecretService 
   const home = await mkdtemp(join(tmpdir(), 'cronbeam-keyring-'));
   const children: ChildProcess[] = [];
   const stop = async () => {
-    for (const child of children) child.kill('SIGTERM');
+    // The daemons write into the folder until they are gone: remove it only after they exited.
+    await Promise.all(
+      children.map((child) =>
+        child.exitCode !== null || child.signalCode !== null ? undefined : new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))),
+      ),
+    );
     await rm(home, { recursive: true, force: true });
   };
   try {
