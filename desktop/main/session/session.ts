@@ -95,7 +95,10 @@ export class Session {
   async signIn(email: string, password: string): Promise<void> {
     const response = await this.post('/api/auth/login', { email, password });
     if (!response.ok) throw new SessionError(response.status, await detailOf(response));
-    await this.adopt((await response.json()) as TokenResponse);
+    const body = (await response.json()) as Partial<TokenResponse> & { challenge?: string };
+    // Two-factor and new-password challenges need the window's forms; the window hands the tokens over after them.
+    if (!body.access_token) throw new SessionError(401, body.challenge ? `Sign-in needs ${body.challenge}: continue in the Cronbeam window` : 'Authentication failed');
+    await this.adopt(body as TokenResponse);
   }
 
   /** Takes over tokens obtained elsewhere (the window's own sign-in form). */
