@@ -12,7 +12,7 @@ import {
   type ProfileStats,
 } from '@shared/billing/billing-types';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
-import { CurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
+import { CurrentUser, type AuthenticatedUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { BillingEnabledGuard } from './billing-enabled.guard';
 import { BillingService } from './billing.service';

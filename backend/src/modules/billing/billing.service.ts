@@ -14,7 +14,7 @@ import {
 import { PLAN_LIMITS, PLAN_RANK, type BillingInterval, type PaidPlanId, type PlanId } from '@shared/plans';
 import { ApiError } from '../../common/http/api-error';
 import { AppConfig } from '../../config/app-config';
-import type { AuthenticatedUser } from '../auth/authenticated-user';
+import type { AuthenticatedUser } from '../auth';
 import { UsersService } from '../auth/users.service';
 import { JobsService } from '../jobs/jobs.service';
 import { MailService } from '../mail/mail.service';
