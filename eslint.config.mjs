@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import n8nCommunityNodes from '@n8n/eslint-plugin-community-nodes';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -19,6 +20,11 @@ export default tseslint.config(
     // Nest resolves constructor parameters from emitted decorator metadata: their types must stay value imports.
     files: ['backend/**/*.ts'],
     rules: { '@typescript-eslint/consistent-type-imports': 'off' },
+  },
+  {
+    // n8n's own rules for community nodes (the subset that installs with npm: see docs/adr/0050).
+    files: ['integrations/n8n-node/credentials/**/*.ts', 'integrations/n8n-node/nodes/**/*.ts'],
+    ...n8nCommunityNodes.configs.recommended,
   },
   {
     files: ['test/**/*.ts', '**/*.spec.ts', '**/*.spec.tsx', 'scripts/**/*.ts'],
