@@ -47,6 +47,7 @@ function toItem(job: Job, match: RunEventMatch): INodeExecutionData {
  * data, which n8n stores with the workflow, so a restart does not replay them.
  * The first poll after activation only records what exists.
  */
+// eslint-disable-next-line @n8n/community-nodes/node-usable-as-tool -- a trigger starts workflows and is no tool for an agent; later versions of the rule skip triggers.
 export class CronbeamTrigger implements INodeType {
   description: INodeTypeDescription = {
     displayName: 'Cronbeam Trigger',

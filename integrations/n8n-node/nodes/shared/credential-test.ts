@@ -24,6 +24,7 @@ export async function testCronbeamCredentials(
   }
 
   const get = async (path: string, headers: Record<string, string> = {}): Promise<LegacyFullResponse> =>
+    // eslint-disable-next-line @n8n/community-nodes/no-deprecated-workflow-functions -- the only request helper n8n gives credential tests.
     (await this.helpers.request({ uri: `${baseUrl}${path}`, method: 'GET', headers, json: true, resolveWithFullResponse: true, simple: false })) as LegacyFullResponse;
 
   let ping: LegacyFullResponse;
