@@ -13,9 +13,30 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 /** Statuses that count as "active" on the dashboard. */
 export const ACTIVE_JOB_STATUSES: readonly JobStatus[] = ['pending', 'scheduled'];
 
-export type RunTrigger = 'schedule' | 'retry' | 'manual' | 'recovery';
-export type RunState = 'queued' | 'running' | 'done';
-export type RunOutcome = 'success' | 'failed' | 'skipped' | 'missed';
+/** Each job status by name, for code that sets or tests one (the database stores these strings). */
+export const JOB_STATUS = {
+  pending: 'pending',
+  scheduled: 'scheduled',
+  success: 'success',
+  failed: 'failed',
+  paused: 'paused',
+  quotaReached: 'quota_reached',
+} as const satisfies Record<string, JobStatus>;
+
+/** Statuses in which the scheduler leaves a job alone: the user's pause, or the quota's. */
+export const HELD_JOB_STATUSES: readonly JobStatus[] = [JOB_STATUS.paused, JOB_STATUS.quotaReached];
+
+/** What started a run: its due time, a retry of a failure, the user ("run now"), or a catch-up after an outage. */
+export const RUN_TRIGGER = { schedule: 'schedule', retry: 'retry', manual: 'manual', recovery: 'recovery' } as const;
+export type RunTrigger = (typeof RUN_TRIGGER)[keyof typeof RUN_TRIGGER];
+
+/** Where a run is in the queue: waiting for its due time, leased to an instance, or finished (a log line). */
+export const RUN_STATE = { queued: 'queued', running: 'running', done: 'done' } as const;
+export type RunState = (typeof RUN_STATE)[keyof typeof RUN_STATE];
+
+/** How a finished run ended; skipped and missed runs never executed. */
+export const RUN_OUTCOME = { success: 'success', failed: 'failed', skipped: 'skipped', missed: 'missed' } as const;
+export type RunOutcome = (typeof RUN_OUTCOME)[keyof typeof RUN_OUTCOME];
 
 /** A job as every API answers it. Times are ISO 8601 strings in UTC. */
 export interface Job {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import type { EntityManager, Repository } from 'typeorm';
 import type { PlanId } from '@shared/plans';
 import { ApiError } from '../../common/http/api-error';
 import { UserEntity } from './user.entity';
@@ -36,10 +36,14 @@ export class UsersService {
     return user.plan;
   }
 
-  /** The plan of each given user, by id (unknown ids are absent). */
-  async plansOf(userIds: string[]): Promise<Map<string, PlanId>> {
+  /**
+   * The plan of each given user, by id (unknown ids are absent). Inside a
+   * transaction pass it as `tx`: the embedded database serves one connection's
+   * transaction at a time, so a query on another connection would wait for it forever.
+   */
+  async plansOf(userIds: string[], tx: Pick<EntityManager, 'query'> = this.users.manager): Promise<Map<string, PlanId>> {
     if (userIds.length === 0) return new Map();
-    const rows: Array<{ id: string; plan: PlanId }> = await this.users.query(`SELECT id, plan FROM users WHERE id = ANY($1::uuid[])`, [[...new Set(userIds)]]);
+    const rows: Array<{ id: string; plan: PlanId }> = await tx.query(`SELECT id, plan FROM users WHERE id = ANY($1::uuid[])`, [[...new Set(userIds)]]);
     return new Map(rows.map((r) => [r.id, r.plan]));
   }
 

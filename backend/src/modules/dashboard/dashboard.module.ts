@@ -2,11 +2,12 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { DeploymentsModule } from '../deployments/deployments.module';
 import { JobsModule } from '../jobs/jobs.module';
+import { QuotaModule } from '../quota/quota.module';
 import { DashboardController } from './dashboard.controller';
 import { DashboardService } from './dashboard.service';
 
 @Module({
-  imports: [AuthModule, JobsModule, DeploymentsModule],
+  imports: [AuthModule, JobsModule, QuotaModule, DeploymentsModule],
   controllers: [DashboardController],
   providers: [DashboardService],
 })

@@ -1,45 +1,52 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
+import type { z } from 'zod';
 import { jobDefinitionSchema, jobLogsQuerySchema, type ValidJobDefinition } from '@shared/jobs/job-rules';
-import type { Job, JobLogsResponse } from '@shared/jobs/job-types';
+import type { Job, JobLogEntry, JobLogsResponse } from '@shared/jobs/job-types';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
-import { type AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
+import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
-import { JobLogsService } from './job-logs.service';
-import { toJob } from './job-view';
-import { JobsService } from './jobs.service';
+import { JobsService, type TestRunOutcome } from './jobs.service';
 
-/** The dashboard's job API (bearer token). The /prog surface offers the same operations with an API key. */
+/** A test request is a job definition that need not be named or scheduled yet. */
+const testRunSchema = jobDefinitionSchema.partial({ name: true, cron_expression: true, notify_on_failure: true });
+type TestRunDefinition = z.infer<typeof testRunSchema>;
+
+/** The dashboard's job API (bearer token). The /prog surface offers the same operations with an API key, through the same service. */
 @Controller('api/jobs')
 @UseGuards(BearerAuthGuard)
 export class JobsController {
-  constructor(
-    private readonly jobs: JobsService,
-    private readonly jobLogs: JobLogsService,
-  ) {}
+  constructor(private readonly jobs: JobsService) {}
 
   @Post()
   @HttpCode(200)
-  async create(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(jobDefinitionSchema)) body: ValidJobDefinition): Promise<Job> {
-    return toJob(await this.jobs.create(user.id, body));
+  create(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(jobDefinitionSchema)) body: ValidJobDefinition): Promise<Job> {
+    return this.jobs.create(user.id, body);
+  }
+
+  /** Executes an unsaved definition once and answers the outcome; nothing is stored. */
+  @Post('test')
+  @HttpCode(200)
+  test(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(testRunSchema)) body: TestRunDefinition): Promise<TestRunOutcome> {
+    return this.jobs.testRun(user.id, { url: body.url, method: body.method, headers: body.headers, body: body.body });
   }
 
   @Get()
-  async list(@CurrentUser() user: AuthenticatedUser): Promise<Job[]> {
-    return (await this.jobs.list(user.id)).map(toJob);
+  list(@CurrentUser() user: AuthenticatedUser): Promise<Job[]> {
+    return this.jobs.list(user.id);
   }
 
   @Get(':id')
-  async get(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<Job> {
-    return toJob(await this.jobs.get(user.id, id));
+  get(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<Job> {
+    return this.jobs.get(user.id, id);
   }
 
   @Put(':id')
-  async update(
+  update(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id') id: string,
     @Body(new ZodPipe(jobDefinitionSchema)) body: ValidJobDefinition,
   ): Promise<Job> {
-    return toJob(await this.jobs.update(user.id, id, body));
+    return this.jobs.update(user.id, id, body);
   }
 
   @Delete(':id')
@@ -50,14 +57,21 @@ export class JobsController {
 
   @Post(':id/pause')
   @HttpCode(200)
-  async pause(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<Job> {
-    return toJob(await this.jobs.pause(user.id, id));
+  pause(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<Job> {
+    return this.jobs.pause(user.id, id);
   }
 
   @Post(':id/resume')
   @HttpCode(200)
-  async resume(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<Job> {
-    return toJob(await this.jobs.resume(user.id, id));
+  resume(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<Job> {
+    return this.jobs.resume(user.id, id);
+  }
+
+  /** Executes a saved job now: logged as a manual run and counted in the quota. */
+  @Post(':id/run')
+  @HttpCode(200)
+  run(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<JobLogEntry> {
+    return this.jobs.runNow(user.id, id);
   }
 
   @Get(':id/logs')
@@ -66,6 +80,6 @@ export class JobsController {
     @Param('id') id: string,
     @Query(new ZodPipe(jobLogsQuerySchema, 'query')) query: { limit: number },
   ): Promise<JobLogsResponse> {
-    return { logs: await this.jobLogs.latest(user.id, id, query.limit) };
+    return { logs: await this.jobs.logs(user.id, id, query.limit) };
   }
 }

@@ -1,18 +1,22 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
-import { JobRunEntity } from '../scheduler/job-run.entity';
+import { ExecutorModule } from '../executor/executor.module';
+import { QuotaModule } from '../quota/quota.module';
+import { RunsModule } from '../runs/runs.module';
 import { JobEvents } from './job-events';
-import { JobLogsService } from './job-logs.service';
-import { JobTargetPolicy } from './job-target-policy';
+import { JobScheduleService } from './job-schedule.service';
 import { JobEntity } from './job.entity';
 import { JobsController } from './jobs.controller';
+import { JobsRepository } from './jobs.repository';
 import { JobsService } from './jobs.service';
+import { TestRunLimiter } from './test-run-limiter';
 
+/** Job definitions and every job route (the /prog controller calls the same JobsService). Owns `jobs`. */
 @Module({
-  imports: [TypeOrmModule.forFeature([JobEntity, JobRunEntity]), AuthModule],
+  imports: [TypeOrmModule.forFeature([JobEntity]), AuthModule, QuotaModule, RunsModule, ExecutorModule],
   controllers: [JobsController],
-  providers: [JobEvents, JobsService, JobLogsService, JobTargetPolicy],
-  exports: [JobEvents, JobsService, JobLogsService],
+  providers: [JobsRepository, JobEvents, TestRunLimiter, JobsService, JobScheduleService],
+  exports: [JobsService, JobScheduleService],
 })
 export class JobsModule {}

@@ -3,7 +3,7 @@ import { filter, interval, map, merge, type Observable } from 'rxjs';
 import { type AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { DeploymentEvents } from '../deployments/deployment-events.service';
-import { ExecutionEvents } from '../scheduler/execution-events';
+import { RunsService } from '../runs/runs.service';
 
 /** Keeps proxies from closing an idle stream. */
 const HEARTBEAT_MS = 25_000;
@@ -27,7 +27,7 @@ export interface ExecutionEvent {
 @UseGuards(BearerAuthGuard)
 export class EventsController {
   constructor(
-    private readonly events: ExecutionEvents,
+    private readonly events: RunsService,
     private readonly deployments: DeploymentEvents,
   ) {}
 

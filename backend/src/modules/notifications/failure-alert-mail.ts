@@ -1,5 +1,5 @@
 import type { MailMessage } from '../mail/mail.service';
-import type { ExecutionOutcome } from '../scheduler/execution-events';
+import type { ExecutionOutcome } from '../runs/runs.service';
 
 export interface AlertRecipient {
   email: string;

@@ -1,12 +1,12 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { concatMap, filter, type Subscription } from 'rxjs';
-import type { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
+import { UsersService } from '../auth/users.service';
+import { JobsService } from '../jobs/jobs.service';
 import { MailService } from '../mail/mail.service';
-import { ExecutionEvents, type ExecutionOutcome } from '../scheduler/execution-events';
-import { returnedRows } from '../scheduler/query-rows';
+import { RunsService, type ExecutionOutcome } from '../runs/runs.service';
 import { failureMail, recoveryMail, type AlertRecipient } from './failure-alert-mail';
+import { JobAlertStatesRepository } from './job-alert-states.repository';
 
 /**
  * Failure alerts for jobs with notify_on_failure: one email when a failure
@@ -20,14 +20,16 @@ export class FailureAlerts implements OnModuleInit, OnModuleDestroy {
   private subscription: Subscription | null = null;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    private readonly events: ExecutionEvents,
+    private readonly alertStates: JobAlertStatesRepository,
+    private readonly runs: RunsService,
+    private readonly jobs: JobsService,
+    private readonly users: UsersService,
     private readonly mail: MailService,
     private readonly config: AppConfig,
   ) {}
 
   onModuleInit(): void {
-    this.subscription = this.events.outcomes$
+    this.subscription = this.runs.outcomes$
       .pipe(
         filter((o) => o.notifyOnFailure && !o.willRetry),
         concatMap((o) => this.handle(o)),
@@ -41,9 +43,9 @@ export class FailureAlerts implements OnModuleInit, OnModuleDestroy {
 
   private async handle(outcome: ExecutionOutcome): Promise<void> {
     try {
-      const changed = outcome.status === 'failed' ? await this.startEpisode(outcome.jobId) : await this.endEpisode(outcome.jobId);
+      const changed = outcome.status === 'failed' ? await this.alertStates.markFailing(outcome.jobId) : await this.alertStates.markRecovered(outcome.jobId);
       if (!changed) return;
-      const recipient = await this.recipient(outcome.jobId);
+      const recipient = await this.recipient(outcome.userId, outcome.jobId);
       if (!recipient) return;
       const dashboard = `${this.config.publicUrl}/dashboard`;
       await this.mail.send(outcome.status === 'failed' ? failureMail(recipient, outcome, dashboard) : recoveryMail(recipient, outcome, dashboard));
@@ -52,32 +54,9 @@ export class FailureAlerts implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  /** True when this failure opened an episode. */
-  private async startEpisode(jobId: string): Promise<boolean> {
-    const rows = returnedRows(
-      await this.db.query(
-        `INSERT INTO job_alert_states (job_id, failing) SELECT $1, true WHERE EXISTS (SELECT 1 FROM jobs WHERE id = $1)
-         ON CONFLICT (job_id) DO UPDATE SET failing = true, changed_at = now() WHERE job_alert_states.failing = false
-         RETURNING job_id`,
-        [jobId],
-      ),
-    );
-    return rows.length > 0;
-  }
-
-  /** True when this success closed an episode. */
-  private async endEpisode(jobId: string): Promise<boolean> {
-    const rows = returnedRows(
-      await this.db.query(`UPDATE job_alert_states SET failing = false, changed_at = now() WHERE job_id = $1 AND failing RETURNING job_id`, [jobId]),
-    );
-    return rows.length > 0;
-  }
-
-  private async recipient(jobId: string): Promise<AlertRecipient | null> {
-    const [row]: Array<{ email: string; name: string; url: string }> = await this.db.query(
-      `SELECT u.email, j.name, j.url FROM jobs j JOIN users u ON u.id = j.user_id WHERE j.id = $1`,
-      [jobId],
-    );
-    return row ? { email: row.email, jobName: row.name, jobUrl: row.url } : null;
+  /** The job's owner and what the mail names; null when the job or its owner was deleted meanwhile. */
+  private async recipient(userId: string, jobId: string): Promise<AlertRecipient | null> {
+    const [job, user] = await Promise.all([this.jobs.get(userId, jobId).catch(() => null), this.users.findById(userId)]);
+    return job && user ? { email: user.email, jobName: job.name, jobUrl: job.url } : null;
   }
 }

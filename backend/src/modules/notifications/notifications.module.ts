@@ -1,14 +1,16 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { DeploymentsModule } from '../deployments/deployments.module';
-import { SchedulerModule } from '../scheduler/scheduler.module';
+import { JobsModule } from '../jobs/jobs.module';
+import { RunsModule } from '../runs/runs.module';
 import { EventsController } from './events.controller';
+import { JobAlertStatesRepository } from './job-alert-states.repository';
 import { FailureAlerts } from './failure-alerts';
 
 /** Tells users about executions: failure/recovery emails and the SSE stream. */
 @Module({
-  imports: [SchedulerModule, AuthModule, DeploymentsModule],
+  imports: [RunsModule, JobsModule, AuthModule, DeploymentsModule],
   controllers: [EventsController],
-  providers: [FailureAlerts],
+  providers: [JobAlertStatesRepository, FailureAlerts],
 })
 export class NotificationsModule {}

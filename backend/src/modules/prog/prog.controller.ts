@@ -1,12 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import { JOB_LOGS_LIMITS, jobDefinitionSchema, type ValidJobDefinition } from '@shared/jobs/job-rules';
-import type { Job, JobLogsResponse } from '@shared/jobs/job-types';
+import type { Job, JobLogEntry, JobLogsResponse } from '@shared/jobs/job-types';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { ApiKeyGuard } from '../api-keys/api-key.guard';
-import { type AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
-import { JobLogsService } from '../jobs/job-logs.service';
-import { toJob } from '../jobs/job-view';
+import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { JobsService } from '../jobs/jobs.service';
 import { JobDefinitionBody, JobIdParam, JobLimitResponse, JsonResponse, ProgOperation, schemaRef } from './prog-docs.decorators';
 import { JOB_EXAMPLE, JOB_LOGS_EXAMPLE, PAUSED_JOB_EXAMPLE, RESUMED_JOB_EXAMPLE } from './prog-examples';
@@ -18,10 +16,7 @@ import { JOB_EXAMPLE, JOB_LOGS_EXAMPLE, PAUSED_JOB_EXAMPLE, RESUMED_JOB_EXAMPLE 
 @ApiTags('jobs')
 @Controller('prog')
 export class ProgController {
-  constructor(
-    private readonly jobs: JobsService,
-    private readonly jobLogs: JobLogsService,
-  ) {}
+  constructor(private readonly jobs: JobsService) {}
 
   @Post('jobs')
   @HttpCode(200)
@@ -30,16 +25,16 @@ export class ProgController {
   @JobDefinitionBody()
   @JsonResponse(200, 'The created job', schemaRef('Job'), JOB_EXAMPLE)
   @JobLimitResponse()
-  async create(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(jobDefinitionSchema)) body: ValidJobDefinition): Promise<Job> {
-    return toJob(await this.jobs.create(user.id, body));
+  create(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(jobDefinitionSchema)) body: ValidJobDefinition): Promise<Job> {
+    return this.jobs.create(user.id, body);
   }
 
   @Get('jobs')
   @UseGuards(ApiKeyGuard)
   @ProgOperation('List your jobs', 'Oldest first.')
   @JsonResponse(200, 'All jobs of the key owner', { type: 'array', items: schemaRef('Job') }, [JOB_EXAMPLE])
-  async list(@CurrentUser() user: AuthenticatedUser): Promise<Job[]> {
-    return (await this.jobs.list(user.id)).map(toJob);
+  list(@CurrentUser() user: AuthenticatedUser): Promise<Job[]> {
+    return this.jobs.list(user.id);
   }
 
   @Get('jobs/:job_id')
@@ -47,8 +42,8 @@ export class ProgController {
   @ProgOperation('Get a job')
   @JobIdParam()
   @JsonResponse(200, 'The job', schemaRef('Job'), JOB_EXAMPLE)
-  async get(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string): Promise<Job> {
-    return toJob(await this.jobs.get(user.id, jobId));
+  get(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string): Promise<Job> {
+    return this.jobs.get(user.id, jobId);
   }
 
   @Put('jobs/:job_id')
@@ -57,12 +52,12 @@ export class ProgController {
   @JobIdParam()
   @JobDefinitionBody()
   @JsonResponse(200, 'The updated job', schemaRef('Job'), JOB_EXAMPLE)
-  async update(
+  update(
     @CurrentUser() user: AuthenticatedUser,
     @Param('job_id') jobId: string,
     @Body(new ZodPipe(jobDefinitionSchema)) body: ValidJobDefinition,
   ): Promise<Job> {
-    return toJob(await this.jobs.update(user.id, jobId, body));
+    return this.jobs.update(user.id, jobId, body);
   }
 
   @Delete('jobs/:job_id')
@@ -81,8 +76,8 @@ export class ProgController {
   @ProgOperation('Pause a job', 'Keeps the configuration; next_run_at becomes null.')
   @JobIdParam()
   @JsonResponse(200, 'The paused job', schemaRef('Job'), PAUSED_JOB_EXAMPLE)
-  async pause(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string): Promise<Job> {
-    return toJob(await this.jobs.pause(user.id, jobId));
+  pause(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string): Promise<Job> {
+    return this.jobs.pause(user.id, jobId);
   }
 
   @Post('jobs/:job_id/resume')
@@ -91,8 +86,8 @@ export class ProgController {
   @ProgOperation('Resume a job', 'Status becomes scheduled; next_run_at is the next cron instant from now.')
   @JobIdParam()
   @JsonResponse(200, 'The resumed job', schemaRef('Job'), RESUMED_JOB_EXAMPLE)
-  async resume(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string): Promise<Job> {
-    return toJob(await this.jobs.resume(user.id, jobId));
+  resume(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string): Promise<Job> {
+    return this.jobs.resume(user.id, jobId);
   }
 
   @Get('jobs/:job_id/logs')
@@ -101,6 +96,15 @@ export class ProgController {
   @JobIdParam()
   @JsonResponse(200, 'Execution log', schemaRef('JobLogsResponse'), JOB_LOGS_EXAMPLE)
   async logs(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string): Promise<JobLogsResponse> {
-    return { logs: await this.jobLogs.latest(user.id, jobId, JOB_LOGS_LIMITS.default) };
+    return { logs: await this.jobs.logs(user.id, jobId, JOB_LOGS_LIMITS.default) };
+  }
+
+  /** "Run now" by API key; not part of the documented public API. */
+  @Post('jobs/:job_id/run')
+  @HttpCode(200)
+  @UseGuards(ApiKeyGuard)
+  @ApiExcludeEndpoint()
+  run(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string): Promise<JobLogEntry> {
+    return this.jobs.runNow(user.id, jobId);
   }
 }

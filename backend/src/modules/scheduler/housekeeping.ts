@@ -1,11 +1,10 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
-import { nextCronInstant } from './cron-schedule';
-import { returnedRows } from './query-rows';
-import { RETENTION_DAYS, RETENTION_RUNS_PER_JOB, SchedulerSettings } from './scheduler-settings';
-import { monthlyExecutionLimit, usagePeriodStart } from './usage-quota';
+import { UsersService } from '../auth/users.service';
+import { JobScheduleService } from '../jobs/job-schedule.service';
+import { QuotaService } from '../quota/quota.service';
+import { RunsService } from '../runs/runs.service';
+import { SchedulerSettings } from './scheduler-settings';
 import { WakeChannel } from './wake-channel';
 
 const INTERVAL_NAME = 'scheduler-housekeeping';
@@ -21,12 +20,15 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 @Injectable()
 export class Housekeeping implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(Housekeeping.name);
-  private running = false;
+  private running: Promise<void> | null = null;
   private lastPrune = 0;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
     private readonly settings: SchedulerSettings,
+    private readonly jobs: JobScheduleService,
+    private readonly runs: RunsService,
+    private readonly quota: QuotaService,
+    private readonly users: UsersService,
     private readonly registry: SchedulerRegistry,
     private readonly wake: WakeChannel,
   ) {}
@@ -37,13 +39,18 @@ export class Housekeeping implements OnApplicationBootstrap, OnModuleDestroy {
     void this.run();
   }
 
-  onModuleDestroy(): void {
+  /** Stops the timer and waits for a round in progress, so none queries a database that is closing. */
+  async onModuleDestroy(): Promise<void> {
     if (this.registry.doesExist('interval', INTERVAL_NAME)) this.registry.deleteInterval(INTERVAL_NAME);
+    await this.running;
   }
 
-  async run(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
+  run(): Promise<void> {
+    this.running ??= this.round().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  private async round(): Promise<void> {
     try {
       const restored = await this.restoreQuotaJobs(new Date());
       if (restored > 0) {
@@ -56,45 +63,20 @@ export class Housekeeping implements OnApplicationBootstrap, OnModuleDestroy {
       }
     } catch (error) {
       this.logger.error(`Housekeeping failed: ${(error as Error).message}`);
-    } finally {
-      this.running = false;
     }
   }
 
   /** Jobs in quota_reached whose owner has executions left this period go back to scheduled, due at their next cron instant. */
   async restoreQuotaJobs(now: Date): Promise<number> {
-    const rows: Array<{ id: string; cron_expression: string; plan: string; used: number }> = await this.db.query(
-      `SELECT j.id, j.cron_expression, u.plan, coalesce(p.executions, 0) AS used
-       FROM jobs j JOIN users u ON u.id = j.user_id
-       LEFT JOIN usage_periods p ON p.user_id = j.user_id AND p.period_start = $1::date
-       WHERE j.status = 'quota_reached'`,
-      [usagePeriodStart(now)],
-    );
-    const restorable = rows.filter((r) => Number(r.used) < monthlyExecutionLimit(r.plan));
-    if (restorable.length === 0) return 0;
-    const restored = returnedRows(await this.db.query(
-      `UPDATE jobs j SET status = 'scheduled', next_run_at = v.next_run_at
-       FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, next_run_at)
-       WHERE j.id = v.id AND j.status = 'quota_reached'
-       RETURNING j.id`,
-      [restorable.map((r) => r.id), restorable.map((r) => nextCronInstant(r.cron_expression, now))],
-    ));
-    return restored.length;
+    const held = await this.jobs.quotaHeld();
+    if (held.length === 0) return 0;
+    const plans = await this.users.plansOf(held.map((j) => j.user_id));
+    const withRoom = await this.quota.usersWithExecutionsLeft(new Map(held.map((j) => [j.user_id, plans.get(j.user_id) ?? 'free'])), now);
+    return this.jobs.restoreQuotaHeld(held.filter((j) => withRoom.has(j.user_id)), now);
   }
 
-  /** Keeps each job's newest 1,000 finished runs, none older than 90 days. Queued and running runs are never pruned. */
-  async pruneLogs(): Promise<void> {
-    await this.db.query(
-      `DELETE FROM job_runs WHERE state = 'done' AND created_at < now() - make_interval(days => $1)`,
-      [RETENTION_DAYS],
-    );
-    await this.db.query(
-      `DELETE FROM job_runs WHERE id IN (
-         SELECT id FROM (
-           SELECT id, row_number() OVER (PARTITION BY job_id ORDER BY created_at DESC, id) AS n
-           FROM job_runs WHERE state = 'done'
-         ) ranked WHERE n > $1)`,
-      [RETENTION_RUNS_PER_JOB],
-    );
+  /** Keeps each job's newest 1,000 finished runs, none older than 90 days. */
+  pruneLogs(): Promise<void> {
+    return this.runs.pruneLogs();
   }
 }

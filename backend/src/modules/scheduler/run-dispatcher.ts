@@ -1,10 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { ClaimedRun } from './claimed-run';
+import { HttpExecutor, type ExecutionResult, type PreparedRequest } from '../executor/http-executor.service';
+import { RunsService, type ClaimedRun } from '../runs/runs.service';
 import { DatabaseClock } from './database-clock';
-import { DispatchPressure } from './dispatch-pressure';
-import { HttpExecutor, type ExecutionResult, type PreparedRequest } from './executor/http-executor';
-import { RunRecorder } from './run-recorder';
-import { SchedulerMetrics } from './scheduler-metrics';
 import { SchedulerSettings } from './scheduler-settings';
 
 interface ReadyRun {
@@ -59,15 +56,18 @@ export class RunDispatcher {
   private readonly idle = new Set<() => void>();
   private tailListeners: Array<() => void> = [];
 
+  private readonly metrics: RunsService['metrics'];
+  private readonly pressure: RunsService['pressure'];
+
   constructor(
     private readonly settings: SchedulerSettings,
     private readonly executor: HttpExecutor,
-    private readonly recorder: RunRecorder,
+    private readonly runs: RunsService,
     private readonly clock: DatabaseClock,
-    private readonly metrics: SchedulerMetrics,
-    private readonly pressure: DispatchPressure,
   ) {
-    metrics.readGaugesFrom({ inFlight: () => this.inFlight, backlog: () => this.backlog() });
+    this.metrics = runs.metrics;
+    this.pressure = runs.pressure;
+    this.metrics.readGaugesFrom({ inFlight: () => this.inFlight, backlog: () => this.backlog() });
   }
 
   /** Takes claimed runs: each executes at its due time (at once if it is already due). */
@@ -202,7 +202,7 @@ export class RunDispatcher {
       for (const resolve of this.idle) resolve();
       this.idle.clear();
     }
-    await this.recorder.record(run, result);
+    await this.runs.record(run, result);
   }
 
   /**

@@ -1,11 +1,10 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Subscription } from 'rxjs';
-import { JobEvents } from '../jobs/job-events';
-import type { ClaimedRun } from './claimed-run';
+import { JobsService } from '../jobs/jobs.service';
+import { RunsService, type ClaimedRun } from '../runs/runs.service';
 import { DatabaseClock } from './database-clock';
 import { RunClaimer } from './run-claimer';
 import { RunDispatcher } from './run-dispatcher';
-import { RunRecorder } from './run-recorder';
 import { SchedulerSettings } from './scheduler-settings';
 import { WakeChannel } from './wake-channel';
 
@@ -36,15 +35,15 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly settings: SchedulerSettings,
     private readonly claimer: RunClaimer,
     private readonly dispatcher: RunDispatcher,
-    private readonly recorder: RunRecorder,
+    private readonly runs: RunsService,
     private readonly clock: DatabaseClock,
     private readonly wake: WakeChannel,
-    private readonly jobEvents: JobEvents,
+    private readonly jobs: JobsService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     // Every instance announces its job changes, an HTTP-only one included: the schedulers are elsewhere.
-    this.jobSubscription = this.jobEvents.changes$.subscribe((change) => {
+    this.jobSubscription = this.jobs.changes$.subscribe((change) => {
       // A job created, edited or resumed may be due before the armed timer: tell every instance.
       if (change.nextRunAt) this.wake.signal();
       // A run already claimed ahead of its instant, by whichever instance, must not fire for a job paused meanwhile.
@@ -79,7 +78,7 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
     await this.claimer.release(this.dispatcher.takeUnstarted()).catch((error: Error) => this.logger.warn(`Releasing runs failed: ${error.message}`));
     // Requests still running past the drain budget keep their lease; another instance re-runs them when it expires.
     await Promise.race([this.dispatcher.whenIdle(), new Promise((resolve) => setTimeout(resolve, this.settings.drainTimeoutMs).unref())]);
-    await this.recorder.drain();
+    await this.runs.drain();
   }
 
   /** Takes back this instance's not-yet-released runs of a paused job (deleted ones cascade away). */

@@ -1,14 +1,27 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { RUN_OUTCOME, RUN_TRIGGER } from '@shared/jobs/job-types';
+import type { Queryable } from '../../common/database/transaction';
+import type { ExecutionResult } from '../executor/http-executor.service';
 import type { ClaimedRun } from './claimed-run';
+import { DispatchPressure } from './dispatch-pressure.service';
 import { ExecutionEvents, type ExecutionOutcome } from './execution-events';
-import type { ExecutionResult } from './executor/http-executor';
-import { DispatchPressure } from './dispatch-pressure';
-import { returnedRows } from './query-rows';
-import { SchedulerInstance } from './scheduler-instance';
-import { SchedulerMetrics } from './scheduler-metrics';
-import { MAX_RETRIES, SchedulerSettings } from './scheduler-settings';
+import { ExecutionMetrics } from './execution-metrics';
+import { JobRunsRepository } from './job-runs.repository';
+import { LeaseOwner } from './lease-owner';
+import { MAX_RETRIES, RunSettings } from './run-settings';
+
+/** One stored result as the job's owner (the jobs module) applies it to the job: its final status, if any, and when it ran. */
+export interface StoredResult {
+  jobId: string;
+  /** Null while a retry is queued: the failure episode is not decided yet. */
+  status: 'success' | 'failed' | null;
+  executedAt: Date;
+}
+
+/** Called inside the transaction that stored a batch, so the job's status commits with its runs. */
+export type StoredResultsHook = (tx: Queryable, results: StoredResult[]) => Promise<void>;
 
 interface Deferred {
   promise: Promise<void>;
@@ -58,19 +71,27 @@ export class RunRecorder {
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly settings: SchedulerSettings,
-    private readonly instance: SchedulerInstance,
+    private readonly runs: JobRunsRepository,
+    private readonly settings: RunSettings,
+    private readonly owner: LeaseOwner,
     private readonly events: ExecutionEvents,
-    private readonly metrics: SchedulerMetrics,
+    private readonly metrics: ExecutionMetrics,
     private readonly pressure: DispatchPressure,
   ) {}
+
+  private onStored: StoredResultsHook = async () => undefined;
+
+  /** The jobs module applies each stored batch to its jobs' status and last_run_at (one hook). */
+  setStoredResultsHook(hook: StoredResultsHook): void {
+    this.onStored = hook;
+  }
 
   /**
    * Queues a result for the next batch; resolves once it is stored. An urgent
    * result (a manual run whose caller waits for it) is not held back by a burst.
    */
   record(run: ClaimedRun, result: ExecutionResult, urgent = false): Promise<void> {
-    const retryable = !result.success && result.retryable && run.trigger !== 'manual' && run.attempt <= MAX_RETRIES;
+    const retryable = !result.success && result.retryable && run.trigger !== RUN_TRIGGER.manual && run.attempt <= MAX_RETRIES;
     const retryAt = retryable ? new Date(Date.now() + this.settings.backoffMs(run.attempt)) : null;
     this.metrics.countExecution(result.success ? 'success' : 'failed', run.trigger);
     if (this.pending.length === 0) this.pendingSince = performance.now();
@@ -138,60 +159,40 @@ export class RunRecorder {
 
   private async store(batch: Finished[]): Promise<Finished[]> {
     const byJob = [...batch].sort((a, b) => a.run.jobId.localeCompare(b.run.jobId));
-    return this.db.transaction(async (em) => {
-      const stored = returnedRows<{ id: string }>(await em.query(
-        `UPDATE job_runs r SET state = 'done', status = v.status, executed_at = v.executed_at, finished_at = now(),
-           response_code = v.response_code, duration_ms = v.duration_ms, error_message = v.error_message,
-           response_body = v.response_body, lease_owner = NULL, lease_expires_at = NULL
-         FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[])
-           AS v(id, status, executed_at, response_code, duration_ms, error_message, response_body)
-         WHERE r.id = v.id AND r.state = 'running' AND r.lease_owner = $8
-         RETURNING r.id`,
-        [
-          byJob.map((f) => f.run.runId),
-          byJob.map((f) => (f.result.success ? 'success' : 'failed')),
-          byJob.map((f) => f.result.startedAt),
-          byJob.map((f) => f.result.responseCode),
-          byJob.map((f) => f.result.durationMs),
-          byJob.map((f) => f.result.errorMessage),
-          byJob.map((f) => f.result.responseBody),
-          this.instance.id,
-        ],
-      ));
+    return this.db.transaction(async (tx) => {
+      const stored = await this.runs.finish(
+        tx,
+        {
+          runIds: byJob.map((f) => f.run.runId),
+          statuses: byJob.map((f) => (f.result.success ? RUN_OUTCOME.success : RUN_OUTCOME.failed)),
+          executedAt: byJob.map((f) => f.result.startedAt),
+          responseCodes: byJob.map((f) => f.result.responseCode),
+          durationsMs: byJob.map((f) => f.result.durationMs),
+          errors: byJob.map((f) => f.result.errorMessage),
+          responseBodies: byJob.map((f) => f.result.responseBody),
+        },
+        this.owner.id,
+      );
       // A result whose lease another instance took over is dropped: that instance records its own.
-      const ours = new Set(stored.map((r) => r.id));
+      const ours = new Set(stored);
       const kept = byJob.filter((f) => ours.has(f.run.runId));
       const lost = byJob.length - kept.length;
       if (lost > 0) this.logger.warn(`${lost} result(s) dropped: their lease had passed to another instance`);
 
       const retries = kept.filter((f) => f.retryAt);
       if (retries.length > 0) {
-        await em.query(
-          `INSERT INTO job_runs (job_id, user_id, trigger, scheduled_for, attempt, due_at, state)
-           SELECT v.job_id, v.user_id, 'retry', v.scheduled_for, v.attempt, v.due_at, 'queued'
-           FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::int[], $5::timestamptz[])
-             AS v(job_id, user_id, scheduled_for, attempt, due_at)
-           WHERE EXISTS (SELECT 1 FROM jobs j WHERE j.id = v.job_id)
-           ON CONFLICT (job_id, scheduled_for, attempt) WHERE trigger <> 'manual' DO NOTHING`,
-          [
-            retries.map((f) => f.run.jobId),
-            retries.map((f) => f.run.userId),
-            retries.map((f) => f.run.scheduledFor),
-            retries.map((f) => f.run.attempt + 1),
-            retries.map((f) => f.retryAt),
-          ],
-        );
+        await this.runs.queueRetries(tx, {
+          afterRunIds: retries.map((f) => f.run.runId),
+          jobIds: retries.map((f) => f.run.jobId),
+          userIds: retries.map((f) => f.run.userId),
+          scheduledFor: retries.map((f) => f.run.scheduledFor),
+          attempts: retries.map((f) => f.run.attempt + 1),
+          dueAt: retries.map((f) => f.retryAt!),
+        });
       }
-      // The job's status reflects the latest final outcome; a failure that will be retried leaves it as it was.
-      // Paused and quota_reached are the user's or the quota's decision, never overwritten by a result.
-      await em.query(
-        `UPDATE jobs j SET
-           status = CASE WHEN j.status IN ('paused', 'quota_reached') OR v.status IS NULL THEN j.status ELSE v.status END,
-           last_run_at = greatest(j.last_run_at, v.executed_at)
-         FROM (SELECT DISTINCT ON (id) * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[]) AS u(id, status, executed_at)
-               ORDER BY id, executed_at DESC) v
-         WHERE j.id = v.id`,
-        [kept.map((f) => f.run.jobId), kept.map((f) => (f.retryAt ? null : f.result.success ? 'success' : 'failed')), kept.map((f) => f.result.startedAt)],
+      await this.onStored(
+        tx,
+        kept.map((f) => ({ jobId: f.run.jobId, status: f.retryAt ? null : f.result.success ? 'success' : 'failed', executedAt: f.result.startedAt })),
       );
       return kept;
     });

@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Agent } from 'undici';
-import { AppConfig } from '../../../config/app-config';
-import { SchedulerSettings } from '../scheduler-settings';
+import { AppConfig } from '../../config/app-config';
+import { ExecutorSettings } from './executor-settings';
 import { DeadlineQueue } from './deadline-queue';
 import { describeRequestError, describeStatus } from './failure-cause';
 import { guardedLookup } from './guarded-lookup';
@@ -76,7 +76,7 @@ export class HttpExecutor implements OnApplicationShutdown {
   private readonly connector: WarmConnector;
 
   constructor(
-    private readonly settings: SchedulerSettings,
+    private readonly settings: ExecutorSettings,
     config: AppConfig,
   ) {
     this.userAgent = `Cronbeam/1.0 (+${config.publicUrl})`;

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Injectable } from '@nestjs/common';
 
-/** This process's identity as a lease owner: unique per start, readable in the database. */
+/** This process's identity as the owner of run leases: unique per start, readable in the database. */
 @Injectable()
-export class SchedulerInstance {
+export class LeaseOwner {
   readonly id = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
 }

@@ -16,35 +16,39 @@ export interface ClaimedRun {
   body: string;
 }
 
-/** The columns every claim query returns, as PostgreSQL names them. */
-export interface ClaimedRunRow {
-  run_id: string;
+/** A leased run as `job_runs` returns it. */
+export interface LeasedRunRow {
+  id: string;
   job_id: string;
   user_id: string;
   trigger: RunTrigger;
   scheduled_for: Date;
   attempt: number;
   due_at: Date;
-  notify_on_failure: boolean;
+}
+
+/** What executing a job needs from its definition (read from `jobs` by the jobs module). */
+export interface JobRequest {
   url: string;
   method: HttpMethod;
   headers: Record<string, string>;
   body: string;
+  notifyOnFailure: boolean;
 }
 
-export function toClaimedRun(row: ClaimedRunRow): ClaimedRun {
+export function toClaimedRun(row: LeasedRunRow, job: JobRequest): ClaimedRun {
   return {
-    runId: row.run_id,
+    runId: row.id,
     jobId: row.job_id,
     userId: row.user_id,
     trigger: row.trigger,
     scheduledFor: new Date(row.scheduled_for),
     attempt: Number(row.attempt),
     dueAt: new Date(row.due_at),
-    notifyOnFailure: row.notify_on_failure,
-    url: row.url,
-    method: row.method,
-    headers: row.headers ?? {},
-    body: row.body ?? '',
+    notifyOnFailure: job.notifyOnFailure,
+    url: job.url,
+    method: job.method,
+    headers: job.headers ?? {},
+    body: job.body ?? '',
   };
 }

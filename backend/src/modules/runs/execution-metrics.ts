@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { MetricsRegistry } from '../metrics/metrics-registry';
+import { MetricsRegistry } from '../metrics';
 
 /** What the dispatcher reports when metrics are scraped. */
 export interface DispatchGauges {
@@ -12,14 +12,14 @@ export interface DispatchGauges {
 const LATENESS_BUFFER = 16_384;
 
 /**
- * The scheduler's Prometheus metrics. The hot path only writes plain numbers
+ * The Prometheus metrics of executions (scheduled and manual) and of their dispatch. The hot path only writes plain numbers
  * (a buffered lateness, a per-label count); prom-client's objects are updated
  * when /metrics is scraped. Its observe() and inc() hash their labels and
  * allocate on every call, which measurably lengthened a burst of 1,000
  * requests when done per request.
  */
 @Injectable()
-export class SchedulerMetrics {
+export class ExecutionMetrics {
   private readonly lateness: Histogram;
   private readonly latenessBuffer = new Float64Array(LATENESS_BUFFER);
   private latenessCount = 0;

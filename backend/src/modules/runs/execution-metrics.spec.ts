@@ -1,15 +1,15 @@
-import { MetricsRegistry } from '../metrics/metrics-registry';
-import { SchedulerMetrics } from './scheduler-metrics';
+import { MetricsRegistry } from '../metrics';
+import { ExecutionMetrics } from './execution-metrics';
 
 function sample(text: string, series: string): number {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
   return line === undefined ? NaN : Number(line.slice(series.length + 1));
 }
 
-describe('SchedulerMetrics', () => {
+describe('ExecutionMetrics', () => {
   it('reports buffered lateness in the histogram when scraped, beyond one buffer full', async () => {
     const registry = new MetricsRegistry();
-    const metrics = new SchedulerMetrics(registry);
+    const metrics = new ExecutionMetrics(registry);
     for (let i = 0; i < 20_000; i++) metrics.observeLateness(i < 19_999 ? 0.002 : 0.2);
     const text = await registry.metrics();
     expect(sample(text, 'cronbeam_dispatch_lateness_seconds_count')).toBe(20_000);
@@ -21,7 +21,7 @@ describe('SchedulerMetrics', () => {
 
   it('adds execution counts up across scrapes, per outcome and trigger', async () => {
     const registry = new MetricsRegistry();
-    const metrics = new SchedulerMetrics(registry);
+    const metrics = new ExecutionMetrics(registry);
     metrics.countExecution('success', 'schedule');
     metrics.countExecution('success', 'schedule');
     metrics.countExecution('failed', 'retry');
@@ -34,7 +34,7 @@ describe('SchedulerMetrics', () => {
 
   it('reads the in-flight and queue-depth gauges from the dispatcher at scrape time', async () => {
     const registry = new MetricsRegistry();
-    const metrics = new SchedulerMetrics(registry);
+    const metrics = new ExecutionMetrics(registry);
     let inFlight = 7;
     metrics.readGaugesFrom({ inFlight: () => inFlight, backlog: () => 42 });
     expect(sample(await registry.metrics(), 'cronbeam_executions_in_flight')).toBe(7);

@@ -1,0 +1,9 @@
+/**
+ * What other modules may use of auth besides its module, services and
+ * guards: who is calling (the `@CurrentUser()` decorator and its type), the
+ * identity provider port, and the user's public view.
+ */
+export { CurrentUser, type AuthenticatedUser, type RequestWithUser } from './authenticated-user';
+export { IDENTITY_PROVIDER, type IdentityProvider } from './identity-provider';
+export { bearerTokenOf, clientIp } from './request-credentials';
+export { toUserView } from './user-view';

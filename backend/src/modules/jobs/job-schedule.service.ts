@@ -1,0 +1,68 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import type { Queryable } from '../../common/database/transaction';
+import type { JobRequest, StoredResult } from '../runs/runs.service';
+import { RunsService } from '../runs/runs.service';
+import { JobsRepository, type DueJobRow, type HeldJobRow } from './jobs.repository';
+import { nextRunOrNull } from './jobs.service';
+
+export type { DueJobRow, HeldJobRow } from './jobs.repository';
+
+/**
+ * The scheduler's access to `jobs`: claiming due jobs, moving them to their
+ * next due time, the requests runs execute, and the status that stored
+ * results and the quota give them. Methods taking `tx` run inside the
+ * caller's transaction.
+ */
+@Injectable()
+export class JobScheduleService implements OnModuleInit {
+  constructor(
+    private readonly jobs: JobsRepository,
+    private readonly runs: RunsService,
+  ) {}
+
+  /** Stored execution results set their job's status and last_run_at in the same transaction. */
+  onModuleInit(): void {
+    this.runs.setStoredResultsHook((tx, results) => this.applyResults(tx, results));
+  }
+
+  /** Locks up to `limit` jobs due by `horizon`, skipping jobs another instance is claiming. */
+  lockDue(tx: Queryable, horizon: Date, limit: number): Promise<DueJobRow[]> {
+    return this.jobs.lockDue(tx, horizon, limit);
+  }
+
+  /** Moves claimed jobs to their next due time; jobs over their quota go to quota_reached. */
+  advance(tx: Queryable, moves: Array<{ jobId: string; next: Date | null; overQuota: boolean }>): Promise<void> {
+    return this.jobs.advance(tx, moves.map((m) => m.jobId), moves.map((m) => m.next), moves.map((m) => m.overQuota));
+  }
+
+  /** The requests of the given jobs, by job id (deleted jobs are absent). */
+  async requests(tx: Queryable, jobIds: string[]): Promise<Map<string, JobRequest>> {
+    if (jobIds.length === 0) return new Map();
+    const rows = await this.jobs.requests(tx, [...new Set(jobIds)]);
+    return new Map(rows.map((r) => [r.id, toJobRequest(r)]));
+  }
+
+  earliestNextRun(): Promise<Date | null> {
+    return this.jobs.earliestNextRun();
+  }
+
+  /** Every job the quota stopped. */
+  quotaHeld(): Promise<HeldJobRow[]> {
+    return this.jobs.quotaHeld(null);
+  }
+
+  /** Puts the given quota-stopped jobs back on their schedule, due at their next cron instant after `now` (the caller wakes the schedulers). */
+  async restoreQuotaHeld(jobs: HeldJobRow[], now: Date): Promise<number> {
+    if (jobs.length === 0) return 0;
+    const next = jobs.map((j) => nextRunOrNull(j.cron_expression, now));
+    return this.jobs.restoreHeld(jobs.map((j) => j.id), next);
+  }
+
+  private applyResults(tx: Queryable, results: StoredResult[]): Promise<void> {
+    return this.jobs.applyResults(tx, results.map((r) => r.jobId), results.map((r) => r.status), results.map((r) => r.executedAt));
+  }
+}
+
+export function toJobRequest(row: { url: string; method: JobRequest['method']; headers: Record<string, string>; body: string; notify_on_failure: boolean }): JobRequest {
+  return { url: row.url, method: row.method, headers: row.headers, body: row.body, notifyOnFailure: row.notify_on_failure };
+}

@@ -1,0 +1,2 @@
+/** The registry every module records its Prometheus metrics in (provided globally by MetricsModule). */
+export { MetricsRegistry } from './metrics-registry';

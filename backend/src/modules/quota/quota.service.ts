@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import { isPlanId, PLAN_LIMITS, type PlanId } from '@shared/plans';
+import type { Queryable } from '../../common/database/transaction';
+import { UsagePeriodsRepository } from './usage-periods.repository';
+
+/**
+ * The usage period containing `instant`: the first day of its UTC calendar
+ * month, 'YYYY-MM-DD'. The only place a period is computed (the SQL receives it).
+ */
+export function usagePeriodOf(instant: Date): string {
+  return `${instant.getUTCFullYear()}-${String(instant.getUTCMonth() + 1).padStart(2, '0')}-01`;
+}
+
+/** Executions a user wants to start now in one period. */
+export interface QuotaRequest {
+  userId: string;
+  plan: string;
+  period: string;
+  wanted: number;
+}
+
+/** Executions given back to a period (claims undone before they ran). */
+export interface QuotaRefund {
+  userId: string;
+  period: string;
+  count: number;
+}
+
+const key = (userId: string, period: string) => `${userId}|${period}`;
+
+/**
+ * Plan limits and the monthly execution quota (`usage_periods`). Executions
+ * are reserved inside the caller's transaction, so a claim that rolls back
+ * gives its reservation back with it.
+ */
+@Injectable()
+export class QuotaService {
+  constructor(private readonly periods: UsagePeriodsRepository) {}
+
+  executionLimit(plan: string): number {
+    return PLAN_LIMITS[isPlanId(plan) ? plan : 'free'].executionsPerMonth;
+  }
+
+  jobLimit(plan: PlanId): number {
+    return PLAN_LIMITS[plan].maxJobs;
+  }
+
+  /** The key under which reserve() answers a user's grant for a period. */
+  grantKey(userId: string, period: string): string {
+    return key(userId, period);
+  }
+
+  /**
+   * Reserves executions against each user's quota and answers how many each
+   * may start (by grantKey). Rows are locked in a fixed order, so claimers on
+   * several instances queue behind each other instead of deadlocking or overspending.
+   */
+  async reserve(tx: Queryable, requests: QuotaRequest[]): Promise<Map<string, number>> {
+    const granted = new Map<string, number>();
+    if (requests.length === 0) return granted;
+    const sorted = [...requests].sort((a, b) => key(a.userId, a.period).localeCompare(key(b.userId, b.period)));
+    const keys = { userIds: sorted.map((r) => r.userId), periods: sorted.map((r) => r.period) };
+    await this.periods.ensure(tx, keys);
+    const rows = await this.periods.lockForUpdate(tx, keys);
+    const used = new Map(rows.map((r) => [key(r.user_id, r.period), Number(r.executions)]));
+    const add = sorted.map((r) => {
+      const allowed = Math.max(0, Math.min(r.wanted, this.executionLimit(r.plan) - (used.get(key(r.userId, r.period)) ?? 0)));
+      granted.set(key(r.userId, r.period), allowed);
+      return allowed;
+    });
+    await this.periods.add(tx, keys, add);
+    return granted;
+  }
+
+  /** Gives executions back (never below zero), in the same lock order as reserve(). */
+  async refund(tx: Queryable, refunds: QuotaRefund[]): Promise<void> {
+    if (refunds.length === 0) return;
+    const sorted = [...refunds].sort((a, b) => key(a.userId, a.period).localeCompare(key(b.userId, b.period)));
+    await this.periods.add(tx, { userIds: sorted.map((r) => r.userId), periods: sorted.map((r) => r.period) }, sorted.map((r) => -r.count));
+  }
+
+  /** Executions the user has started in the period containing `now`. */
+  async executionsUsed(userId: string, now = new Date()): Promise<number> {
+    const [row] = await this.periods.usedIn([userId], usagePeriodOf(now));
+    return row ? Number(row.executions) : 0;
+  }
+
+  /** Users (of those given) who still have executions left in the period containing `now` under their plan. */
+  async usersWithExecutionsLeft(plans: ReadonlyMap<string, string>, now = new Date()): Promise<Set<string>> {
+    const userIds = [...plans.keys()];
+    if (userIds.length === 0) return new Set();
+    const used = new Map((await this.periods.usedIn(userIds, usagePeriodOf(now))).map((r) => [r.user_id, Number(r.executions)]));
+    return new Set(userIds.filter((id) => (used.get(id) ?? 0) < this.executionLimit(plans.get(id)!)));
+  }
+
+  /**
+   * Starts the user's execution count afresh for the current period (billing:
+   * a new paid cycle). Jobs held in quota_reached are then resumed by
+   * JobsService.resumeQuotaHeld (or by the next housekeeping round).
+   */
+  async resetExecutions(userId: string, now = new Date()): Promise<void> {
+    await this.periods.reset(userId, usagePeriodOf(now));
+  }
+}

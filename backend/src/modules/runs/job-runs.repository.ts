@@ -1,0 +1,265 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import type { DataSource, Repository } from 'typeorm';
+import { RUN_OUTCOME, RUN_STATE, RUN_TRIGGER, type RunOutcome, type RunTrigger } from '@shared/jobs/job-types';
+import { returnedRows } from '../../common/database/query-rows';
+import type { Queryable } from '../../common/database/transaction';
+import type { LeasedRunRow } from './claimed-run';
+import { JobRunEntity } from './job-run.entity';
+
+const { queued: QUEUED, running: RUNNING, done: DONE } = RUN_STATE;
+
+/** The finished run $2 of user $1 (runs go with their job, and a job with its user: user_id scopes them). */
+const STORED_ANCHOR = `id = $2 AND user_id = $1 AND state = '${DONE}' AND finished_at IS NOT NULL`;
+
+/** The columns every lease returns. */
+const LEASED_COLUMNS = 'id, job_id, user_id, trigger, scheduled_for, attempt, due_at';
+
+/** Runs to insert at claim time, as parallel arrays for a single unnest() INSERT. */
+export interface NewRunRows {
+  jobIds: string[];
+  userIds: string[];
+  triggers: RunTrigger[];
+  scheduledFor: Date[];
+  states: string[];
+  statuses: (RunOutcome | null)[];
+  leaseOwners: (string | null)[];
+  leaseExpiries: (Date | null)[];
+  executedAt: (Date | null)[];
+  errors: (string | null)[];
+  skipReasons: (string | null)[];
+}
+
+/** A finished execution as the event stream replays it. */
+export interface FinishedRunRow extends LeasedRunRow {
+  executed_at: Date;
+  status: 'success' | 'failed';
+  response_code: number | null;
+  duration_ms: number | null;
+  error_message: string | null;
+  /** A retry of this failure was queued. */
+  will_retry: boolean;
+}
+
+/** Execution results to store, as parallel arrays. */
+export interface FinishedRunRows {
+  runIds: string[];
+  statuses: RunOutcome[];
+  executedAt: Date[];
+  responseCodes: (number | null)[];
+  durationsMs: number[];
+  errors: (string | null)[];
+  responseBodies: (string | null)[];
+}
+
+/** Retries to queue, as parallel arrays; each follows the finished run `afterRunIds[i]`. */
+export interface RetryRows {
+  afterRunIds: string[];
+  jobIds: string[];
+  userIds: string[];
+  scheduledFor: Date[];
+  attempts: number[];
+  dueAt: Date[];
+}
+
+/**
+ * Every SQL statement on `job_runs`, one per function. A run is the
+ * scheduler's queue entry (queued, then leased as running) and, once done,
+ * a line of its job's log. Leases are taken FOR UPDATE SKIP LOCKED, so any
+ * number of instances claim side by side, and the unique index on
+ * (job_id, scheduled_for, attempt) makes a second firing of a due time impossible.
+ */
+@Injectable()
+export class JobRunsRepository {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @InjectRepository(JobRunEntity) private readonly runs: Repository<JobRunEntity>,
+  ) {}
+
+  /** Inserts the runs of a claim (a due time already taken is skipped); answers the leased ones. */
+  insertClaimed(tx: Queryable, rows: NewRunRows): Promise<LeasedRunRow[]> {
+    return tx.query(
+      `WITH new_runs AS (
+         INSERT INTO job_runs (job_id, user_id, trigger, scheduled_for, due_at, state, status, lease_owner, lease_expires_at, executed_at, finished_at, error_message, skip_reason)
+         SELECT v.job_id, v.user_id, v.trigger, v.scheduled_for, v.scheduled_for, v.state, v.status, v.lease_owner, v.lease_expires_at, v.executed_at, v.executed_at, v.error_message, v.skip_reason
+         FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::timestamptz[], $10::text[], $11::text[])
+           AS v(job_id, user_id, trigger, scheduled_for, state, status, lease_owner, lease_expires_at, executed_at, error_message, skip_reason)
+         ON CONFLICT (job_id, scheduled_for, attempt) WHERE trigger <> '${RUN_TRIGGER.manual}' DO NOTHING
+         RETURNING ${LEASED_COLUMNS}, state
+       )
+       SELECT ${LEASED_COLUMNS} FROM new_runs WHERE state = '${RUNNING}'`,
+      [rows.jobIds, rows.userIds, rows.triggers, rows.scheduledFor, rows.states, rows.statuses, rows.leaseOwners, rows.leaseExpiries, rows.executedAt, rows.errors, rows.skipReasons],
+    );
+  }
+
+  /** Inserts a manual run ("run now"), leased to `owner`. */
+  async insertManual(tx: Queryable, run: { jobId: string; userId: string; at: Date; owner: string; leaseExpiry: Date }): Promise<LeasedRunRow> {
+    const [row]: LeasedRunRow[] = await tx.query(
+      `INSERT INTO job_runs (job_id, user_id, trigger, scheduled_for, due_at, state, lease_owner, lease_expires_at)
+       VALUES ($1, $2, '${RUN_TRIGGER.manual}', $3, $3, '${RUNNING}', $4, $5)
+       RETURNING ${LEASED_COLUMNS}`,
+      [run.jobId, run.userId, run.at, run.owner, run.leaseExpiry],
+    );
+    return row;
+  }
+
+  /** Leases queued runs (retries) due by `horizon`, earliest first. */
+  leaseQueued(tx: Queryable, horizon: Date, limit: number, owner: string, now: Date, leaseMs: number): Promise<LeasedRunRow[]> {
+    return tx.query(
+      `WITH picked AS (
+         SELECT id FROM job_runs WHERE state = '${QUEUED}' AND due_at <= $1
+         ORDER BY due_at LIMIT $2 FOR UPDATE SKIP LOCKED
+       )
+       UPDATE job_runs r SET state = '${RUNNING}', lease_owner = $3,
+         lease_expires_at = greatest(r.due_at, $4::timestamptz) + make_interval(secs => $5::double precision / 1000)
+       FROM picked WHERE r.id = picked.id
+       RETURNING ${LEASED_COLUMNS.split(', ').map((c) => `r.${c}`).join(', ')}`,
+      [horizon, limit, owner, now, leaseMs],
+    ).then((result) => returnedRows<LeasedRunRow>(result));
+  }
+
+  /** Takes over running runs whose lease expired before `now` (their instance died). */
+  leaseExpired(tx: Queryable, now: Date, limit: number, owner: string, leaseMs: number): Promise<LeasedRunRow[]> {
+    return tx.query(
+      `WITH picked AS (
+         SELECT id FROM job_runs WHERE state = '${RUNNING}' AND lease_expires_at < $1
+         ORDER BY due_at LIMIT $2 FOR UPDATE SKIP LOCKED
+       )
+       UPDATE job_runs r SET state = '${RUNNING}', lease_owner = $3,
+         lease_expires_at = greatest(r.due_at, $1::timestamptz) + make_interval(secs => $4::double precision / 1000)
+       FROM picked WHERE r.id = picked.id
+       RETURNING ${LEASED_COLUMNS.split(', ').map((c) => `r.${c}`).join(', ')}`,
+      [now, limit, owner, leaseMs],
+    ).then((result) => returnedRows<LeasedRunRow>(result));
+  }
+
+  /** Puts leased, unstarted runs back in the queue (shutdown). */
+  async release(runIds: string[], owner: string): Promise<void> {
+    await this.db.query(
+      `UPDATE job_runs SET state = '${QUEUED}', lease_owner = NULL, lease_expires_at = NULL
+       WHERE id = ANY($1::uuid[]) AND state = '${RUNNING}' AND lease_owner = $2`,
+      [runIds, owner],
+    );
+  }
+
+  /** Deletes unstarted first attempts leased to `owner`; answers whose and when they were, for the quota refund. */
+  deleteUnstartedFirstAttempts(tx: Queryable, runIds: string[], owner: string): Promise<Array<{ user_id: string; scheduled_for: Date }>> {
+    return tx.query(
+      `DELETE FROM job_runs
+       WHERE id = ANY($1::uuid[]) AND state = '${RUNNING}' AND lease_owner = $2 AND attempt = 1
+       RETURNING user_id, scheduled_for`,
+      [runIds, owner],
+    ).then((result) => returnedRows<{ user_id: string; scheduled_for: Date }>(result));
+  }
+
+  /** Records unstarted retries leased to `owner` as skipped: their job was paused. */
+  async skipWithdrawn(tx: Queryable, runIds: string[], owner: string): Promise<void> {
+    await tx.query(
+      `UPDATE job_runs SET state = '${DONE}', status = '${RUN_OUTCOME.skipped}', skip_reason = 'paused',
+         error_message = 'Skipped: the job was paused before this retry was due',
+         executed_at = due_at, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
+       WHERE id = ANY($1::uuid[]) AND state = '${RUNNING}' AND lease_owner = $2`,
+      [runIds, owner],
+    );
+  }
+
+  /** The earliest instant a queued run falls due or a lease expires. */
+  async earliestDue(): Promise<Date | null> {
+    const [row]: Array<{ at: Date | null }> = await this.db.query(
+      `SELECT least(
+         (SELECT min(due_at) FROM job_runs WHERE state = '${QUEUED}'),
+         (SELECT min(lease_expires_at) FROM job_runs WHERE state = '${RUNNING}')) AS at`,
+    );
+    return row?.at ? new Date(row.at) : null;
+  }
+
+  /** Stores results of runs still leased to `owner`; answers the ids stored (a lease lost to another instance is not). */
+  async finish(tx: Queryable, rows: FinishedRunRows, owner: string): Promise<string[]> {
+    const stored = returnedRows<{ id: string }>(
+      await tx.query(
+        `UPDATE job_runs r SET state = '${DONE}', status = v.status, executed_at = v.executed_at, finished_at = now(),
+           response_code = v.response_code, duration_ms = v.duration_ms, error_message = v.error_message,
+           response_body = v.response_body, lease_owner = NULL, lease_expires_at = NULL
+         FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[])
+           AS v(id, status, executed_at, response_code, duration_ms, error_message, response_body)
+         WHERE r.id = v.id AND r.state = '${RUNNING}' AND r.lease_owner = $8
+         RETURNING r.id`,
+        [rows.runIds, rows.statuses, rows.executedAt, rows.responseCodes, rows.durationsMs, rows.errors, rows.responseBodies, owner],
+      ),
+    );
+    return stored.map((r) => r.id);
+  }
+
+  /**
+   * Queues retries. A retry whose finished run is gone (its job was deleted
+   * meanwhile: runs go with their job) is not queued.
+   */
+  async queueRetries(tx: Queryable, rows: RetryRows): Promise<void> {
+    await tx.query(
+      `INSERT INTO job_runs (job_id, user_id, trigger, scheduled_for, attempt, due_at, state)
+       SELECT v.job_id, v.user_id, '${RUN_TRIGGER.retry}', v.scheduled_for, v.attempt, v.due_at, '${QUEUED}'
+       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::timestamptz[], $5::int[], $6::timestamptz[])
+         AS v(after_run_id, job_id, user_id, scheduled_for, attempt, due_at)
+       WHERE EXISTS (SELECT 1 FROM job_runs f WHERE f.id = v.after_run_id)
+       ON CONFLICT (job_id, scheduled_for, attempt) WHERE trigger <> '${RUN_TRIGGER.manual}' DO NOTHING`,
+      [rows.afterRunIds, rows.jobIds, rows.userIds, rows.scheduledFor, rows.attempts, rows.dueAt],
+    );
+  }
+
+  /** A job's finished runs, newest first; skipped and missed runs never executed and sort by the instant they were due. */
+  latestFinished(userId: string, jobId: string, limit: number): Promise<JobRunEntity[]> {
+    return this.runs
+      .createQueryBuilder('r')
+      .where('r.job_id = :jobId AND r.user_id = :userId AND r.state = :state', { jobId, userId, state: DONE })
+      .orderBy('COALESCE(r.executed_at, r.scheduled_for)', 'DESC')
+      .addOrderBy('r.created_at', 'DESC')
+      .limit(limit)
+      .getMany();
+  }
+
+  /** Whether `runId` is a finished run of the user's that has been stored. */
+  async isStoredRunOf(userId: string, runId: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(`SELECT 1 FROM job_runs WHERE ${STORED_ANCHOR}`, [userId, runId]);
+    return rows.length > 0;
+  }
+
+  /**
+   * The user's executions stored since the run `afterRunId` (its whole write
+   * batch included, itself excluded), oldest first. The anchor's time stays in
+   * SQL: a JavaScript Date would drop its microseconds.
+   */
+  storedSince(userId: string, afterRunId: string, limit: number): Promise<FinishedRunRow[]> {
+    return this.db.query(
+      `SELECT r.id, r.job_id, r.user_id, r.trigger, r.attempt, r.scheduled_for, r.due_at, r.executed_at, r.status,
+              r.response_code, r.duration_ms, r.error_message,
+              (r.status = '${RUN_OUTCOME.failed}' AND EXISTS (
+                 SELECT 1 FROM job_runs n
+                 WHERE n.job_id = r.job_id AND n.scheduled_for = r.scheduled_for AND n.attempt = r.attempt + 1 AND n.trigger = '${RUN_TRIGGER.retry}'
+              )) AS will_retry
+       FROM job_runs r
+       WHERE r.user_id = $1
+         AND r.state = '${DONE}' AND r.status IN ('${RUN_OUTCOME.success}', '${RUN_OUTCOME.failed}') AND r.executed_at IS NOT NULL
+         AND r.finished_at >= (SELECT finished_at FROM job_runs WHERE ${STORED_ANCHOR}) AND r.id <> $2
+       ORDER BY r.finished_at, r.executed_at, r.id
+       LIMIT $3`,
+      [userId, afterRunId, limit],
+    );
+  }
+
+  /** Deletes finished runs older than `days`. Queued and running runs are never pruned. */
+  async pruneOlderThan(days: number): Promise<void> {
+    await this.db.query(`DELETE FROM job_runs WHERE state = '${DONE}' AND created_at < now() - make_interval(days => $1)`, [days]);
+  }
+
+  /** Deletes each job's finished runs beyond its newest `keep`. */
+  async pruneBeyond(keep: number): Promise<void> {
+    await this.db.query(
+      `DELETE FROM job_runs WHERE id IN (
+         SELECT id FROM (
+           SELECT id, row_number() OVER (PARTITION BY job_id ORDER BY created_at DESC, id) AS n
+           FROM job_runs WHERE state = '${DONE}'
+         ) ranked WHERE n > $1)`,
+      [keep],
+    );
+  }
+}

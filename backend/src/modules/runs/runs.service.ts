@@ -1,0 +1,236 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Observable } from 'rxjs';
+import type { DataSource } from 'typeorm';
+import { RUN_OUTCOME, RUN_STATE, type JobLogEntry, type RunOutcome, type RunTrigger } from '@shared/jobs/job-types';
+import { isForeignKeyViolation } from '../../common/database/constraint-violation';
+import type { Queryable } from '../../common/database/transaction';
+import { ApiError } from '../../common/http/api-error';
+import { HttpExecutor, type ExecutionResult } from '../executor/http-executor.service';
+import { QuotaService, usagePeriodOf } from '../quota/quota.service';
+import { toClaimedRun, type ClaimedRun, type JobRequest, type LeasedRunRow } from './claimed-run';
+import { DispatchPressure } from './dispatch-pressure.service';
+import { ExecutionEvents, type ExecutionOutcome } from './execution-events';
+import { ExecutionMetrics } from './execution-metrics';
+import type { JobRunEntity } from './job-run.entity';
+import { JobRunsRepository, type NewRunRows } from './job-runs.repository';
+import { LeaseOwner } from './lease-owner';
+import { RETENTION_DAYS, RETENTION_RUNS_PER_JOB, RunSettings } from './run-settings';
+import { RunRecorder, type StoredResultsHook } from './run-recorder';
+
+export { toClaimedRun, type ClaimedRun, type JobRequest, type LeasedRunRow } from './claimed-run';
+export type { ExecutionOutcome } from './execution-events';
+export type { StoredResult, StoredResultsHook } from './run-recorder';
+
+/** A run a claim creates: leased to this instance, or already finished as skipped (quota) or missed (outage). */
+export type NewRun =
+  | { jobId: string; userId: string; trigger: RunTrigger; scheduledFor: Date; outcome: 'leased' }
+  | { jobId: string; userId: string; trigger: RunTrigger; scheduledFor: Date; outcome: Extract<RunOutcome, 'skipped' | 'missed'>; error: string; skipReason?: string };
+
+/** A stored execution as the event stream replays it (no response body or alert flag: the stream sends neither). */
+export type StoredOutcome = Omit<ExecutionOutcome, 'responseBody' | 'notifyOnFailure'>;
+
+/** A saved job as "run now" needs it. */
+export interface RunnableJob extends JobRequest {
+  id: string;
+  userId: string;
+  plan: string;
+}
+
+/** A finished run as one line of a job's log. */
+export function toLogEntry(run: JobRunEntity): JobLogEntry {
+  return {
+    run_id: run.id,
+    executed_at: run.executedAt ? run.executedAt.toISOString() : null,
+    scheduled_for: run.scheduledFor.toISOString(),
+    attempt: run.attempt,
+    trigger: run.trigger,
+    // A finished run always has an outcome; an unexpected null is shown as a failure, never as success.
+    status: run.status ?? RUN_OUTCOME.failed,
+    response_code: run.responseCode,
+    duration_ms: run.durationMs,
+    error_message: run.errorMessage,
+    response_body: run.responseBody,
+  };
+}
+
+/**
+ * Run records (`job_runs`): the scheduler's queue and every job's execution
+ * log. Leases belong to this instance (LeaseOwner); results are stored in
+ * batches by the RunRecorder and published as ExecutionOutcomes.
+ */
+@Injectable()
+export class RunsService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly runs: JobRunsRepository,
+    private readonly recorder: RunRecorder,
+    private readonly events: ExecutionEvents,
+    private readonly owner: LeaseOwner,
+    private readonly settings: RunSettings,
+    private readonly quota: QuotaService,
+    private readonly executor: HttpExecutor,
+    /** Dispatch reports bursts here; the recorder holds writes back while one is sent. */
+    readonly pressure: DispatchPressure,
+    readonly metrics: ExecutionMetrics,
+  ) {}
+
+  /** Every stored execution result, as it is stored. */
+  get outcomes$(): Observable<ExecutionOutcome> {
+    return this.events.outcomes$;
+  }
+
+  /**
+   * The user's executions stored since the run `afterRunId`, oldest first,
+   * for a client that reconnects to the event stream; null when that run is
+   * unknown to this user (pruned, or never theirs). Runs of one write batch
+   * share a `finished_at` and were published in an order that is not stored,
+   * so the anchor's whole batch is replayed (less the anchor): a client may
+   * see an outcome twice, never miss one.
+   */
+  async outcomesAfter(userId: string, afterRunId: string, limit: number): Promise<StoredOutcome[] | null> {
+    if (!(await this.runs.isStoredRunOf(userId, afterRunId))) return null;
+    const rows = await this.runs.storedSince(userId, afterRunId, limit);
+    return rows.map((r) => ({
+      runId: r.id,
+      jobId: r.job_id,
+      userId: r.user_id,
+      trigger: r.trigger,
+      attempt: r.attempt,
+      scheduledFor: r.scheduled_for,
+      dueAt: r.due_at,
+      executedAt: r.executed_at,
+      status: r.status,
+      responseCode: r.response_code,
+      durationMs: r.duration_ms ?? 0,
+      errorMessage: r.error_message,
+      willRetry: r.will_retry,
+    }));
+  }
+
+  /** Lets the jobs module apply stored results to its jobs in the same transaction. */
+  setStoredResultsHook(hook: StoredResultsHook): void {
+    this.recorder.setStoredResultsHook(hook);
+  }
+
+  /** Queues a result for storage; resolves once it is stored. `urgent`: its caller waits (a manual run). */
+  record(run: ClaimedRun, result: ExecutionResult, urgent = false): Promise<void> {
+    return this.recorder.record(run, result, urgent);
+  }
+
+  /** Stores everything queued so far (shutdown). */
+  drain(): Promise<void> {
+    return this.recorder.drain();
+  }
+
+  /** The newest finished runs of a job (the caller has checked the job is the user's). */
+  async latestLogs(userId: string, jobId: string, limit: number): Promise<JobLogEntry[]> {
+    return (await this.runs.latestFinished(userId, jobId, limit)).map(toLogEntry);
+  }
+
+  /**
+   * Executes a saved job now: logged as a manual run, counted in the quota
+   * (403 with the plan's quota when it is used up), never retried: the user sees the outcome.
+   */
+  async runNow(job: RunnableJob): Promise<JobLogEntry> {
+    const now = new Date();
+    const run = await this.db.transaction(async (tx): Promise<ClaimedRun> => {
+      const granted = await this.quota.reserve(tx, [{ userId: job.userId, plan: job.plan, period: usagePeriodOf(now), wanted: 1 }]);
+      if ((granted.values().next().value ?? 0) < 1) {
+        throw ApiError.forbidden({ error: 'Execution quota exceeded', plan: job.plan, execution_quota: this.quota.executionLimit(job.plan) });
+      }
+      try {
+        const row = await this.runs.insertManual(tx, { jobId: job.id, userId: job.userId, at: now, owner: this.owner.id, leaseExpiry: this.settings.leaseExpiry(now, now.getTime()) });
+        return toClaimedRun(row, job);
+      } catch (error) {
+        if (isForeignKeyViolation(error)) throw ApiError.notFound('Job not found'); // deleted meanwhile
+        throw error;
+      }
+    });
+    const result = await this.executor.execute(this.executor.prepare({ executionId: run.runId, ...run }));
+    await this.recorder.record(run, result, true);
+    return {
+      run_id: run.runId,
+      executed_at: result.startedAt.toISOString(),
+      scheduled_for: run.scheduledFor.toISOString(),
+      attempt: run.attempt,
+      trigger: run.trigger,
+      status: result.success ? RUN_OUTCOME.success : RUN_OUTCOME.failed,
+      response_code: result.responseCode,
+      duration_ms: result.durationMs,
+      error_message: result.errorMessage,
+      response_body: result.responseBody,
+    };
+  }
+
+  /** Inserts the runs of a claim inside its transaction; answers the leased ones (a due time already taken is skipped). */
+  insertClaimed(tx: Queryable, runs: NewRun[], now: number): Promise<LeasedRunRow[]> {
+    const rows: NewRunRows = { jobIds: [], userIds: [], triggers: [], scheduledFor: [], states: [], statuses: [], leaseOwners: [], leaseExpiries: [], executedAt: [], errors: [], skipReasons: [] };
+    for (const run of runs) {
+      const leased = run.outcome === 'leased';
+      rows.jobIds.push(run.jobId);
+      rows.userIds.push(run.userId);
+      rows.triggers.push(run.trigger);
+      rows.scheduledFor.push(run.scheduledFor);
+      rows.states.push(leased ? RUN_STATE.running : RUN_STATE.done);
+      rows.statuses.push(leased ? null : run.outcome);
+      rows.leaseOwners.push(leased ? this.owner.id : null);
+      rows.leaseExpiries.push(leased ? this.settings.leaseExpiry(run.scheduledFor, now) : null);
+      rows.executedAt.push(leased ? null : run.scheduledFor);
+      rows.errors.push(leased ? null : run.error);
+      rows.skipReasons.push(leased ? null : (run.skipReason ?? null));
+    }
+    return this.runs.insertClaimed(tx, rows);
+  }
+
+  /** Leases queued runs (retries) due by `horizon`. */
+  leaseQueued(tx: Queryable, horizon: Date, limit: number, now: number): Promise<LeasedRunRow[]> {
+    return this.runs.leaseQueued(tx, horizon, limit, this.owner.id, new Date(now), this.settings.leaseMs);
+  }
+
+  /** Takes over runs whose lease expired because their instance died. */
+  leaseExpired(tx: Queryable, limit: number, now: number): Promise<LeasedRunRow[]> {
+    return this.runs.leaseExpired(tx, new Date(now), limit, this.owner.id, this.settings.leaseMs);
+  }
+
+  /** Gives back runs claimed ahead of time but not started (shutdown), so another instance fires them on time. */
+  async release(runIds: string[]): Promise<void> {
+    if (runIds.length > 0) await this.runs.release(runIds, this.owner.id);
+  }
+
+  /**
+   * Undoes claims of a job paused (or deleted) before their instant. A first
+   * attempt is removed and its execution given back to the quota, as if it
+   * had never been claimed: a paused job logs nothing for its paused due
+   * times, and a resume before the instant claims that due time afresh (the
+   * unique key would otherwise be taken by a skipped row, and the run lost).
+   * A claimed retry is recorded as skipped: its failure episode ends there.
+   */
+  async unclaim(runIds: string[]): Promise<void> {
+    if (runIds.length === 0) return;
+    await this.db.transaction(async (tx) => {
+      const gone = await this.runs.deleteUnstartedFirstAttempts(tx, runIds, this.owner.id);
+      const refunds = new Map<string, { userId: string; period: string; count: number }>();
+      for (const run of gone) {
+        const period = usagePeriodOf(new Date(run.scheduled_for));
+        const key = this.quota.grantKey(run.user_id, period);
+        const refund = refunds.get(key) ?? { userId: run.user_id, period, count: 0 };
+        refund.count++;
+        refunds.set(key, refund);
+      }
+      await this.quota.refund(tx, [...refunds.values()]);
+      await this.runs.skipWithdrawn(tx, runIds, this.owner.id);
+    });
+  }
+
+  /** The earliest instant a queued run falls due or a lease expires. */
+  earliestDue(): Promise<Date | null> {
+    return this.runs.earliestDue();
+  }
+
+  /** Keeps each job's newest 1,000 finished runs, none older than 90 days. Queued and running runs are never pruned. */
+  async pruneLogs(): Promise<void> {
+    await this.runs.pruneOlderThan(RETENTION_DAYS);
+    await this.runs.pruneBeyond(RETENTION_RUNS_PER_JOB);
+  }
+}
