@@ -7,7 +7,7 @@ import {
 } from '@shared/deployments/deployment-rules';
 import type { Deployment, DeploymentStarted } from '@shared/deployments/deployment-types';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
-import { type AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
+import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { DeploymentsService } from './deployments.service';
 
