@@ -1,7 +1,10 @@
+import path from 'node:path';
 import js from '@eslint/js';
 import n8nCommunityNodes from '@n8n/eslint-plugin-community-nodes';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { moduleBoundaries } from './eslint-rules/module-boundaries.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'integrations/*/dist/**', 'out/**', 'node_modules/**', 'coverage/**', 'data/**', 'test/browser/screenshots/**', '**/*.js', '!.ci/**'] },
@@ -20,6 +23,20 @@ export default tseslint.config(
     // Nest resolves constructor parameters from emitted decorator metadata: their types must stay value imports.
     files: ['backend/**/*.ts'],
     rules: { '@typescript-eslint/consistent-type-imports': 'off' },
+  },
+  {
+    // The backend's import graph has no cycle, and a module uses only another module's public files.
+    files: ['backend/src/**/*.ts', 'shared/src/**/*.ts'],
+    plugins: { 'import-x': importX, cronbeam: { rules: { 'module-boundaries': moduleBoundaries('backend/src/modules') } } },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'], alias: { '@shared': [path.resolve('shared/src')] } })],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'cronbeam/module-boundaries': 'error',
+    },
   },
   {
     // n8n's own rules for community nodes (the subset that installs with npm: see docs/adr/0050).

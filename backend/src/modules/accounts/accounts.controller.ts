@@ -1,8 +1,7 @@
 import { Controller, Delete, Get, HttpCode, Req, UseGuards } from '@nestjs/common';
 import type { Request } from 'express';
-import { CurrentUser, type AuthenticatedUser } from '../auth/authenticated-user';
+import { bearerTokenOf, CurrentUser, type AuthenticatedUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
-import { bearerTokenOf } from '../auth/request-credentials';
 import { AccountsService } from './accounts.service';
 
 @Controller('api/account')

@@ -1,10 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../../common/http/api-error';
-import type { AuthenticatedUser } from '../auth/authenticated-user';
-import { IDENTITY_PROVIDER, type IdentityProvider } from '../auth/identity-provider';
+import { IDENTITY_PROVIDER, toUserView, type AuthenticatedUser, type IdentityProvider } from '../auth';
 import { UsersService } from '../auth/users.service';
 import { BillingService } from '../billing/billing.service';
-import { toUserView } from '../auth/user-view';
 import type { UserView } from '@shared/auth/user-view';
 
 

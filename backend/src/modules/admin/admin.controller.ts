@@ -6,7 +6,7 @@ import { isUuid } from '../../common/validation/uuid';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { AuthService } from '../auth/auth.service';
 import { UsersService } from '../auth/users.service';
-import { toUserView } from '../auth/user-view';
+import { toUserView } from '../auth';
 import type { UserView } from '@shared/auth/user-view';
 import { AdminTokenGuard } from './admin-token.guard';
 

@@ -2,7 +2,7 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import type { Request } from 'express';
 import { API_KEY_MESSAGES } from '@shared/jobs/api-key-types';
 import { ApiError } from '../../common/http/api-error';
-import type { AuthenticatedUser, RequestWithUser } from '../auth/authenticated-user';
+import type { AuthenticatedUser, RequestWithUser } from '../auth';
 import { UsersService } from '../auth/users.service';
 import { ApiKeyRateLimiter } from './api-key-rate-limiter';
 import { ApiKeysService } from './api-keys.service';

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { apiKeyRequestSchema, type ApiKeySummary, type GeneratedApiKey } from '@shared/jobs/api-key-types';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
-import { type AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
+import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { ApiKeysService } from './api-keys.service';
 

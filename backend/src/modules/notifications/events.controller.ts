@@ -1,6 +1,6 @@
 import { Controller, type MessageEvent, Sse, UseGuards } from '@nestjs/common';
 import { filter, interval, map, merge, type Observable } from 'rxjs';
-import { type AuthenticatedUser, CurrentUser } from '../auth/authenticated-user';
+import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { DeploymentEvents } from '../deployments/deployment-events.service';
 import { RunsService } from '../runs/runs.service';
