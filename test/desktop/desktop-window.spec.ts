@@ -55,7 +55,8 @@ async function installFakeBridge(page: Page, snapshot: SessionSnapshot): Promise
   await page.addInitScript((initial: SessionSnapshot) => {
     const calls: Array<[string, unknown]> = [];
     let session = { ...initial };
-    Object.assign(window, {
+    // Runs in the page (compiled here without the DOM library, hence globalThis).
+    Object.assign(globalThis, {
       __bridgeCalls: calls,
       cronbeam: Object.freeze({
         platform: 'desktop',
@@ -106,13 +107,13 @@ describe('the desktop window in Chromium (the built renderer, a fake preload bri
     await page.waitForURL('**/dashboard');
     await page.getByRole('heading', { name: 'Dashboard' }).or(page.getByText('Recent Activity')).first().waitFor();
 
-    const calls = (await page.evaluate(() => (window as unknown as { __bridgeCalls: Array<[string, { key: string; value: string }]> }).__bridgeCalls)) ?? [];
+    const calls = (await page.evaluate(() => (globalThis as unknown as { __bridgeCalls: Array<[string, { key: string; value: string }]> }).__bridgeCalls)) ?? [];
     const stored = Object.fromEntries(calls.filter(([c]) => c === 'session:set').map(([, a]) => [a.key, a.value]));
     expect(Object.keys(stored).sort()).toEqual(expect.arrayContaining(['accessToken', 'idToken', 'refreshToken', 'tokenExpiry']));
     expect((await server.http.get('/api/jobs', { token: stored.accessToken })).status).toBe(200);
 
     expect(await browser.context.cookies()).toEqual([]);
-    const local = await page.evaluate(() => Object.values(localStorage).join('\n'));
+    const local = await page.evaluate(() => Object.values((globalThis as unknown as { localStorage: Record<string, string> }).localStorage).join('\n'));
     for (const key of ['accessToken', 'idToken', 'refreshToken']) expect(local).not.toContain(stored[key]);
     savedSession = stored;
     await page.close();
