@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import * as path from 'node:path';
+import { SCHEDULER_NODE_FLAGS } from '../../backend/src/modules/scheduler/idle-collector';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -35,7 +36,8 @@ export class BenchInstance {
     const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
     // BENCH_NODE_ARGS="--trace-gc ..." passes V8/Node flags to the instances only (their output goes to the log file).
     const extra = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-    const child = spawn(process.execPath, [...profile, ...extra, path.join(ROOT, 'dist/backend/src/main.js')], {
+    // Started as `npm start` starts the service: with the flags the idle collector needs (gc() exposed, V8's trigger raised).
+    const child = spawn(process.execPath, [...SCHEDULER_NODE_FLAGS, ...profile, ...extra, path.join(ROOT, 'dist/backend/src/main.js')], {
       cwd: ROOT,
       env: { ...process.env, NODE_ENV: 'development', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, ...env },
       stdio: ['ignore', log, log],

@@ -33,16 +33,24 @@ describe('IdleCollector', () => {
     for (const listener of listeners) listener();
   }
 
+  // The service is started with --expose-gc; jest is not, so the test exposes gc() the way that flag does.
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  const global = globalThis as { gc?: () => void };
+
   beforeEach(() => {
+    global.gc = gc;
     // The collector measures growth from what is in use when it starts: start from a collected heap.
-    v8.setFlagsFromString('--expose-gc');
-    (vm.runInNewContext('gc') as () => void)();
+    gc();
     untilRelease = 0;
     tailListeners = [];
     collector = new IdleCollector({ enabled: true, idleCollection: true } as SchedulerSettings, dispatcher);
     collector.onApplicationBootstrap();
   });
-  afterEach(() => collector.onModuleDestroy());
+  afterEach(() => {
+    collector.onModuleDestroy();
+    delete global.gc;
+  });
 
   it('collects a grown heap at the tail of the next burst, not when a release is near', async () => {
     let garbage: number[][] | null = allocate(overThreshold());
@@ -100,6 +108,22 @@ describe('IdleCollector', () => {
     expect(young).toBeNull();
     expect(youngUsed()).toBeLessThan(before / 4);
     expect(collector.collections).toBe(0); // a scavenge, not a full collection
+  });
+
+  it('does nothing when gc() is not exposed (node started without --expose-gc)', async () => {
+    collector.onModuleDestroy();
+    delete global.gc;
+    const unexposed = new IdleCollector({ enabled: true, idleCollection: true } as SchedulerSettings, dispatcher);
+    unexposed.onApplicationBootstrap();
+    const growth = allocate(overThreshold());
+    untilRelease = 800;
+    await sleep(250);
+    expect(tailListeners).toHaveLength(0);
+    untilRelease = Infinity;
+    await sleep(250);
+    expect(unexposed.collections).toBe(0);
+    expect(growth.length).toBeGreaterThan(0);
+    unexposed.onModuleDestroy();
   });
 
   it('does nothing when the scheduler is disabled', async () => {

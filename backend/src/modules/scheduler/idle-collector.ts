@@ -1,6 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import * as v8 from 'node:v8';
-import * as vm from 'node:vm';
 import { RunDispatcher } from './run-dispatcher';
 import { SchedulerSettings } from './scheduler-settings';
 
@@ -19,15 +18,20 @@ const MIN_GROWTH_BYTES = 88 * 1024 * 1024;
 /** ...and this share of what survived it, so a large heap is collected proportionally less often. */
 const GROWTH_SHARE = 0.5;
 /**
- * V8's own trigger, as growth over the live heap in percent, while the
- * collector runs: it must lie above the collector's, or V8 collects first,
- * at whatever moment (by default it starts at about 20% above live).
+ * The V8 flags the service is started with so that this collector, not V8,
+ * decides when full collections run (`npm start` and the benchmark pass them;
+ * see docs/adr/0004). V8's own trigger (by default about 20% above the live
+ * heap) is raised above the collector's, and its memory reducer, which starts
+ * full collections whenever allocation slows down (right after a burst), is
+ * off. The collector never changes V8 flags itself.
  */
-const V8_HEAP_GROWING_PERCENT = 300;
+export const SCHEDULER_NODE_FLAGS = ['--expose-gc', '--heap-growing-percent=300', '--no-memory-reducer'] as const;
+
 /**
  * A collection that paused the thread longer than this means the heap is too
  * large for one pause to pass unnoticed (a test runner hosting the service,
- * say); the collector then stops and leaves the heap to V8's incremental marking.
+ * say); the collector then stops and leaves the heap to V8's incremental
+ * marking (at the raised trigger the process was started with).
  */
 const MAX_PAUSE_MS = 100;
 /**
@@ -50,12 +54,14 @@ const MINOR_LEAD_MS = 30;
  *   recompiles. Measured: a burst of 1,000 requests takes about twice as long
  *   right after a full collection, and V8's own heuristic runs one every
  *   1-2 s at 1,000 executions a second.
- * So the collector raises V8's trigger well above the live heap, collects
+ * So, with V8's trigger raised well above the live heap, the collector collects
  * itself once the heap has grown by MIN_GROWTH_BYTES (every ~18 s at that
  * rate), at the tail of a burst and never within MIN_QUIET_MS of an instant,
  * and empties the young generation (a cheap scavenge) just before each
  * instant. Browsers schedule collections in idle time the same way; Node does
- * not expose that, so the collector uses V8's gc() (see exposeGc).
+ * not expose that, so the collector calls V8's gc(). It runs only when the
+ * process was started with SCHEDULER_NODE_FLAGS (gc() exposed) and does
+ * nothing otherwise (tests, `npm run dev`), leaving the heap to V8.
  */
 @Injectable()
 export class IdleCollector implements OnApplicationBootstrap, OnModuleDestroy {
@@ -76,14 +82,12 @@ export class IdleCollector implements OnApplicationBootstrap, OnModuleDestroy {
 
   onApplicationBootstrap(): void {
     if (!this.settings.enabled || !this.settings.idleCollection) return;
-    this.collect = exposeGc();
-    if (!this.collect) {
-      this.logger.warn('V8 garbage collection could not be exposed; collections are left to V8');
+    const gc = (globalThis as { gc?: CollectGarbage }).gc;
+    if (typeof gc !== 'function') {
+      this.logger.log(`Node was started without ${SCHEDULER_NODE_FLAGS.join(' ')}: garbage collection is left to V8`);
       return;
     }
-    // V8's memory reducer also starts full collections, whenever allocation slows down (right after a burst).
-    v8.setFlagsFromString(`--heap-growing-percent=${V8_HEAP_GROWING_PERCENT}`);
-    v8.setFlagsFromString('--no-memory-reducer');
+    this.collect = gc;
     this.liveAfterCollection = v8.getHeapStatistics().used_heap_size;
     this.timer = setInterval(() => this.check(), CHECK_INTERVAL_MS);
     this.timer.unref();
@@ -113,12 +117,7 @@ export class IdleCollector implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private stop(): void {
-    if (this.timer) {
-      clearInterval(this.timer);
-      // V8's own heuristics again.
-      v8.setFlagsFromString('--heap-growing-percent=0');
-      v8.setFlagsFromString('--memory-reducer');
-    }
+    if (this.timer) clearInterval(this.timer);
     if (this.minorTimer) clearTimeout(this.minorTimer);
     this.timer = null;
     this.minorTimer = null;
@@ -148,22 +147,5 @@ export class IdleCollector implements OnApplicationBootstrap, OnModuleDestroy {
       }, untilRelease - MINOR_LEAD_MS);
       this.minorTimer.unref();
     }
-  }
-}
-
-/**
- * V8's gc() function: the global one when Node was started with --expose-gc,
- * otherwise obtained by turning the flag on and reading it from a new context
- * (the flag only affects contexts created after it is set).
- */
-function exposeGc(): CollectGarbage | null {
-  const global = globalThis as { gc?: CollectGarbage };
-  if (typeof global.gc === 'function') return global.gc;
-  try {
-    v8.setFlagsFromString('--expose-gc');
-    const gc = vm.runInNewContext('gc') as unknown;
-    return typeof gc === 'function' ? (gc as CollectGarbage) : null;
-  } catch {
-    return null;
   }
 }
