@@ -82,7 +82,9 @@ describe('local identity life cycle (mail over SMTP)', () => {
 
     // Change password: the old one stops working, the new one works.
     const wrongOld = await server.http.post('/api/auth/change-password', { old_password: 'nope-nope', new_password: 'x'.repeat(12) }, { token: tokens.access_token });
-    expect(wrongOld.status).toBe(401);
+    // 400: the session is fine, a field is wrong (a 401 would make the web app sign the user out).
+    expect(wrongOld.status).toBe(400);
+    expect(wrongOld.body).toEqual({ detail: AUTH_MESSAGES.incorrectCredentials });
     const noNew = await server.http.post('/api/auth/change-password', { old_password: password }, { token: tokens.access_token });
     expect(noNew.status).toBe(422);
     expect(noNew.body.detail[0]).toMatchObject({ loc: ['body', 'new_password'], msg: AUTH_MESSAGES.newPasswordRequired });

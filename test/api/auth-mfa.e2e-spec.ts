@@ -191,6 +191,14 @@ describe('two-factor sign-in (local provider)', () => {
     // A right password does not reset the count of wrong codes.
     expect((await login(account.email, account.password)).status).toBe(200);
     expect((await answer({ email: account.email, challenge: 'SOFTWARE_TOKEN_MFA', session: await challengeFor(account), code: '999999' })).status).toBe(429);
+    // Sessions that are not open prove nothing and are not counted, so nobody can lock an account out by its email alone.
+    const other = await accountWithTwoFactor();
+    for (let i = 0; i < PER_ACCOUNT + 1; i++) {
+      const bogus = await answer({ email: other.account.email, challenge: 'SOFTWARE_TOKEN_MFA', session: `made-up-${i}`, code: '123456' });
+      expect(bogus.status).toBe(401);
+    }
+    const fine = await answer({ email: other.account.email, challenge: 'SOFTWARE_TOKEN_MFA', session: await challengeFor(other.account), code: await other.app.nextCode() });
+    expect(fine.status).toBe(200);
     // Wrong codes when turning two-factor off count in the same bucket.
     const off = await server.http.post('/api/auth/mfa/totp/disable', { code: '000000' }, { token: account.accessToken });
     expect(off.status).toBe(429);

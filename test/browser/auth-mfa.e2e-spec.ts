@@ -4,6 +4,7 @@ import { startTestServer, type TestServer } from '../support/test-server';
 import { Authenticator } from '../support/totp-authenticator';
 import { launchBrowser, screenshot, type Browser } from './support/browser';
 import { buildWebApp } from './support/web-build';
+import { TEST_ADMIN_TOKEN } from '../api/jobs-fixtures';
 
 jest.setTimeout(240_000);
 
@@ -23,7 +24,7 @@ describe('two-factor sign-in (browser)', () => {
   const foreignRequests: string[] = [];
 
   beforeAll(async () => {
-    server = await startTestServer({ WEB_DIST_DIR: buildWebApp() });
+    server = await startTestServer({ WEB_DIST_DIR: buildWebApp(), ADMIN_TOKEN: TEST_ADMIN_TOKEN });
     browser = await launchBrowser(server.baseUrl);
     account = await signUpAndLogin(server, { name: 'Grace Hopper' });
     page = await browser.newPage();
@@ -131,15 +132,85 @@ describe('two-factor sign-in (browser)', () => {
     await screenshot(page, 'account-security-devices');
     for (let left = 2; left > 0; left--) {
       await devices.first().getByRole('button', { name: /Forget/ }).click();
-      await page.waitForFunction(`document.querySelectorAll('.device-row').length === ${left - 1}`);
+      await devices.nth(left - 1).waitFor({ state: 'detached' });
     }
     await page.getByText('No remembered devices.').waitFor();
-    const storedKey = await page.evaluate(storedDeviceKey);
+    const storedKey = await page.evaluate(storedDeviceKey());
     expect(storedKey).toEqual(expect.any(String));
 
     await signOutLocally();
     await passwordStep();
     await page.getByRole('heading', { name: 'Two-factor authentication' }).waitFor();
-    expect(await page.evaluate(storedDeviceKey)).toBeNull();
+    expect(await page.evaluate(storedDeviceKey())).toBeNull();
+  });
+
+  it('regenerates the recovery codes and turns two-factor off from the profile', async () => {
+    // Recovery codes all the way: an authenticator shows only a few usable codes a minute.
+    await page.getByRole('button', { name: 'Use a recovery code' }).click();
+    await page.getByLabel('Recovery code').fill(recoveryCodes[1]);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL('**/dashboard');
+    await page.goto('/profile');
+    await page.getByRole('button', { name: 'Regenerate Recovery Codes' }).click();
+    await page.getByRole('button', { name: 'Use a recovery code' }).click();
+    await page.getByLabel('Recovery code').fill(recoveryCodes[0]); // used at sign-in already
+    await page.getByRole('button', { name: 'Regenerate Codes' }).click();
+    await page.getByRole('alert').getByText('Invalid recovery code provided, please try again.').waitFor();
+    await page.getByLabel('Recovery code').fill(recoveryCodes[2]);
+    await page.getByRole('button', { name: 'Regenerate Codes' }).click();
+    const fresh = await page.getByTestId('recovery-codes').locator('li').allInnerTexts();
+    expect(fresh).toHaveLength(10);
+    expect(fresh).not.toContain(recoveryCodes[3]);
+    await page.getByRole('button', { name: 'I Saved Them' }).click();
+
+    await page.getByRole('button', { name: 'Turn Off Two-Factor' }).click();
+    await page.getByRole('button', { name: 'Use a recovery code' }).click();
+    await page.getByLabel('Recovery code').fill(fresh[0]);
+    await page.getByRole('button', { name: 'Turn Off', exact: true }).click();
+    await page.getByRole('button', { name: 'Set Up Two-Factor' }).waitFor();
+    await signOutLocally();
+    await passwordStep();
+    await page.waitForURL('**/dashboard');
+  });
+
+  it('renames the user, changes the password and signs out everywhere from the profile', async () => {
+    await page.goto('/profile');
+    await page.getByLabel('Full Name').fill('Rear Admiral Hopper');
+    await page.getByRole('button', { name: 'Save Name' }).click();
+    await page.getByTestId('account-username').getByText('Rear Admiral Hopper').waitFor();
+
+    await page.getByLabel('Current password').fill('not-my-password');
+    await page.getByLabel('New password', { exact: true }).fill('cobol-forever-1959');
+    await page.getByLabel('Confirm new password').fill('cobol-forever-1959');
+    await page.getByRole('button', { name: 'Change Password' }).click();
+    await page.getByRole('alert').getByText('Incorrect email or password').waitFor();
+    await page.getByLabel('Current password').fill(account.password);
+    await page.getByRole('button', { name: 'Change Password' }).click();
+    await page.getByText('Password changed').first().waitFor();
+    account.password = 'cobol-forever-1959';
+    await screenshot(page, 'account-security-profile');
+
+    expect(String(await page.evaluate('document.cookie'))).toContain('accessToken=');
+    await page.getByRole('button', { name: 'Sign Out Everywhere' }).click();
+    await page.waitForURL('**/login?email=*');
+    // The API session it held is over too (not just this browser's cookies).
+    expect((await server.http.post('/api/auth/refresh', { refresh_token: account.refreshToken })).status).toBe(401);
+  });
+
+  it('asks for a new password after an operator flagged the account', async () => {
+    const flag = await server.http.post(`/api/admin/users/${encodeURIComponent(account.email)}/require-new-password`, undefined, {
+      headers: { 'x-admin-token': TEST_ADMIN_TOKEN },
+    });
+    expect(flag.status).toBe(200);
+    await passwordStep();
+    await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+    await page.getByLabel('New password', { exact: true }).fill('grace-under-pressure');
+    await page.getByLabel('Confirm new password').fill('grace-under-pressur');
+    await page.getByText('The passwords do not match').waitFor();
+    expect(await page.getByRole('button', { name: 'Set Password and Sign In' }).isDisabled()).toBe(true);
+    await page.getByLabel('Confirm new password').fill('grace-under-pressure');
+    await screenshot(page, 'login-new-password');
+    await page.getByRole('button', { name: 'Set Password and Sign In' }).click();
+    await page.waitForURL('**/dashboard');
   });
 });

@@ -14,6 +14,15 @@ import { UsersService } from './users.service';
 const CREDENTIAL_FAILURES = new Set([400, 401, 404]);
 
 /**
+ * A failure that was a guess at a secret. An unknown or expired challenge
+ * session is not: it names an account but proves nothing, and counting it
+ * would let anyone who knows an email lock its owner out of the code step.
+ */
+function isWrongGuess(error: unknown): boolean {
+  return error instanceof ApiError && CREDENTIAL_FAILURES.has(error.getStatus()) && error.detail !== AUTH_MESSAGES.challengeSessionExpired;
+}
+
+/**
  * The identity use cases over whichever provider is configured, with brute
  * force throttling around every check of a password or an e-mailed code, and
  * a cap on the mails anyone can make us send.
@@ -154,7 +163,7 @@ export class AuthService {
       await this.attempts.clear(keys[0]);
       return result;
     } catch (error) {
-      if (error instanceof ApiError && CREDENTIAL_FAILURES.has(error.getStatus())) await this.attempts.count(keys);
+      if (isWrongGuess(error)) await this.attempts.count(keys);
       throw error;
     }
   }

@@ -4,7 +4,6 @@ import type { RememberedDeviceView } from '@shared/auth/mfa-schemas';
 import { errorMessage } from '../api/api-error';
 import { cleanAuthMessage } from '../api/error-messages';
 import { FormAlert } from '../auth/auth-layout';
-import { deviceKeys } from '../auth/sign-in-api';
 import { readClaims } from '../session/id-token';
 import { useSession } from '../session/session-store';
 import { formatUtc } from '../ui/format';
@@ -164,8 +163,8 @@ function SignOutEverywhere() {
         onClick={() =>
           void run(async () => {
             await accountSecurityApi.globalSignOut();
+            // Remembered devices stay remembered (as with the managed service); only sessions end.
             useSession.getState().clear();
-            if (email) deviceKeys.drop(email);
             navigate(`/login${email ? `?email=${encodeURIComponent(email)}` : ''}`, { replace: true });
           })
         }

@@ -32,7 +32,11 @@ export function toApiError(error: unknown, operation: CognitoOperation): ApiErro
       return operation === 'login' ? ApiError.unauthorized(AUTH_MESSAGES.userDoesNotExist) : ApiError.notFound(AUTH_MESSAGES.userDoesNotExist);
     case 'NotAuthorizedException':
       if (/attempts exceeded/i.test(message)) return ApiError.tooManyRequests(AUTH_MESSAGES.passwordAttemptsExceeded, 60);
-      if (operation === 'login' || operation === 'changePassword') return ApiError.unauthorized(AUTH_MESSAGES.incorrectCredentials);
+      if (operation === 'login') return ApiError.unauthorized(AUTH_MESSAGES.incorrectCredentials);
+      // A wrong current password is a bad field (the session is fine); a revoked or expired access token is not.
+      if (operation === 'changePassword') {
+        return /token/i.test(message) ? ApiError.unauthorized(AUTH_MESSAGES.notAuthenticated) : ApiError.badRequest(AUTH_MESSAGES.incorrectCredentials);
+      }
       if (operation === 'refresh' || operation === 'revoke') return ApiError.unauthorized(AUTH_MESSAGES.invalidRefreshToken);
       if (operation === 'confirm') return ApiError.badRequest(AUTH_MESSAGES.alreadyConfirmed);
       if (operation === 'challenge' && /session/i.test(message)) return ApiError.unauthorized(AUTH_MESSAGES.challengeSessionExpired);

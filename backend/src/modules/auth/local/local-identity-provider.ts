@@ -200,7 +200,8 @@ export class LocalIdentityProvider implements IdentityProvider {
     const user = await this.users.findById(caller.id);
     if (!user) throw ApiError.unauthorized(AUTH_MESSAGES.notAuthenticated);
     const matches = await verifyPassword(oldPassword, user.passwordHash ?? (await decoyPasswordHash()));
-    if (!matches || !user.passwordHash) throw ApiError.unauthorized(AUTH_MESSAGES.incorrectCredentials);
+    // 400, not 401: the caller's session is fine, a field of the form is wrong (a 401 makes clients sign the user out).
+    if (!matches || !user.passwordHash) throw ApiError.badRequest(AUTH_MESSAGES.incorrectCredentials);
     // Like the managed service, other sessions stay signed in; global sign-out ends them.
     await this.users.update(user.id, { passwordHash: await hashPassword(newPassword) });
   }
