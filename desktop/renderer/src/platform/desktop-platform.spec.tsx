@@ -88,4 +88,21 @@ describe('desktop platform (renderer side, with a fake preload bridge)', () => {
     expect(await screen.findByText('Saved.')).toBeInTheDocument();
     expect(fakeBridge.calls).toContainEqual(['settings:set-server-url', { url: 'https://cron.example.com' }]);
   });
+
+  it('settings: mutes a job of the signed-in account through main', async () => {
+    const jobId = '7d1f1e4e-3a55-4c3e-9b0f-2a0e6c1d9e11';
+    fakeBridge.emit('session:changed', { accessToken: 'acc-3', idToken, refreshToken: 'ref-3', tokenExpiry: String(Date.now() + 3_600_000) });
+    const { calls } = installFakeApi({ 'GET /jobs': { status: 200, body: [{ job_id: jobId, name: 'nightly-backup', status: 'failed' }] } });
+    render(
+      <MemoryRouter>
+        <DesktopSettingsPage />
+      </MemoryRouter>,
+    );
+    const mute = await screen.findByRole('checkbox', { name: 'Mute nightly-backup' });
+    expect(mute).not.toBeChecked();
+    expect(calls[0].headers).toMatchObject({ authorization: 'Bearer acc-3' });
+    await userEvent.click(mute);
+    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Mute nightly-backup' })).toBeChecked());
+    expect(fakeBridge.calls).toContainEqual(['settings:set-job-muted', { jobId, muted: true }]);
+  });
 });

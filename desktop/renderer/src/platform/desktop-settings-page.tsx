@@ -1,7 +1,11 @@
 import type { DesktopSettings } from '@shared/desktop/ipc-contract';
+import type { Job } from '@shared/jobs/job-types';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { jobsApi } from '../api/jobs-api';
 import { AuthLayout, FormAlert } from '../auth/auth-layout';
+import { isIdTokenExpired } from '../session/id-token';
+import { useSession } from '../session/session-store';
 import { desktopBridge } from './desktop-bridge';
 
 /** What the settings screen says about where the tokens are kept. */
@@ -17,13 +21,15 @@ function messageOf(error: unknown): string {
   return text.replace(/^Error invoking remote method '[^']+': /, '').replace(/^(IpcValidationError|Error): /, '').replace(/^[a-z-]+:[a-z-]+: /, '');
 }
 
-/** Desktop-only settings: the server (self-hosted installs), start at login, and where the session is kept. */
+/** Desktop-only settings: the server (self-hosted installs), start at login, muted jobs, and where the session is kept. */
 export default function DesktopSettingsPage() {
   const bridge = desktopBridge();
   const [settings, setSettings] = useState<DesktopSettings | null>(null);
   const [serverUrl, setServerUrl] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
+  const [jobs, setJobs] = useState<Job[]>([]);
+  const signedIn = !isIdTokenExpired(useSession((s) => s.idToken));
 
   useEffect(() => {
     if (!bridge) return;
@@ -32,6 +38,11 @@ export default function DesktopSettingsPage() {
       setServerUrl(value.serverUrl);
     });
   }, [bridge]);
+
+  useEffect(() => {
+    // Muting is per job of the signed-in account; signed out there is nothing to list.
+    if (bridge && signedIn) void jobsApi.list().then(setJobs, () => setJobs([]));
+  }, [bridge, signedIn]);
 
   if (!bridge) {
     return (
@@ -57,6 +68,10 @@ export default function DesktopSettingsPage() {
 
   const toggleStartAtLogin = async (enabled: boolean) => {
     setSettings(await bridge.invoke('settings:set-start-at-login', { enabled }));
+  };
+
+  const setMuted = async (jobId: string, muted: boolean) => {
+    setSettings(await bridge.invoke('settings:set-job-muted', { jobId, muted }));
   };
 
   return (
@@ -90,6 +105,21 @@ export default function DesktopSettingsPage() {
           <p className="muted" data-testid="token-store">
             {TOKEN_STORE_TEXT[settings.tokenStore]}
           </p>
+          {jobs.length > 0 && (
+            <fieldset className="field">
+              <legend>Failure notifications (muted jobs get none)</legend>
+              {jobs.map((job) => (
+                <label key={job.job_id}>
+                  <input
+                    type="checkbox"
+                    checked={settings.mutedJobIds.includes(job.job_id)}
+                    onChange={(e) => void setMuted(job.job_id, e.target.checked)}
+                  />{' '}
+                  Mute {job.name}
+                </label>
+              ))}
+            </fieldset>
+          )}
         </>
       )}
       <p>

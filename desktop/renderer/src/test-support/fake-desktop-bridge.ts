@@ -32,6 +32,11 @@ function createFakeBridge(): FakeBridge {
       if (channel === 'settings:get') return bridge.settings;
       if (channel === 'settings:set-server-url') return (bridge.settings = { ...bridge.settings, serverUrl: (arg as { url: string }).url });
       if (channel === 'settings:set-start-at-login') return (bridge.settings = { ...bridge.settings, startAtLogin: (arg as { enabled: boolean }).enabled });
+      if (channel === 'settings:set-job-muted') {
+        const { jobId, muted } = arg as { jobId: string; muted: boolean };
+        const others = bridge.settings.mutedJobIds.filter((id) => id !== jobId);
+        return (bridge.settings = { ...bridge.settings, mutedJobIds: muted ? [...others, jobId] : others });
+      }
       return undefined;
     }) as DesktopBridge['invoke'],
     on: ((event: string, listener: (payload: unknown) => void) => {
