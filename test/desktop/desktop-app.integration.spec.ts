@@ -155,6 +155,21 @@ describe('desktop app against the real backend: feed, notifications, tray', () =
     expect(new Set(received.map((e) => e.run_id)).size).toBe(received.length);
   });
 
+  it('a job muted in Settings fails and recovers without a notification; the tray still shows it failing', async () => {
+    const muteSettings = app.settingsHandlers();
+    expect((await muteSettings['settings:set-job-muted']({ jobId, muted: true })).mutedJobIds).toEqual([jobId]);
+    const shown = notifications.shown.length;
+    const before = received.length;
+    failing = true;
+    await runNow();
+    await eventually(() => received.length === before + 1 && tray.last.icon === 'failing', 'the muted failure in the tray');
+    failing = false;
+    await runNow();
+    await eventually(() => received.length === before + 2 && tray.last.icon === 'ok', 'the muted recovery in the tray');
+    expect(notifications.shown.length).toBe(shown);
+    await muteSettings['settings:set-job-muted']({ jobId, muted: false });
+  });
+
   it('a session revoked at the server (sign out everywhere) goes to signed-out: feed stopped, tray signed out, vault empty', async () => {
     // Access tokens issued in the second of the revocation stay valid: let that second pass first.
     const issuedAt = JSON.parse(Buffer.from(app.session.current!.accessToken.split('.')[1], 'base64url').toString()).iat as number;
