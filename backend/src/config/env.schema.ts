@@ -19,11 +19,6 @@ const siteHost = z
   .string()
   .regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:\d{1,5})?$/i, { message: 'expected a host name such as app.example.com or localhost:3000' });
 
-/** A host name with an optional port, as browsers send it in the Host header (no scheme, no path). */
-const siteHost = z
-  .string()
-  .regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:\d{1,5})?$/i, { message: 'expected a host name such as app.example.com or localhost:3000' });
-
 const postgresUrl = z
   .string()
   .refine((v) => /^postgres(ql)?:\/\/.+/.test(v), { message: 'expected a postgres:// or postgresql:// URL' });
@@ -45,11 +40,6 @@ export const envSchema = z.object({
   WEB_DIST_DIR: z.string().min(1).default('./dist/web'),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 0, 300_000),
   TRUST_PROXY: bool(false),
-  // Public site and host guards (see backend/src/web/site-pages.ts); all unset: one host serves everything.
-  APP_HOST: siteHost.optional(),
-  MARKETING_HOST: siteHost.optional(),
-  DEV_HOST: siteHost.optional(),
-  CONTACT_EMAIL: z.email({ message: 'expected an email address' }).optional(),
   // Public site and host guards (see backend/src/web/site-pages.ts); all unset: one host serves everything.
   APP_HOST: siteHost.optional(),
   MARKETING_HOST: siteHost.optional(),
