@@ -1,67 +1,97 @@
-import { Controller, type MessageEvent, Sse, UseGuards } from '@nestjs/common';
-import { filter, interval, map, merge, type Observable } from 'rxjs';
+import { Controller, Headers, type MessageEvent, Sse, UseGuards } from '@nestjs/common';
+import { filter, interval, map, merge, Observable } from 'rxjs';
+import { EVENT_REPLAY_LIMIT, type ExecutionEvent } from '@shared/notifications/execution-event';
+import { ApiError } from '../../common/http/api-error';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { DeploymentEvents } from '../deployments/deployment-events.service';
-import { RunsService } from '../runs/runs.service';
+import { RunsService, type StoredOutcome } from '../runs/runs.service';
 
 /** Keeps proxies from closing an idle stream. */
 const HEARTBEAT_MS = 25_000;
 
-/** What the dashboard and the desktop app receive for each stored execution of the caller's jobs. */
-export interface ExecutionEvent {
-  run_id: string;
-  job_id: string;
-  trigger: string;
-  attempt: number;
-  status: 'success' | 'failed';
-  response_code: number | null;
-  duration_ms: number;
-  error_message: string | null;
-  scheduled_for: string;
-  executed_at: string;
-  will_retry: boolean;
+/** Event ids are run ids (UUIDs); anything else cannot come from this stream. */
+const EVENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function toMessage(o: StoredOutcome): MessageEvent {
+  return {
+    type: 'execution',
+    id: o.runId,
+    data: {
+      run_id: o.runId,
+      job_id: o.jobId,
+      trigger: o.trigger,
+      attempt: o.attempt,
+      status: o.status,
+      response_code: o.responseCode,
+      duration_ms: o.durationMs,
+      error_message: o.errorMessage,
+      scheduled_for: o.scheduledFor.toISOString(),
+      executed_at: o.executedAt.toISOString(),
+      will_retry: o.willRetry,
+    } satisfies ExecutionEvent,
+  };
 }
 
 @Controller('api')
 @UseGuards(BearerAuthGuard)
 export class EventsController {
   constructor(
-    private readonly events: RunsService,
+    private readonly runs: RunsService,
     private readonly deployments: DeploymentEvents,
   ) {}
 
-  /** Server-sent events: `execution` for each outcome of the caller's jobs, `ping` as a heartbeat. */
+  /**
+   * Server-sent events: `execution` for each outcome of the caller's jobs, `ping` as a heartbeat.
+   * With `Last-Event-ID` (the last run id the client saw) the outcomes stored since then come first.
+   */
   @Sse('events')
-  stream(@CurrentUser() user: AuthenticatedUser): Observable<MessageEvent> {
-    const executions = this.events.outcomes$.pipe(
-      filter((o) => o.userId === user.id),
-      map(
-        (o): MessageEvent => ({
-          type: 'execution',
-          id: o.runId,
-          data: {
-            run_id: o.runId,
-            job_id: o.jobId,
-            trigger: o.trigger,
-            attempt: o.attempt,
-            status: o.status,
-            response_code: o.responseCode,
-            duration_ms: o.durationMs,
-            error_message: o.errorMessage,
-            scheduled_for: o.scheduledFor.toISOString(),
-            executed_at: o.executedAt.toISOString(),
-            will_retry: o.willRetry,
-          } satisfies ExecutionEvent,
-        }),
-      ),
-    );
+  stream(@CurrentUser() user: AuthenticatedUser, @Headers('last-event-id') lastEventId?: string): Observable<MessageEvent> {
+    const resumeAfter = lastEventId?.trim() || null;
+    if (resumeAfter !== null && !EVENT_ID.test(resumeAfter)) {
+      throw ApiError.badRequest('Last-Event-ID must be the id of an event this stream sent');
+    }
+    const live = this.runs.outcomes$.pipe(filter((o) => o.userId === user.id));
+    const executions = resumeAfter === null ? live : this.resumed(user.id, resumeAfter, live);
     const heartbeat = interval(HEARTBEAT_MS).pipe(map((): MessageEvent => ({ type: 'ping', data: {} })));
     // Each change of one of the caller's n8n deployments (a step started or ended), with the whole deployment.
     const deployments = this.deployments.changes$.pipe(
       filter((c) => c.userId === user.id),
       map((c): MessageEvent => ({ type: 'deployment', data: c.deployment })),
     );
-    return merge(executions, deployments, heartbeat);
+    return merge(executions.pipe(map(toMessage)), deployments, heartbeat);
+  }
+
+  /**
+   * Stored outcomes after `lastRunId`, then the live ones. Live outcomes are
+   * held from before the history is read, so one stored in between is sent
+   * once (from the history) and none falls in the gap. An unknown id (pruned,
+   * or not the caller's) replays nothing.
+   */
+  private resumed(userId: string, lastRunId: string, live: Observable<StoredOutcome>): Observable<StoredOutcome> {
+    return new Observable<StoredOutcome>((subscriber) => {
+      let held: StoredOutcome[] | null = [];
+      let replayed = new Set<string>();
+      const subscription = live.subscribe({
+        next: (o) => {
+          if (held) held.push(o);
+          else if (!replayed.has(o.runId)) subscriber.next(o);
+        },
+        error: (e: unknown) => subscriber.error(e),
+      });
+      this.runs.outcomesAfter(userId, lastRunId, EVENT_REPLAY_LIMIT).then(
+        (missed) => {
+          // An outcome stored while the history was read may be published after it: the set (at most
+          // EVENT_REPLAY_LIMIT ids) keeps it from being sent twice.
+          replayed = new Set((missed ?? []).map((o) => o.runId));
+          for (const o of missed ?? []) subscriber.next(o);
+          const waiting = held ?? [];
+          held = null;
+          for (const o of waiting) if (!replayed.has(o.runId)) subscriber.next(o);
+        },
+        (error: unknown) => subscriber.error(error),
+      );
+      return () => subscription.unsubscribe();
+    });
   }
 }
