@@ -9,7 +9,7 @@ import { VerifyPage } from './auth/verify-page';
 import { isIdTokenExpired } from './session/id-token';
 import { useSession } from './session/session-store';
 import { loginUrl } from './session/use-session-expiry';
-import { HomeRoute, HostGuard, SiteRoute } from './site/host-guard';
+import { HostGuard, SiteRoute } from './site/host-guard';
 import { NotFoundPage } from './ui/not-found-page';
 import { PageSpinner } from './ui/page-spinner';
 import { Toasts } from './ui/toasts';
@@ -45,10 +45,9 @@ export function AppRoutes() {
   return (
     <>
       <UnauthorizedRedirect />
-      <HostGuard />
       <Suspense fallback={<PageSpinner />}>
         <Routes>
-          <Route path="/" element={<HomeRoute />} />
+          <Route path="/" element={<SiteRoute />} />
           <Route path="/terms" element={<SiteRoute />} />
           <Route path="/privacy" element={<SiteRoute />} />
           <Route path="/refund" element={<SiteRoute />} />
@@ -79,7 +78,9 @@ export function AppRoutes() {
 export function App() {
   return (
     <BrowserRouter>
-      <AppRoutes />
+      <HostGuard>
+        <AppRoutes />
+      </HostGuard>
     </BrowserRouter>
   );
 }

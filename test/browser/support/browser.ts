@@ -26,13 +26,17 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** Chromium on a profile of its own (deleted on close), clipboard allowed for the copy buttons. */
-export async function launchBrowser(baseUrl: string): Promise<Browser> {
+/**
+ * Chromium on a profile of its own (deleted on close), clipboard allowed for
+ * the copy buttons. `extraArgs` adds switches (a test of several host names
+ * routes them to the test server with --proxy-server).
+ */
+export async function launchBrowser(baseUrl: string, extraArgs: string[] = []): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'cronbeam-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ARGS,
+    args: [...ARGS, ...extraArgs],
     viewport: DESKTOP,
     baseURL: baseUrl,
     timezoneId: 'UTC',

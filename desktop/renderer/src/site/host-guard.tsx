@@ -1,5 +1,5 @@
 import { decideHostRoute, type HostDecision, type SiteHosts } from '@shared/site/host-guard';
-import { lazy, useEffect } from 'react';
+import { lazy, useEffect, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { isIdTokenExpired } from '../session/id-token';
 import { useSession } from '../session/session-store';
@@ -32,24 +32,24 @@ function decide(pathname: string, search: string): HostDecision {
   });
 }
 
-/** Applies the host guards on every client-side navigation (the server applied them to the first load). */
-export function HostGuard() {
+/**
+ * Applies the host guards on every client-side navigation (the server applied
+ * them to the first load). A page the guards turn away is not rendered at all,
+ * so no screen runs its own checks on a session that is being ended.
+ */
+export function HostGuard({ children }: { children: ReactNode }) {
   const { pathname, search } = useLocation();
   const navigate = useNavigate();
+  const decision = decide(pathname, search);
+  const target = decision.kind === 'redirect' ? decision.location : null;
+  const clearSession = decision.kind === 'redirect' && decision.clearSession;
   useEffect(() => {
-    const decision = decide(pathname, search);
-    if (decision.kind !== 'redirect') return;
-    if (decision.clearSession) useSession.getState().clear();
-    if (/^https?:\/\//.test(decision.location)) window.location.replace(decision.location);
-    else navigate(decision.location, { replace: true });
-  }, [pathname, search, navigate]);
-  return null;
-}
-
-/** `/`: the landing page where the guards serve it; HostGuard redirects everywhere else. */
-export function HomeRoute() {
-  const { pathname, search } = useLocation();
-  return decide(pathname, search).kind === 'serve' ? <SiteRoute /> : null;
+    if (target === null) return;
+    if (clearSession) useSession.getState().clear();
+    if (/^https?:\/\//.test(target)) window.location.replace(target);
+    else navigate(target, { replace: true });
+  }, [target, clearSession, navigate]);
+  return target === null ? children : null;
 }
 
 export { SiteRoute };

@@ -19,7 +19,7 @@ function Body() {
         If the work is already behind an HTTP endpoint, a hosted HTTP scheduler removes the one box that must never go down. If the work is a shell
         command that needs a machine, crontab or a CI runner is still the right tool. The table compares the usual options.
       </p>
-      <div className="site-table-wrap">
+      <div className="site-table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
         <table>
           <caption className="site-meta-line">Cronbeam compared with crontab, GitHub Actions schedules and cloud schedulers</caption>
           <thead>

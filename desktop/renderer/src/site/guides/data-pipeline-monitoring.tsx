@@ -16,7 +16,7 @@ function Body() {
 
       <h2>Schedule the steps</h2>
       <p>Give each step its own job and space the schedules so each step has time to finish before the next one starts:</p>
-      <div className="site-table-wrap">
+      <div className="site-table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
         <table>
           <thead>
             <tr>

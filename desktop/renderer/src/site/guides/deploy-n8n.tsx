@@ -27,7 +27,7 @@ function Body() {
       </ul>
 
       <h2>The deployment form</h2>
-      <div className="site-table-wrap">
+      <div className="site-table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
         <table>
           <thead>
             <tr>

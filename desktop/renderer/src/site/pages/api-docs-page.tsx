@@ -71,7 +71,7 @@ function Endpoint({ endpoint, origin }: { endpoint: DocumentedEndpoint; origin: 
   -H "Content-Type: application/json" \\
   -d '${json(requestExample).replace(/'/g, "'\\''")}'`} />
       ) : null}
-      <div className="site-table-wrap">
+      <div className="site-table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
         <table>
           <caption className="site-meta-line">Responses of {`${method.toUpperCase()} ${path}`}</caption>
           <thead>
@@ -111,7 +111,7 @@ function SchemaTable({ name, schema }: { name: string; schema: SchemaObject }) {
     <section aria-labelledby={`schema-${name}`}>
       <h3 id={`schema-${name}`}>{name}</h3>
       {schema.description ? <p>{schema.description}</p> : null}
-      <div className="site-table-wrap">
+      <div className="site-table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
         <table>
           <thead>
             <tr>
@@ -248,7 +248,7 @@ function ApiDocsPage() {
           ))}
         </ul>
         <p>Cron examples (all times UTC):</p>
-        <div className="site-table-wrap">
+        <div className="site-table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
           <table>
             <thead>
               <tr>

@@ -1,0 +1,36 @@
+// Lighthouse scores of the given URLs, measured in Debian's Chromium with
+// Lighthouse's mobile defaults (simulated slow 4G and 4x CPU slowdown).
+// Usage: node scripts/site-lighthouse.mjs URL... ; prints one JSON object
+// { url: { performance, accessibility, 'best-practices', seo } } (scores 0-100).
+// Extra Chromium switches (e.g. --proxy-server=...) come from LIGHTHOUSE_CHROME_FLAGS.
+import { launch } from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
+const urls = process.argv.slice(2);
+if (urls.length === 0) {
+  console.error('usage: node scripts/site-lighthouse.mjs URL...');
+  process.exit(2);
+}
+
+const extraFlags = (process.env.LIGHTHOUSE_CHROME_FLAGS ?? '').split(' ').filter(Boolean);
+const chrome = await launch({
+  chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', ...extraFlags],
+});
+const scores = {};
+const failures = {};
+try {
+  for (const url of urls) {
+    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES });
+    const { categories, audits } = result.lhr;
+    scores[url] = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((categories[c].score ?? 0) * 100)]));
+    // What cost points, so a failing run says why.
+    failures[url] = Object.values(audits)
+      .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable')
+      .map((a) => `${a.id}: ${a.displayValue ?? a.score}`);
+  }
+} finally {
+  await chrome.kill();
+}
+process.stdout.write(`${JSON.stringify({ scores, failures }, null, 2)}\n`);

@@ -1,0 +1,43 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { startTestServer, type TestServer } from '../support/test-server';
+import { buildWebApp } from './support/web-build';
+
+jest.setTimeout(600_000);
+
+const run = promisify(execFile);
+const PAGES = ['/', '/pricing', '/api-documentation', '/guides/webhooks'];
+/** The issue's targets, Lighthouse mobile defaults. */
+const TARGETS = { performance: 90, accessibility: 95, 'best-practices': 95, seo: 95 } as const;
+
+type Scores = Record<keyof typeof TARGETS, number>;
+
+/** Lighthouse in Debian's Chromium (scripts/site-lighthouse.mjs launches it; one browser for the file). */
+describe('public site Lighthouse scores (mobile)', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({ WEB_DIST_DIR: buildWebApp() });
+  }, 180_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it(`scores Performance >= ${TARGETS.performance} and Accessibility, Best Practices and SEO >= 95 on ${PAGES.join(', ')}`, async () => {
+    const script = resolve(__dirname, '../../scripts/site-lighthouse.mjs');
+    const urls = PAGES.map((p) => `${server.baseUrl}${p}`);
+    const { stdout } = await run(process.execPath, [script, ...urls], { maxBuffer: 16 * 1024 * 1024 });
+    const { scores, failures } = JSON.parse(stdout) as { scores: Record<string, Scores>; failures: Record<string, string[]> };
+    console.log(
+      PAGES.map((p, i) => `${p}: ${Object.entries(scores[urls[i]]).map(([c, s]) => `${c} ${s}`).join(', ')}`).join('\n') +
+        `\nbelow 0.9: ${JSON.stringify(failures, null, 1)}`,
+    );
+    for (const [i, page] of PAGES.entries()) {
+      for (const [category, target] of Object.entries(TARGETS)) {
+        const score = scores[urls[i]][category as keyof Scores];
+        expect({ page, category, atLeastTarget: score >= target, score }).toEqual({ page, category, atLeastTarget: true, score });
+      }
+    }
+  });
+});
