@@ -4,10 +4,13 @@ import cookieParser from 'cookie-parser';
 import { json, raw } from 'express';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
+import { answerClientErrors } from './common/http/client-errors';
 import { expressErrorHandler } from './common/http/http-error.filter';
+import { securityHeaders } from './common/http/security-headers';
 import { NestPinoLogger } from './common/logging/nest-logger';
 import { requestLogger } from './common/logging/request-logger';
 import { createRootLogger } from './common/logging/root-logger';
+import { refuseUnacceptableText } from './common/validation/request-text';
 import type { AppConfig } from './config/app-config';
 import { STRIPE_WEBHOOK_PATH } from './modules/billing/billing-webhook.controller';
 import { mountProgApiDocs } from './modules/prog/prog-openapi';
@@ -34,9 +37,13 @@ export async function createApp(config: AppConfig, options: CreateAppOptions): P
   app.use(requestLogger(logger));
   app.set('trust proxy', config.env.TRUST_PROXY);
   app.disable('x-powered-by');
+  // Before anything that can answer, so that error responses carry the headers too.
+  app.use(securityHeaders(config));
+  answerClientErrors(app.getHttpServer());
   // Stripe signs the exact bytes it sends: its webhook gets them unparsed (json() then skips the request).
   app.use(STRIPE_WEBHOOK_PATH, raw({ type: () => true, limit: JSON_BODY_LIMIT }), expressErrorHandler);
   app.use(json({ limit: JSON_BODY_LIMIT }), expressErrorHandler);
+  app.use(refuseUnacceptableText, expressErrorHandler);
   app.use(cookieParser());
   mountProgApiDocs(app);
   mountWebApp(app.getHttpAdapter().getInstance(), config);

@@ -2,8 +2,12 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from './api-error';
 
+/** The fields body-parser's errors (http-errors) carry: `type` names the failure, `status` its 4xx. */
 interface BodyParserError {
   type?: string;
+  status?: number;
+  expose?: boolean;
+  code?: string;
 }
 
 export interface HttpErrorResponse {
@@ -42,7 +46,28 @@ export function toHttpError(exception: unknown): HttpErrorResponse {
   if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
     return { status: HttpStatus.UNSUPPORTED_MEDIA_TYPE, detail: 'Unsupported request body encoding', headers: {}, unexpected: false };
   }
+  const clientError = clientBodyError(exception as BodyParserError | undefined);
+  if (clientError) return { ...clientError, headers: {}, unexpected: false };
   return { status: HttpStatus.INTERNAL_SERVER_ERROR, detail: 'Internal server error', headers: {}, unexpected: true };
+}
+
+/**
+ * Failures of reading a request body that are the client's doing: a body that
+ * does not decode as its Content-Encoding says, one that ends before its
+ * Content-Length, or any other 4xx body-parser marks as safe
+ * to show. Everything else stays an unexpected 500.
+ */
+function clientBodyError(error: BodyParserError | undefined): { status: number; detail: string } | null {
+  if (!error || typeof error.status !== 'number' || error.status < 400 || error.status >= 500) return null;
+  // zlib names its inflate failures Z_*, its brotli failures ERR__ERROR_*.
+  if (typeof error.code === 'string' && /^(Z_|ERR__ERROR_)/.test(error.code)) {
+    return { status: HttpStatus.BAD_REQUEST, detail: 'Request body does not decode as its Content-Encoding says' };
+  }
+  if (error.type === 'request.size.invalid' || error.type === 'request.aborted') {
+    return { status: HttpStatus.BAD_REQUEST, detail: 'Request body is shorter than its Content-Length' };
+  }
+  if (error.expose) return { status: error.status, detail: 'Request body could not be read' };
+  return null;
 }
 
 function detailOf(body: string | object, status: number): unknown {
