@@ -204,6 +204,8 @@ describe('two-factor sign-in (browser)', () => {
     expect(flag.status).toBe(200);
     await passwordStep();
     await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+    await page.getByLabel('New password', { exact: true }).fill('short');
+    await page.getByText('Password must be at least 8 characters').waitFor();
     await page.getByLabel('New password', { exact: true }).fill('grace-under-pressure');
     await page.getByLabel('Confirm new password').fill('grace-under-pressur');
     await page.getByText('The passwords do not match').waitFor();

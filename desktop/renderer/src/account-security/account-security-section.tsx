@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { newPasswordSchema } from '@shared/auth/auth-schemas';
 import type { RememberedDeviceView } from '@shared/auth/mfa-schemas';
 import { errorMessage } from '../api/api-error';
 import { cleanAuthMessage } from '../api/error-messages';
@@ -66,6 +67,7 @@ function ChangePasswordForm() {
   const [confirm, setConfirm] = useState('');
   const { busy, error, run } = useAction();
   const mismatch = confirm.length > 0 && confirm !== newPassword;
+  const passwordProblem = newPassword.length > 0 ? newPasswordSchema.safeParse(newPassword).error?.issues[0]?.message : undefined;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
@@ -86,14 +88,22 @@ function ChangePasswordForm() {
       </div>
       <div className="field">
         <label htmlFor="new-password">New password</label>
-        <input id="new-password" type="password" autoComplete="new-password" value={newPassword} onChange={(e) => setNewPassword(e.target.value)} />
+        <input
+          id="new-password"
+          type="password"
+          autoComplete="new-password"
+          value={newPassword}
+          onChange={(e) => setNewPassword(e.target.value)}
+          aria-invalid={Boolean(passwordProblem)}
+        />
+        {passwordProblem && <p className="field-error">{passwordProblem}</p>}
       </div>
       <div className="field">
         <label htmlFor="confirm-password">Confirm new password</label>
         <input id="confirm-password" type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} aria-invalid={mismatch} />
         {mismatch && <p className="field-error">The passwords do not match</p>}
       </div>
-      <button type="submit" className="button button-secondary" disabled={busy || !oldPassword || !newPassword || confirm !== newPassword}>
+      <button type="submit" className="button button-secondary" disabled={busy || !oldPassword || !newPassword || Boolean(passwordProblem) || confirm !== newPassword}>
         {busy ? 'Changing...' : 'Change Password'}
       </button>
     </form>

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
-import type { TokenResponse } from '@shared/auth/auth-schemas';
+import { newPasswordSchema, type TokenResponse } from '@shared/auth/auth-schemas';
 import { isChallenge, type ChallengeResponse } from '@shared/auth/mfa-schemas';
 import { errorMessage } from '../api/api-error';
 import { cleanAuthMessage } from '../api/error-messages';
@@ -38,7 +38,9 @@ export function SignInChallenge({ email, challenge, onSignedIn, onNextChallenge,
 
   const isNewPassword = challenge.challenge === 'NEW_PASSWORD_REQUIRED';
   const mismatch = isNewPassword && confirm.length > 0 && confirm !== newPassword;
-  const ready = isNewPassword ? newPassword.length > 0 && confirm === newPassword : code.trim().length > 0;
+  // The server's rules, checked here so the message shows before a round trip (and unscrubbed).
+  const passwordProblem = isNewPassword && newPassword.length > 0 ? newPasswordSchema.safeParse(newPassword).error?.issues[0]?.message : undefined;
+  const ready = isNewPassword ? newPassword.length > 0 && !passwordProblem && confirm === newPassword : code.trim().length > 0;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -88,8 +90,10 @@ export function SignInChallenge({ email, challenge, onSignedIn, onNextChallenge,
                 autoComplete="new-password"
                 value={newPassword}
                 onChange={(e) => setNewPassword(e.target.value)}
+                aria-invalid={Boolean(passwordProblem)}
                 required
               />
+              {passwordProblem && <p className="field-error">{passwordProblem}</p>}
             </div>
             <div className="field">
               <label htmlFor="challenge-confirm-password">Confirm new password</label>
