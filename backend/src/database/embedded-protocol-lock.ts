@@ -1,52 +1,88 @@
 import type { PGlite } from '@electric-sql/pglite';
-import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-
-type Enqueue = (handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void) => Promise<number>;
-
-interface QueueManager {
-  enqueue: Enqueue;
-  clearQueueForHandler(handlerId: number): void;
-}
+import type { PGLiteSocketHandlerOptions } from '@electric-sql/pglite-socket';
 
 /** Frontend message types that end an exchange: Sync, a simple Query, Terminate. */
 const ENDS_EXCHANGE = new Set(['S', 'Q', 'X'].map((c) => c.charCodeAt(0)));
 /** Messages that take the session: the extended protocol's Parse, Bind, Describe, Execute, Close, Flush, and a simple Query. */
 const TAKES_SESSION = new Set(['P', 'B', 'D', 'E', 'C', 'H', 'Q'].map((c) => c.charCodeAt(0)));
 
-/**
- * pglite-socket queues messages one by one from all connections onto PGlite's
- * single session, so the Parse/Bind/Execute of two connections' parameterised
- * queries can interleave: one connection then binds the other's unnamed
- * statement ("invalid input syntax", "unnamed prepared statement does not
- * exist"). This gives a connection the session from its first message until
- * its Sync (or simple query) completes outside a transaction, so neither an
- * extended-protocol exchange nor a transaction is ever split.
- */
-export function serialiseExtendedProtocol(server: PGLiteSocketServer, db: PGlite): void {
-  const queue = (server as unknown as { queryQueue: QueueManager }).queryQueue;
-  const enqueue = queue.enqueue.bind(queue);
-  const clear = queue.clearQueueForHandler.bind(queue);
-  let owner: number | null = null;
-  let waiting: Array<() => void> = [];
-  const release = () => {
-    owner = null;
-    const wake = waiting;
-    waiting = [];
-    for (const resume of wake) resume();
-  };
+interface Waiter {
+  handlerId: number;
+  resume: () => void;
+  reject: (error: Error) => void;
+}
 
-  queue.enqueue = async (handlerId, message, onData) => {
-    while (owner !== null && owner !== handlerId) await new Promise<void>((resume) => waiting.push(resume));
-    const type = message[0];
-    if (TAKES_SESSION.has(type)) owner = handlerId;
-    try {
-      return await enqueue(handlerId, message, onData);
-    } finally {
-      if (owner === handlerId && ENDS_EXCHANGE.has(type) && !db.isInTransaction()) release();
+/**
+ * The message queue of the embedded server's connections (the public
+ * `queryQueue` option of pglite-socket's PGLiteSocketHandler). PGlite is one
+ * session; pglite-socket's own queue passes messages to it one by one from
+ * all connections, so the Parse/Bind/Execute of two connections'
+ * parameterised queries can interleave and one connection binds the other's
+ * unnamed statement ("unnamed prepared statement does not exist"). This queue
+ * gives a connection the session from its first message until its Sync (or
+ * simple query) completes outside a transaction, so neither an
+ * extended-protocol exchange nor a transaction is ever split. It uses only
+ * PGlite's public API (execProtocolRawStream, runExclusive, isInTransaction).
+ */
+export class ProtocolSessionQueue {
+  private owner: number | null = null;
+  private waiting: Waiter[] = [];
+
+  constructor(private readonly db: PGlite) {}
+
+  /** Runs one frontend message of connection `handlerId`, streaming PGlite's answer to `onData`; resolves to the bytes answered. */
+  async enqueue(handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
+    while (this.owner !== null && this.owner !== handlerId) {
+      await new Promise<void>((resume, reject) => this.waiting.push({ handlerId, resume, reject }));
     }
-  };
-  queue.clearQueueForHandler = (handlerId) => {
-    if (owner === handlerId) release(); // a connection that dropped mid-exchange must not hold the session
-    clear(handlerId);
-  };
+    const type = message[0];
+    if (TAKES_SESSION.has(type)) this.owner = handlerId;
+    let answered = 0;
+    try {
+      await this.db.runExclusive(() =>
+        this.db.execProtocolRawStream(message, {
+          onRawData: (data) => {
+            answered += data.length;
+            onData(data);
+          },
+        }),
+      );
+      return answered;
+    } finally {
+      if (this.owner === handlerId && ENDS_EXCHANGE.has(type) && !this.db.isInTransaction()) this.release();
+    }
+  }
+
+  /** Messages waiting for the session. */
+  getQueueLength(): number {
+    return this.waiting.length;
+  }
+
+  /** A connection went away: its waiting messages fail, and it gives the session back if it held it. */
+  clearQueueForHandler(handlerId: number): void {
+    const gone = this.waiting.filter((w) => w.handlerId === handlerId);
+    this.waiting = this.waiting.filter((w) => w.handlerId !== handlerId);
+    for (const w of gone) w.reject(new Error('Connection closed'));
+    if (this.owner === handlerId && !this.db.isInTransaction()) this.release();
+  }
+
+  /** A connection that went away inside its transaction: roll it back, then hand the session on. */
+  async clearTransactionIfNeeded(handlerId: number): Promise<void> {
+    if (this.owner !== handlerId) return;
+    // exec takes PGlite's query lock itself (inside runExclusive it would wait for itself).
+    if (this.db.isInTransaction()) await this.db.exec('ROLLBACK');
+    this.release();
+  }
+
+  /** As PGLiteSocketHandler's `queryQueue` option (typed as pglite-socket's own queue class, whose private members no other class can match). */
+  asHandlerQueue(): PGLiteSocketHandlerOptions['queryQueue'] {
+    return this as unknown as PGLiteSocketHandlerOptions['queryQueue'];
+  }
+
+  private release(): void {
+    this.owner = null;
+    const wake = this.waiting;
+    this.waiting = [];
+    for (const w of wake) w.resume();
+  }
 }
