@@ -1,0 +1,128 @@
+import type { ExecutionResult } from '../../backend/src/modules/executor/http-executor.service';
+import type { ExecutionOutcome } from '../../backend/src/modules/runs/execution-events';
+import { SchedulerDatabase, type SchedulerInstanceParts } from './support/scheduler-database';
+
+/**
+ * The record step on a real database, without an application: a result is
+ * stored on its run, a retryable failure queues its retry, the job's status
+ * and last run follow, and only then is the outcome published; a result for
+ * a lease another instance took over is dropped.
+ */
+describe('record (database level)', () => {
+  let sdb: SchedulerDatabase;
+  let scheduler: SchedulerInstanceParts;
+  let published: ExecutionOutcome[];
+
+  beforeAll(async () => {
+    sdb = await SchedulerDatabase.start({ RETRY_BACKOFF_BASE_MS: '10000' });
+  });
+  afterAll(async () => {
+    await sdb?.close();
+  });
+  beforeEach(async () => {
+    await sdb.clear();
+    scheduler = sdb.instance();
+    published = [];
+    scheduler.events.outcomes$.subscribe((o) => published.push(o));
+  });
+
+  const result = (fields: Partial<ExecutionResult>): ExecutionResult => ({
+    success: true,
+    startedAt: new Date(),
+    responseCode: 200,
+    durationMs: 12,
+    responseBody: '{"ok":true}',
+    errorMessage: null,
+    retryable: false,
+    ...fields,
+  });
+
+  /** A job due now, claimed by this instance: its one leased run. */
+  async function claimOne(plan = 'pro') {
+    const userId = await sdb.createUser(plan);
+    const due = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+    const jobId = await sdb.createJob(userId, { cron: '* * * * *', nextRunAt: due });
+    const { runs } = await scheduler.claimer.claimDueJobs(due, due.getTime());
+    expect(runs).toHaveLength(1);
+    return { run: runs[0], jobId, userId };
+  }
+
+  it('stores a success on the run, sets the job status and last run, then publishes the outcome', async () => {
+    const { run, jobId } = await claimOne();
+    const startedAt = new Date(run.dueAt.getTime() + 3);
+    await scheduler.runs.record(run, result({ startedAt, responseCode: 204, durationMs: 42, responseBody: '' }));
+
+    const [stored] = await sdb.query(`SELECT * FROM job_runs WHERE id = $1`, [run.runId]);
+    expect(stored).toMatchObject({ state: 'done', status: 'success', response_code: 204, duration_ms: 42, response_body: '', error_message: null, lease_owner: null, lease_expires_at: null });
+    expect(new Date(stored.executed_at)).toEqual(startedAt);
+    expect(stored.finished_at).not.toBeNull();
+    const [job] = await sdb.query(`SELECT status, last_run_at FROM jobs WHERE id = $1`, [jobId]);
+    expect(job.status).toBe('success');
+    expect(new Date(job.last_run_at)).toEqual(startedAt);
+    expect(published).toEqual([expect.objectContaining({ runId: run.runId, jobId, status: 'success', responseCode: 204, willRetry: false })]);
+  });
+
+  it('queues the retry of a retryable failure with its backoff and leaves the job status as it was', async () => {
+    const { run, jobId } = await claimOne();
+    const before = Date.now();
+    await scheduler.runs.record(run, result({ success: false, responseCode: 503, responseBody: null, errorMessage: 'HTTP 503 Service Unavailable', retryable: true }));
+
+    const runs = await sdb.query(`SELECT trigger, attempt, state, status, scheduled_for, due_at FROM job_runs WHERE job_id = $1 ORDER BY attempt`, [jobId]);
+    expect(runs.map((r) => [r.trigger, r.attempt, r.state, r.status])).toEqual([
+      ['schedule', 1, 'done', 'failed'],
+      ['retry', 2, 'queued', null],
+    ]);
+    expect(new Date(runs[1].scheduled_for)).toEqual(run.scheduledFor);
+    const retryDue = new Date(runs[1].due_at).getTime();
+    expect(retryDue).toBeGreaterThanOrEqual(before + 10_000);
+    expect(retryDue).toBeLessThanOrEqual(Date.now() + 10_000);
+    const [job] = await sdb.query(`SELECT status FROM jobs WHERE id = $1`, [jobId]);
+    expect(job.status).toBe('scheduled');
+    expect(published).toEqual([expect.objectContaining({ runId: run.runId, status: 'failed', willRetry: true })]);
+  });
+
+  it('does not retry a failure that is not retryable, nor a manual run, and the job becomes failed', async () => {
+    const { run, jobId } = await claimOne();
+    await scheduler.runs.record(run, result({ success: false, responseCode: 404, errorMessage: 'HTTP 404 Not Found' }));
+    expect(await sdb.query(`SELECT id FROM job_runs WHERE job_id = $1 AND state = 'queued'`, [jobId])).toHaveLength(0);
+    const [job] = await sdb.query(`SELECT status FROM jobs WHERE id = $1`, [jobId]);
+    expect(job.status).toBe('failed');
+
+    const manual = { ...run, runId: (await sdb.query(`INSERT INTO job_runs (job_id, user_id, trigger, scheduled_for, due_at, state, lease_owner) VALUES ($1, $2, 'manual', now(), now(), 'running', $3) RETURNING id`, [jobId, run.userId, scheduler.owner.id]))[0].id, trigger: 'manual' as const };
+    await scheduler.runs.record(manual, result({ success: false, responseCode: 502, retryable: true }), true);
+    expect(await sdb.query(`SELECT id FROM job_runs WHERE job_id = $1 AND state = 'queued'`, [jobId])).toHaveLength(0);
+    expect(published.map((o) => [o.trigger, o.willRetry])).toEqual([
+      ['schedule', false],
+      ['manual', false],
+    ]);
+  });
+
+  it('keeps a paused job paused when its last result arrives', async () => {
+    const { run, jobId } = await claimOne();
+    await sdb.query(`UPDATE jobs SET status = 'paused', next_run_at = NULL WHERE id = $1`, [jobId]);
+    await scheduler.runs.record(run, result({}));
+    const [job] = await sdb.query(`SELECT status, last_run_at FROM jobs WHERE id = $1`, [jobId]);
+    expect(job.status).toBe('paused');
+    expect(job.last_run_at).not.toBeNull();
+  });
+
+  it('drops a result whose lease another instance has taken over', async () => {
+    const { run } = await claimOne();
+    await sdb.query(`UPDATE job_runs SET lease_owner = 'another-instance' WHERE id = $1`, [run.runId]);
+    await scheduler.runs.record(run, result({}));
+    const [stored] = await sdb.query(`SELECT state, status, lease_owner FROM job_runs WHERE id = $1`, [run.runId]);
+    expect(stored).toEqual({ state: 'running', status: null, lease_owner: 'another-instance' });
+    expect(published).toHaveLength(0);
+  });
+
+  it('stores a batch of results in one go and publishes each once', async () => {
+    const due = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+    for (let i = 0; i < 3; i++) await sdb.createJob(await sdb.createUser('pro'), { cron: '* * * * *', nextRunAt: due });
+    const { runs } = await scheduler.claimer.claimDueJobs(due, due.getTime());
+    expect(runs).toHaveLength(3);
+    await Promise.all(runs.map((run) => scheduler.runs.record(run, result({}))));
+    const done = await sdb.query(`SELECT id FROM job_runs WHERE id = ANY($1::uuid[]) AND state = 'done' AND status = 'success'`, [runs.map((r) => r.runId)]);
+    expect(done).toHaveLength(3);
+    expect(published.map((o) => o.runId).sort()).toEqual(runs.map((r) => r.runId).sort());
+  });
+});

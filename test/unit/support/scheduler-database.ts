@@ -1,0 +1,114 @@
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../../../backend/src/config/app-config';
+import { MIGRATIONS } from '../../../backend/src/database/migrations';
+import { UserEntity } from '../../../backend/src/modules/auth/user.entity';
+import { UsersService } from '../../../backend/src/modules/auth/users.service';
+import type { HttpExecutor } from '../../../backend/src/modules/executor/http-executor.service';
+import { JobScheduleService } from '../../../backend/src/modules/jobs/job-schedule.service';
+import { JobEntity } from '../../../backend/src/modules/jobs/job.entity';
+import { JobsRepository } from '../../../backend/src/modules/jobs/jobs.repository';
+import { MetricsRegistry } from '../../../backend/src/modules/metrics/metrics-registry';
+import { QuotaService } from '../../../backend/src/modules/quota/quota.service';
+import { UsagePeriodEntity } from '../../../backend/src/modules/quota/usage-period.entity';
+import { UsagePeriodsRepository } from '../../../backend/src/modules/quota/usage-periods.repository';
+import { DispatchPressure } from '../../../backend/src/modules/runs/dispatch-pressure.service';
+import { ExecutionEvents } from '../../../backend/src/modules/runs/execution-events';
+import { ExecutionMetrics } from '../../../backend/src/modules/runs/execution-metrics';
+import { JobRunEntity } from '../../../backend/src/modules/runs/job-run.entity';
+import { JobRunsRepository } from '../../../backend/src/modules/runs/job-runs.repository';
+import { LeaseOwner } from '../../../backend/src/modules/runs/lease-owner';
+import { RunRecorder } from '../../../backend/src/modules/runs/run-recorder';
+import { RunSettings } from '../../../backend/src/modules/runs/run-settings';
+import { RunsService } from '../../../backend/src/modules/runs/runs.service';
+import { RunClaimer } from '../../../backend/src/modules/scheduler/run-claimer';
+import { SchedulerSettings } from '../../../backend/src/modules/scheduler/scheduler-settings';
+import { createTestDatabase, type TestDatabase } from '../../support/test-database';
+
+/**
+ * The scheduler's database side without an application: a migrated database
+ * (embedded, or PostgreSQL with TEST_DATABASE_URL) and the claim and record
+ * services wired by hand, as Nest would wire them. Nothing executes HTTP.
+ */
+export class SchedulerDatabase {
+  private constructor(
+    readonly database: TestDatabase,
+    readonly db: DataSource,
+    readonly config: AppConfig,
+  ) {}
+
+  static async start(env: Record<string, string> = {}): Promise<SchedulerDatabase> {
+    const database = await createTestDatabase(4);
+    const db = new DataSource({
+      type: 'postgres',
+      url: database.url,
+      entities: [UserEntity, JobEntity, JobRunEntity, UsagePeriodEntity],
+      migrations: MIGRATIONS,
+      migrationsTransactionMode: 'each',
+      installExtensions: false,
+      uuidExtension: 'pgcrypto',
+      poolSize: 4,
+    });
+    await db.initialize();
+    await db.runMigrations();
+    const config = AppConfig.fromEnvironment({ NODE_ENV: 'test', SCHEDULER_BATCH_SIZE: '50', RETRY_BACKOFF_BASE_MS: '10000', ...env });
+    return new SchedulerDatabase(database, db, config);
+  }
+
+  /** One scheduler instance's claim and record services (each with its own lease owner). */
+  instance(): SchedulerInstanceParts {
+    const users = new UsersService(this.db.getRepository(UserEntity));
+    const quota = new QuotaService(new UsagePeriodsRepository(this.db));
+    const owner = new LeaseOwner();
+    const runSettings = new RunSettings(this.config);
+    const events = new ExecutionEvents();
+    const pressure = new DispatchPressure();
+    const metrics = new ExecutionMetrics(new MetricsRegistry());
+    const runsRepository = new JobRunsRepository(this.db, this.db.getRepository(JobRunEntity));
+    const recorder = new RunRecorder(this.db, runsRepository, runSettings, owner, events, metrics, pressure);
+    const noExecutor = null as unknown as HttpExecutor; // claim and record never execute
+    const runs = new RunsService(this.db, runsRepository, recorder, events, owner, runSettings, quota, noExecutor, pressure, metrics);
+    const jobs = new JobScheduleService(new JobsRepository(this.db.getRepository(JobEntity)), runs);
+    jobs.onModuleInit();
+    const claimer = new RunClaimer(this.db, new SchedulerSettings(this.config), jobs, runs, quota, users);
+    return { claimer, runs, events, owner };
+  }
+
+  async createUser(plan = 'free'): Promise<string> {
+    const [row]: Array<{ id: string }> = await this.db.query(
+      `INSERT INTO users (email, name, plan) VALUES ($1, 'Test', $2) RETURNING id`,
+      [`u${Math.random().toString(36).slice(2)}@example.com`, plan],
+    );
+    return row.id;
+  }
+
+  async createJob(userId: string, fields: { cron?: string; nextRunAt: Date; url?: string; status?: string }): Promise<string> {
+    const [row]: Array<{ id: string }> = await this.db.query(
+      `INSERT INTO jobs (user_id, name, url, method, headers, body, cron_expression, status, next_run_at)
+       VALUES ($1, $2, $3, 'POST', '{"x-test":"1"}', 'ping', $4, $5, $6) RETURNING id`,
+      [userId, `job-${Math.random().toString(36).slice(2)}`, fields.url ?? 'https://example.com/hook', fields.cron ?? '*/5 * * * *', fields.status ?? 'scheduled', fields.nextRunAt],
+    );
+    return row.id;
+  }
+
+  /** Removes every job (their runs go with them) and usage count, so each test starts from an empty schedule. */
+  async clear(): Promise<void> {
+    await this.db.query('DELETE FROM jobs');
+    await this.db.query('DELETE FROM usage_periods');
+  }
+
+  query<T = any>(sql: string, params: unknown[] = []): Promise<T[]> {
+    return this.db.query(sql, params);
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+    await this.database.drop();
+  }
+}
+
+export interface SchedulerInstanceParts {
+  claimer: RunClaimer;
+  runs: RunsService;
+  events: ExecutionEvents;
+  owner: LeaseOwner;
+}
