@@ -1,5 +1,5 @@
 /**
- * Texts of the identity layer, exactly as the spec words them. The API answers
+ * Texts of the identity layer, word for word (clients match on them). The API answers
  * them as `detail` and the web app matches on them, so both import them from
  * here rather than retyping them.
  */

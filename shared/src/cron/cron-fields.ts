@@ -1,6 +1,6 @@
 /**
- * The five fields of a standard cron expression, in order, with the ranges the
- * spec allows. Month and day-of-week also accept three-letter English names.
+ * The five fields of a standard cron expression, in order, with their allowed
+ * ranges (minute 0-59, hour 0-23, day 1-31, month 1-12, day of week 0-6). Month and day-of-week also accept three-letter English names.
  */
 export interface CronFieldSpec {
   key: 'minute' | 'hour' | 'dayOfMonth' | 'month' | 'dayOfWeek';
@@ -20,6 +20,6 @@ export const CRON_FIELDS: readonly CronFieldSpec[] = [
   { key: 'hour', label: 'Hour', min: 0, max: 23 },
   { key: 'dayOfMonth', label: 'Day of month', min: 1, max: 31 },
   { key: 'month', label: 'Month', min: 1, max: 12, names: MONTH_NAMES },
-  // The spec's range is 0-6 with Sunday = 0; 7 is refused rather than silently aliased.
+  // Day of week is 0-6 with Sunday = 0; 7 is refused rather than silently aliased to Sunday.
   { key: 'dayOfWeek', label: 'Day of week', min: 0, max: 6, names: WEEKDAY_NAMES },
 ];

@@ -34,8 +34,8 @@ export type CronParseResult = { ok: true; cron: ParsedCron } | { ok: false; erro
 class CronSyntaxError extends Error {}
 
 /**
- * Validates and parses a 5-field cron expression with the spec's ranges and
- * messages. Only standard syntax is accepted (numbers, names, `*`, lists,
+ * Validates and parses a 5-field cron expression with each field's range and
+ * the error messages of CRON_MESSAGES. Only standard syntax is accepted (numbers, names, `*`, lists,
  * ranges, steps); engine extensions such as `L`, `W`, `#` or seconds are not,
  * so a schedule means the same thing in every cron the user knows.
  */

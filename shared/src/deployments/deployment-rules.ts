@@ -16,7 +16,7 @@ export const DEPLOYMENT_LIMITS = {
   deploymentNameMaxLength: 50,
 } as const;
 
-/** Every text a user can see for a bad deployment request, in the spec's words where it has them. */
+/** Every text a user can see for a bad deployment request, shared by the API and the web app. */
 export const DEPLOYMENT_MESSAGES = {
   flyToken: 'Fly.io token must be at least 10 characters long',
   flyTokenTooLong: `Fly.io token must be at most ${DEPLOYMENT_LIMITS.flyTokenMaxLength} characters long`,

@@ -5,7 +5,7 @@ import { HTTP_METHODS, type JobDefinition } from './job-types';
 
 export { JOB_LIMITS, JOB_LOGS_LIMITS };
 
-/** Every text a user can see for a bad job definition, in the spec's words where it has them. */
+/** Every text a user can see for a bad job definition; the web app, the API and the integrations show the same words. */
 export const JOB_MESSAGES = {
   nameRequired: 'Name is required',
   nameTooLong: `Name must be at most ${JOB_LIMITS.nameMaxLength} characters`,

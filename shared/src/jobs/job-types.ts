@@ -93,7 +93,7 @@ export type JobLimitExceeded = {
   max_jobs: number;
 };
 
-/** GET /api/dashboard: the stat cards (core-app.md section 3). */
+/** GET /api/dashboard: the dashboard's stat cards (jobs by state, plan limits, this month's usage). */
 export interface DashboardStats {
   total_jobs: number;
   active_jobs: number;

@@ -1,6 +1,6 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 
-/** One entry of a 422 body, in the shape the spec's clients read. */
+/** One entry of a 422 body: the field's path (`['body', 'url']`), a message and an error type, as the clients read it. */
 export interface ValidationIssue {
   loc: Array<string | number>;
   msg: string;

@@ -65,7 +65,7 @@ export interface TokenVerificationSettings {
 /**
  * The identity operations the API needs, implemented by the built-in provider
  * (`local`) and by AWS Cognito (`cognito`). Implementations throw ApiError
- * with the spec's texts, keep the `users` row of every account in step with
+ * with the texts of AUTH_MESSAGES, keep the `users` row of every account in step with
  * the provider, and never see throttling (AuthService does that for both).
  */
 export interface IdentityProvider {

@@ -13,7 +13,7 @@ export interface RequestOptions {
    * sends the user to /login; 'report' only fails the call (the logs calls).
    */
   on401?: 'session' | 'report';
-  /** Retry on network errors and server errors with the spec's policy. */
+  /** Retry on network errors and server errors with the general retry policy (retry.ts). */
   retry?: boolean;
   signal?: AbortSignal;
 }

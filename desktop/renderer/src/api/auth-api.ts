@@ -4,7 +4,7 @@ import { withRetry } from './retry';
 
 /** The identity endpoints (/api/auth/...). All public except logout. */
 export const authApi = {
-  /** Retried on network errors, timeouts and 503, as the spec says for login. */
+  /** Retried on network errors, timeouts and 503 (a login must survive a brief outage, never repeat a refused password). */
   login: (email: string, password: string) =>
     withRetry(() => apiRequest<TokenResponse>('POST', '/auth/login', { auth: false, body: { email, password } }), {
       shouldRetry: isTransient,

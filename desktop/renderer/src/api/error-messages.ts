@@ -1,8 +1,8 @@
 import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
 
 /**
- * The error texts of core-app.md section 8 and site-billing-api.md section 5,
- * in one place so every screen says the same thing. Texts the API also
+ * The error texts the app shows (sign-in, sign-up, network and billing
+ * failures), in one place so every screen says the same thing. Texts the API also
  * answers come from the shared auth messages.
  */
 export const ERROR_TEXT = {
@@ -35,12 +35,12 @@ export const ERROR_TEXT = {
 /** Words that must never reach the screen or a log line, whatever the server said. */
 const SECRET_WORDS = /\b(password|token|secret|key|credentials)s?\b/gi;
 
-/** Replaces the secret-sounding words of a message, as the spec requires for every shown error. */
+/** Replaces the secret-sounding words (token, password, key...) of every message shown, so no error reads like a leak. */
 export function scrubSecrets(message: string): string {
   return message.replace(SECRET_WORDS, '***');
 }
 
-/** Strips the identity provider's prefixes and URL-encoding from an auth error (section 8, login and signup). */
+/** Strips the identity provider's prefixes and URL-encoding from a login or sign-up error, so the user reads plain text. */
 export function cleanAuthMessage(raw: string): string {
   let text = raw.replace(/\+/g, ' ');
   try {

@@ -1,4 +1,4 @@
-/** The spec's general retry policy: 4 attempts, waiting 1 s and doubling between them. */
+/** The general retry policy: 4 attempts, waiting 1 s and doubling between them. */
 export const RETRY_DEFAULTS = { attempts: 4, initialDelayMs: 1000 } as const;
 
 export interface RetryOptions {

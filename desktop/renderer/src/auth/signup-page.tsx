@@ -7,7 +7,7 @@ import { sessionStorageAdapter } from '../platform/platform';
 import { AuthLayout, FormAlert } from './auth-layout';
 import { SocialButton } from './social-button';
 
-/** How long the 'account created' message shows before /verify (spec: 1 s). */
+/** How long the 'account created' message shows before /verify (1 s: long enough to read, short enough not to wait). */
 export const SIGNUP_REDIRECT_MS = 1000;
 
 /** /signup: full name, email, password; then on to /verify?email=. */

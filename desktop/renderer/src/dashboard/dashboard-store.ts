@@ -91,7 +91,7 @@ export const useDashboard = create<DashboardState>((set, get) => ({
   },
 }));
 
-/** Pause or resume, then reload the list (spec 4). */
+/** Pause or resume, then reload the list, so status and next run come from the server. */
 async function toggle(job: Job, action: 'pause' | 'resume', reload: () => Promise<void>) {
   try {
     await (action === 'pause' ? jobsApi.pause(job.job_id) : jobsApi.resume(job.job_id));

@@ -24,7 +24,7 @@ export const useConnection = create<ConnectionStore>((set) => ({
   },
 }));
 
-/** Checking, then connected, or disconnected after 4 failed pings with waits of 1, 2 and 4 s (spec 4). */
+/** Checking, then connected, or disconnected after 4 failed pings with waits of 1, 2 and 4 s (a single lost ping is not an outage). */
 export function useBackendConnection(): ConnectionState {
   const { state, check } = useConnection();
   useEffect(() => {

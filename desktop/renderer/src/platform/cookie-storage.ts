@@ -1,6 +1,6 @@
 import type { SessionKey, SessionStorage } from './session-storage';
 
-/** Cookie defaults of the spec: path /, secure, SameSite Lax, 30 days, parent domain except on localhost. */
+/** Cookie defaults: path /, secure, SameSite Lax, 30 days, the parent domain (so site and app share the session) except on localhost. */
 export const COOKIE_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
 
 export interface CookieEnvironment {

@@ -2,7 +2,7 @@ import { notify } from '../ui/toasts';
 
 export const COPY_FAILED = 'Failed to copy to clipboard';
 
-/** Copies a value and says whether it worked; a refusal is reported with the spec's words. */
+/** Copies a value and says whether it worked; a refusal (no clipboard permission) is reported to the user. */
 export async function copyToClipboard(value: string, what: string): Promise<boolean> {
   try {
     await navigator.clipboard.writeText(value);

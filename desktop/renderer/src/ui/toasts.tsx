@@ -2,7 +2,7 @@ import { Slide, ToastContainer, toast } from 'react-toastify';
 import 'react-toastify/dist/ReactToastify.css';
 import { useTheme } from './theme';
 
-/** Toast settings of the spec: top-right, 5 s, at most 20, drag 60% to dismiss. */
+/** Toast settings: top-right, 5 s, at most 20 at once, dragged 60% of their width to dismiss. */
 export const TOAST_SETTINGS = { position: 'top-right', autoClose: 5000, limit: 20, draggablePercent: 60 } as const;
 
 /** The one toast host of the app. */

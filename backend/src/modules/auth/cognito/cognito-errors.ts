@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
 import { ApiError } from '../../../common/http/api-error';
 
-/** What the call was, so the same Cognito exception can read as the spec's text for that context. */
+/** What the call was, so the same Cognito exception can read as the right AUTH_MESSAGES text for that context. */
 export type CognitoOperation =
   | 'signUp'
   | 'confirm'
@@ -20,8 +20,8 @@ export type CognitoOperation =
 const logger = new Logger('CognitoIdentityProvider');
 
 /**
- * Maps an exception of the user pool to the API's answer with the spec's
- * texts. Unknown failures (network, throttling by AWS, misconfiguration) are
+ * Maps an exception of the user pool to the API's answer with the texts of
+ * AUTH_MESSAGES. Unknown failures (network, throttling by AWS, misconfiguration) are
  * logged and answered 502, so they are not mistaken for wrong credentials.
  */
 export function toApiError(error: unknown, operation: CognitoOperation): ApiError {

@@ -12,7 +12,7 @@ export interface CognitoSettings {
   endpoint?: string;
 }
 
-/** Reads and checks the pool settings, failing at start with the spec's messages. */
+/** Reads and checks the pool settings, failing at start with a message naming the bad variable. */
 export function cognitoSettings(config: AppConfig): CognitoSettings {
   const { COGNITO_USER_POOL_ID: userPoolId, COGNITO_CLIENT_ID: clientId, COGNITO_ENDPOINT: endpoint } = config.env;
   if (!userPoolId || !clientId) throw new ConfigError([`COGNITO_USER_POOL_ID, COGNITO_CLIENT_ID: ${AUTH_MESSAGES.poolAndClientRequired}`]);

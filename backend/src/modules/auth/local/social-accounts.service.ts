@@ -11,8 +11,9 @@ import { FederatedIdentityEntity } from './federated-identity.entity';
 /**
  * Maps social identities to local accounts: the first sign-in creates the
  * account and links it, later ones find it by the link. An email that
- * already belongs to an account is not taken over: the spec sends that
- * person to the password sign-in instead.
+ * already belongs to an account is not taken over (whoever controls a social
+ * identity must not gain a password account): that person is sent to the
+ * password sign-in instead.
  */
 @Injectable()
 export class SocialAccountsService {

@@ -12,7 +12,7 @@ export function localIssuer(config: AppConfig): string {
 
 /**
  * Signs the local provider's ID and access tokens with the current RS256 key.
- * Claims mirror the managed identity service of the spec, so the web app and
+ * Claims mirror those of Cognito's tokens (sub, email, token_use, client_id), so the web app and
  * the bearer guard read both providers' tokens the same way.
  */
 @Injectable()

@@ -37,7 +37,7 @@ export class VerificationCodesService {
     return code;
   }
 
-  /** Consumes the code when it matches; otherwise counts the wrong guess and throws the spec's error. */
+  /** Consumes the code when it matches; otherwise counts the wrong guess and throws the invalid-code error (or, past the limit, the attempts-exceeded one). */
   async consume(userId: string, purpose: CodePurpose, code: string): Promise<void> {
     const row = await this.codes.findOneBy({ userId, purpose });
     if (!row || row.expiresAt.getTime() <= Date.now()) throw ApiError.badRequest(AUTH_MESSAGES.codeExpired);

@@ -39,7 +39,7 @@ export function socialIdpSettings(config: AppConfig, provider: SocialProvider): 
         jwks_uri: `${issuer}/.well-known/jwks.json`,
       },
       clientId: env.COGNITO_CLIENT_ID,
-      // The spec: the provider name with its first letter capitalised.
+      // The provider's name as users read it: its first letter capitalised.
       authorizationParams: { identity_provider: provider.charAt(0).toUpperCase() + provider.slice(1) },
     };
   }

@@ -51,7 +51,7 @@ export function valuesFromJob(job: Job): JobFormValues {
 
 /**
  * The definition sent to the API: texts trimmed, header rows with an empty
- * name or value dropped (spec 5). React escapes text when it renders it, so
+ * name or value dropped (a half-filled row is not a header). React escapes text when it renders it, so
  * the values are sent as the user typed them rather than HTML-escaped.
  */
 export function definitionFromValues(values: JobFormValues): JobDefinition {

@@ -12,7 +12,7 @@ const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frida
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** The builder fields for the frequencies of section 9; edits become cron text at once. */
+/** The builder fields for each frequency (minutes, hourly, daily, weekly, monthly); edits become cron text at once. */
 export function CronBuilder({ value, onChange }: { value: string; onChange(cron: string): void }) {
   const ids = useId();
   // What the fields show when the text is beyond the builder: the last builder state.

@@ -1,5 +1,5 @@
 /**
- * The schedule builder of core-app.md section 9: a few common shapes of cron
+ * The schedule builder: a few common shapes of cron
  * expression as form fields, and the conversion both ways so the builder, the
  * presets and the expression text always show the same schedule.
  */

@@ -1,4 +1,4 @@
-/** The presets of core-app.md section 9. */
+/** The schedule picker's presets: common cron shapes by name, every 15 minutes first (the default). */
 export const CRON_PRESETS = [
   { id: 'every-5-minutes', label: 'Every 5 minutes', cron: '*/5 * * * *' },
   { id: 'every-15-minutes', label: 'Every 15 minutes', cron: '*/15 * * * *' },
