@@ -235,7 +235,7 @@ export class DesktopApp {
   private onSignedOut(): void {
     this.feed.stop(true);
     this.board.clear();
-    this.notifier.forget();
+    this.notifier.forgetAll();
   }
 
   private reloadJobs(): void {

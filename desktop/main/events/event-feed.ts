@@ -65,11 +65,6 @@ export class EventFeed {
     return this.currentState;
   }
 
-  /** The id a reconnect resumes after. */
-  get resumeId(): string | null {
-    return this.lastEventId;
-  }
-
   onOutcome(listener: (event: ExecutionEvent) => void): () => void {
     this.outcomeListeners.add(listener);
     return () => this.outcomeListeners.delete(listener);

@@ -38,10 +38,9 @@ export class Notifier {
     for (const id of jobIds) this.failing.add(id);
   }
 
-  /** A job that was deleted or the account changed: forget its episode. */
-  forget(jobId?: string): void {
-    if (jobId === undefined) this.failing.clear();
-    else this.failing.delete(jobId);
+  /** Another account signs in next: no episode carries over. */
+  forgetAll(): void {
+    this.failing.clear();
   }
 
   isFailing(jobId: string): boolean {

@@ -73,10 +73,6 @@ export class Session {
     return this.tokens;
   }
 
-  get storeKind() {
-    return this.options.vault.kind;
-  }
-
   onChange(listener: (state: SessionState) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -27,11 +27,6 @@ export class DroppingProxy {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  /** Connections currently relayed (each counts its two sockets once). */
-  get openConnections(): number {
-    return this.sockets.size;
-  }
-
   /** Cuts every open connection; new ones are still accepted. */
   dropAll(): void {
     for (const socket of this.sockets) socket.destroy();

@@ -3,7 +3,6 @@ import type { Timers } from '../../../desktop/main/timers';
 interface Scheduled {
   id: number;
   at: number;
-  delay: number;
   fn: () => void;
 }
 
@@ -15,17 +14,14 @@ export class ManualTimers implements Timers {
   private current = Date.now();
   private nextId = 1;
   private pending: Scheduled[] = [];
-  /** Every delay ever asked for, in order. */
-  readonly delays: number[] = [];
 
   now(): number {
     return this.current;
   }
 
   setTimeout(fn: () => void, ms: number): unknown {
-    const timer = { id: this.nextId++, at: this.current + ms, delay: ms, fn };
+    const timer = { id: this.nextId++, at: this.current + ms, fn };
     this.pending.push(timer);
-    this.delays.push(ms);
     return timer.id;
   }
 
@@ -49,15 +45,6 @@ export class ManualTimers implements Timers {
       due.fn();
     }
     this.current = until;
-  }
-
-  /** Fires the next pending timer, however far ahead. */
-  fireNext(): number | null {
-    const next = [...this.pending].sort((a, b) => a.at - b.at)[0];
-    if (!next) return null;
-    const delay = next.at - this.current;
-    this.advance(delay);
-    return delay;
   }
 }
 
