@@ -1,6 +1,6 @@
 import { HttpTarget } from '../fakes/http-target';
 import { startTestServer, type TestServer } from '../support/test-server';
-import { eventually, FAST_SCHEDULER_ENV, SchedulerFixtures } from './scheduler-fixtures';
+import { eventually, FAST_SCHEDULER_ENV, SchedulerFixtures, schedulerPassed } from './scheduler-fixtures';
 
 jest.setTimeout(60_000);
 
@@ -49,7 +49,7 @@ describe('executor: SSRF protection and redirects', () => {
     expect(run.error_message).toBe('Blocked: 127.0.0.1 is a loopback, private, link-local or metadata address; requests to internal networks are not allowed');
     expect(target.requests('/hop')).toHaveLength(1);
     expect(target.requests('/internal')).toHaveLength(0);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await schedulerPassed(db, `${target.url}/sentinel`, 300); // a retry would have been due by then
     expect(await db.query(`SELECT * FROM job_runs WHERE job_id = $1`, [run.job_id])).toHaveLength(1);
   });
 

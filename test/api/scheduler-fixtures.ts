@@ -77,6 +77,21 @@ export async function eventually<T>(check: () => Promise<T | null | undefined | 
   }
 }
 
+/**
+ * Waits until the scheduler has run a sentinel job due `afterMs` from now (to
+ * `url`) and recorded it, then deletes the sentinel. Whatever the scheduler
+ * would have fired before that instant (a retry, a second firing, a withdrawn
+ * run) has been fired by then: a test that checks that something did NOT
+ * happen waits for this event instead of a fixed sleep, which is too short on
+ * a busy machine and needlessly long on a quiet one.
+ */
+export async function schedulerPassed(db: SchedulerFixtures, url: string, afterMs: number): Promise<void> {
+  const owner = await db.user('unlimited');
+  const jobId = await db.job(owner, { url, cron: '0 0 1 1 *', nextRunAt: new Date(Date.now() + Math.max(0, afterMs)) });
+  await eventually(async () => (await db.runs(jobId)).some((r) => r.state === 'done'), 30_000 + afterMs, 'sentinel run recorded');
+  await db.query(`DELETE FROM jobs WHERE id = $1`, [jobId]);
+}
+
 /** Settings for fast, deterministic scheduler tests. */
 export const FAST_SCHEDULER_ENV: Record<string, string> = {
   SCHEDULER_ENABLED: 'true',

@@ -2,7 +2,7 @@ import { HttpTarget } from '../fakes/http-target';
 import { signUpAndLogin } from '../support/accounts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { startTestServer, type TestServer } from '../support/test-server';
-import { eventually, FAST_SCHEDULER_ENV, SchedulerFixtures } from './scheduler-fixtures';
+import { eventually, FAST_SCHEDULER_ENV, SchedulerFixtures, schedulerPassed } from './scheduler-fixtures';
 
 jest.setTimeout(60_000);
 
@@ -19,8 +19,9 @@ describe('scheduler: two instances on one database', () => {
     target = await HttpTarget.start();
     database = await createTestDatabase(12);
     // The first start runs the migrations; the second finds them applied.
-    // Runs are claimed up to 2 s ahead of their instant, so a pause can land between claim and instant.
-    const env = { ...FAST_SCHEDULER_ENV, EXECUTION_TIMEOUT_MS: '10000', SCHEDULER_LOOKAHEAD_MS: '2000' };
+    // Runs are claimed up to 4 s ahead of their instant, so a pause can land between claim and instant
+    // even on a busy machine.
+    const env = { ...FAST_SCHEDULER_ENV, EXECUTION_TIMEOUT_MS: '10000', SCHEDULER_LOOKAHEAD_MS: '4000' };
     const first = await startTestServer(env, database);
     const second = await startTestServer(env, database);
     instances = [first, second];
@@ -50,7 +51,7 @@ describe('scheduler: two instances on one database', () => {
       const rows = await db.query(`SELECT job_id, state, status FROM job_runs WHERE user_id = $1`, [userId]);
       return rows.length === JOBS && rows.every((r) => r.state === 'done') ? rows : null;
     }, 20_000);
-    await new Promise((resolve) => setTimeout(resolve, 500)); // anything fired twice would have arrived by now
+    await schedulerPassed(db, `${target.url}/sentinel`, 500); // anything fired twice would have arrived by now
 
     const requests = target.requests('/bulk');
     expect(requests).toHaveLength(JOBS);
@@ -65,9 +66,9 @@ describe('scheduler: two instances on one database', () => {
 
   it('a job paused on one instance does not fire from the run another instance claimed ahead of time', async () => {
     const user = await signUpAndLogin(apiOnly);
-    const due = new Date(Date.now() + 3_000);
+    const due = new Date(Date.now() + 6_000);
     const jobId = await db.job(user.userId, { url: `${target.url}/paused-elsewhere`, nextRunAt: due, status: 'scheduled' });
-    // One of the two schedulers claims the run (leased to it) about 2 s before the instant.
+    // One of the two schedulers claims the run (leased to it) about 4 s before the instant.
     const [claimed] = await eventually(async () => {
       const runs = await db.runs(jobId);
       return runs.length === 1 && runs[0].state === 'running' ? runs : null;
@@ -82,16 +83,16 @@ describe('scheduler: two instances on one database', () => {
     await eventually(async () => (await db.runs(jobId)).length === 0, 5_000, 'claim undone');
     const [usage] = await db.query(`SELECT executions FROM usage_periods WHERE user_id = $1`, [user.userId]);
     expect(usage.executions).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due.getTime() + 500 - Date.now())));
+    await schedulerPassed(db, `${target.url}/sentinel`, due.getTime() + 500 - Date.now());
     expect(target.requests('/paused-elsewhere')).toHaveLength(0);
     expect(await db.runs(jobId)).toHaveLength(0);
   });
 
   it('a job paused and resumed before its claimed instant still fires at that instant, once', async () => {
     const user = await signUpAndLogin(apiOnly);
-    // Start 4 s before a minute boundary: the job's next run is that boundary, claimed 2 s ahead of it.
+    // Start 8 s before a minute boundary: the job's next run is that boundary, claimed 4 s ahead of it.
     const minute = 60_000;
-    const wait = (minute - (Date.now() % minute) - 4_000 + minute) % minute;
+    const wait = (minute - (Date.now() % minute) - 8_000 + minute) % minute;
     await new Promise((resolve) => setTimeout(resolve, wait));
     const boundary = Math.ceil(Date.now() / minute) * minute;
     const created = await apiOnly.http.post('/api/jobs', { name: 'pause-resume', url: `${target.url}/pause-resume`, cron_expression: '* * * * *' }, { token: user.accessToken });
@@ -116,7 +117,7 @@ describe('scheduler: two instances on one database', () => {
     });
     expect(run).toMatchObject({ status: 'success', attempt: 1 });
     expect(new Date(run.scheduled_for).getTime()).toBe(boundary);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await schedulerPassed(db, `${target.url}/sentinel`, 500);
     expect(target.requests('/pause-resume')).toHaveLength(1);
     expect(await db.runs(jobId)).toHaveLength(1);
   }, 90_000);

@@ -1,7 +1,7 @@
 import { HttpTarget } from '../fakes/http-target';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';
-import { eventually, FAST_SCHEDULER_ENV, SchedulerFixtures } from './scheduler-fixtures';
+import { eventually, FAST_SCHEDULER_ENV, SchedulerFixtures, schedulerPassed } from './scheduler-fixtures';
 
 jest.setTimeout(60_000);
 
@@ -93,7 +93,7 @@ describe('scheduler: run now and test request', () => {
     expect((await server.http.post(`/api/jobs/${jobId}/pause`, undefined, as(alice))).status).toBe(200);
     await eventually(async () => (await db.runs(jobId)).length === 0, 5_000, 'claim undone');
     expect(await usage()).toBe(claimedUsage - 1);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await schedulerPassed(db, `${target.url}/sentinel`, 1_500); // due after the withdrawn run's instant
     expect(target.requests('/withdrawn')).toHaveLength(0);
     expect(await db.runs(jobId)).toHaveLength(0);
   });

@@ -1,6 +1,13 @@
 import { HttpTarget } from '../fakes/http-target';
 import { startTestServer, type TestServer } from '../support/test-server';
-import { eventually, FAST_SCHEDULER_ENV, SchedulerFixtures } from './scheduler-fixtures';
+import { eventually, FAST_SCHEDULER_ENV, SchedulerFixtures, schedulerPassed } from './scheduler-fixtures';
+
+/**
+ * How late a request may arrive after its instant here. The scheduler releases runs on the instant
+ * (the benchmark measures a few ms); this bound only separates "on the instant" from "a poll or a
+ * look-ahead later" with room for a busy test machine.
+ */
+const ON_TIME_TOLERANCE_MS = 250;
 
 jest.setTimeout(60_000);
 
@@ -36,7 +43,7 @@ describe('scheduler: firing, retries, quota, leases, recovery', () => {
     await target.waitFor(() => target.requests('/on-time').length === 1);
     const [request] = target.requests('/on-time');
     expect(request.arrivedAt).toBeGreaterThanOrEqual(due.getTime());
-    expect(request.arrivedAt - due.getTime()).toBeLessThan(100);
+    expect(request.arrivedAt - due.getTime()).toBeLessThan(ON_TIME_TOLERANCE_MS);
     expect(request.method).toBe('POST');
     expect(request.path).toBe('/on-time?x=1');
     expect(request.body).toBe('{"hello":"world"}');
@@ -71,7 +78,7 @@ describe('scheduler: firing, retries, quota, leases, recovery', () => {
 
   it('does not fire a paused job, and fires it again once resumed', async () => {
     const jobId = await db.job(userId, { url: `${target.url}/paused`, nextRunAt: null, status: 'paused' });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await schedulerPassed(db, `${target.url}/sentinel`, 500);
     expect(target.requests('/paused')).toHaveLength(0);
     await db.query(`UPDATE jobs SET status = 'scheduled', next_run_at = now() + interval '300 milliseconds' WHERE id = $1`, [jobId]);
     await target.waitFor(() => target.requests('/paused').length === 1);
@@ -115,7 +122,7 @@ describe('scheduler: firing, retries, quota, leases, recovery', () => {
     const jobId = await db.job(userId, { url: `${target.url}/gone`, nextRunAt: new Date(Date.now() + 200) });
     const job = await eventually(() => db.jobRow(jobId).then((j) => (j.status === 'failed' ? j : null)));
     expect(job.status).toBe('failed');
-    await new Promise((resolve) => setTimeout(resolve, 400)); // longer than the first backoff
+    await schedulerPassed(db, `${target.url}/sentinel`, 400); // due after the first backoff would have ended
     const runs = await db.runs(jobId);
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ status: 'failed', response_code: 404, response_body: '{"error":"not here"}' });
@@ -212,7 +219,7 @@ describe('scheduler: firing, retries, quota, leases, recovery', () => {
     expect(new Date(runs[4].scheduled_for).getTime()).toBe(lastBoundary);
     const job = await db.jobRow(jobId);
     expect(new Date(job.next_run_at).getTime()).toBe(lastBoundary + minute);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await schedulerPassed(db, `${target.url}/sentinel`, 300);
     expect(target.requests('/outage')).toHaveLength(1);
   });
 
