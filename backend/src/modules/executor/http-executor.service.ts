@@ -7,7 +7,8 @@ import { describeRequestError, describeStatus } from './failure-cause';
 import { guardedLookup } from './guarded-lookup';
 import { HopHandler, type HopResponse } from './hop-handler';
 import { WarmConnector } from './warm-connector';
-import { ForbiddenTargetError, isForbiddenAddress, isLiteralAddress } from './target-address';
+import { ForbiddenTargetError } from './target-address';
+import { TargetPolicy } from './target-policy.service';
 import type { HttpMethod } from '@shared/jobs/job-types';
 
 /** Redirects followed per execution, each one re-checked against the target rules. */
@@ -77,6 +78,7 @@ export class HttpExecutor implements OnApplicationShutdown {
 
   constructor(
     private readonly settings: ExecutorSettings,
+    private readonly targets: TargetPolicy,
     config: AppConfig,
   ) {
     this.userAgent = `Cronbeam/1.0 (+${config.publicUrl})`;
@@ -190,16 +192,13 @@ export class HttpExecutor implements OnApplicationShutdown {
     }
   }
 
-  /** Literal IP targets bypass DNS, so they are checked here; names are checked by the guarded lookup. */
+  /** Literal IP targets bypass DNS, so they are checked here (with localhost and metadata names); other names by the guarded lookup. */
   private assertAllowedTarget(url: URL): void {
     if (!this.isAllowedTarget(url)) throw new ForbiddenTargetError(url.hostname, url.hostname);
   }
 
   private isAllowedTarget(url: URL): boolean {
-    if (this.settings.allowPrivateTargets) return true;
-    const host = url.hostname;
-    if (this.settings.privateTargetAllowlist.has(host.toLowerCase())) return true;
-    return !(isLiteralAddress(host) ? isForbiddenAddress(host) : host === 'localhost' || host.endsWith('.localhost'));
+    return this.targets.isAllowedHost(url.hostname);
   }
 }
 

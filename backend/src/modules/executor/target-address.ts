@@ -49,6 +49,27 @@ export function isForbiddenAddress(address: string): boolean {
   return false;
 }
 
+/**
+ * Names cloud providers give their instance metadata services. They resolve
+ * to link-local addresses only inside the cloud, so they are refused by name
+ * too: a job saved elsewhere must not start reaching them after a move.
+ */
+const METADATA_HOSTS = new Set([
+  'metadata',
+  'metadata.google.internal',
+  'metadata.goog',
+  'instance-data',
+  'instance-data.ec2.internal',
+  'metadata.azure.com',
+  'metadata.oraclecloud.com',
+  'metadata.tencentyun.com',
+]);
+
+/** True for a well-known cloud metadata service name (any case, with or without a trailing dot). */
+export function isMetadataHost(host: string): boolean {
+  return METADATA_HOSTS.has(host.toLowerCase().replace(/\.$/, ''));
+}
+
 /** True when the host part of a URL is a literal IP address (with or without IPv6 brackets). */
 export function isLiteralAddress(host: string): boolean {
   return isIP(host.replace(/^\[|\]$/g, '')) !== 0;
