@@ -121,6 +121,7 @@ export class JobsService {
 
   /** Executes an unsaved definition once and answers the outcome; nothing is stored. Rate-limited per user (429). */
   async testRun(userId: string, request: Omit<ExecutionRequest, 'executionId'>): Promise<TestRunOutcome> {
+    this.targets.assertAllowed(request.url);
     const wait = this.testRuns.take(userId);
     if (wait > 0) throw ApiError.tooManyRequests('Too many test requests. Please try again later.', wait);
     const result = await this.executor.execute(this.executor.prepare({ ...request, executionId: randomUUID() }));
