@@ -22,8 +22,13 @@ const scores = {};
 const failures = {};
 try {
   for (const url of urls) {
-    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES });
+    // A run that Lighthouse itself could not finish (a busy machine) is tried once more.
+    let result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES });
+    if (result.lhr.runtimeError || CATEGORIES.some((c) => result.lhr.categories[c].score === null)) {
+      result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES });
+    }
     const { categories, audits } = result.lhr;
+    if (result.lhr.runtimeError) failures[`${url} (runtime error)`] = [result.lhr.runtimeError.message];
     scores[url] = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((categories[c].score ?? 0) * 100)]));
     // What cost points, so a failing run says why.
     failures[url] = Object.values(audits)

@@ -33,12 +33,11 @@ interface AxeViolation {
 
 /** Serious and critical axe-core findings (WCAG 2.1 A/AA and best practices) on the page as it is now. */
 async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE_SOURCE });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
-    return result.violations;
-  });
+  // Page code is passed as text: this file is type-checked without the DOM library.
+  if (!(await page.evaluate<boolean>("'axe' in window"))) await page.addScriptTag({ content: AXE_SOURCE });
+  const violations = await page.evaluate<AxeViolation[]>(
+    "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } }).then((r) => r.violations)",
+  );
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
@@ -109,7 +108,7 @@ describe('public site (browser)', () => {
       await page.setViewportSize(DESKTOP);
       await page.goto(path, { waitUntil: 'networkidle' });
       // Hydrated: React has attached to the prerendered root.
-      await page.waitForFunction(() => Object.keys(document.getElementById('root') ?? {}).some((k) => k.startsWith('__reactContainer')));
+      await page.waitForFunction("Object.keys(document.getElementById('root') ?? {}).some((k) => k.startsWith('__reactContainer'))");
       expect({ path, text: squeeze(await page.locator('main').textContent() ?? '') }).toEqual({ path, text: squeeze(rawText(raw.html)) });
       for (const size of [DESKTOP, MOBILE]) {
         await page.setViewportSize(size);
@@ -178,7 +177,7 @@ describe('public site (browser)', () => {
     await copy.click();
     const toast = page.locator('.Toastify__toast-container--top-right .Toastify__toast');
     await toast.getByText('Copied to clipboard').waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('"name": "weekly-digest"');
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toContain('"name": "weekly-digest"');
     const shownAt = Date.now();
     await toast.waitFor({ state: 'detached', timeout: 10_000 });
     const shownMs = Date.now() - shownAt;
@@ -204,10 +203,7 @@ describe('public site (browser)', () => {
   it('applies the host guards on client-side navigation too', async () => {
     const page = await browser.newPage();
     const navigate = (path: string) =>
-      page.evaluate((to) => {
-        window.history.pushState({}, '', to);
-        window.dispatchEvent(new PopStateEvent('popstate'));
-      }, path);
+      page.evaluate(`history.pushState({}, '', ${JSON.stringify(path)}); dispatchEvent(new PopStateEvent('popstate'))`);
 
     // The app on the marketing host: going to /login moves to the app host.
     await page.goto('/pricing', { waitUntil: 'networkidle' });

@@ -111,6 +111,8 @@ export function sitePagesMiddleware(config: AppConfig, pages: SitePages) {
     const origins = () => ({ site: siteOrigin(req, config), api: apiOrigin(req, config) });
     if (req.path === '/sitemap.xml') return res.type('application/xml').send(sitemap(pages, origins().site));
     if (req.path === '/robots.txt') return res.type('text/plain').send(robots(origins().site));
+    // Browsers ask for /favicon.ico on their own; the icon is an SVG.
+    if (req.path === '/favicon.ico') return res.redirect(301, '/favicon.svg');
     // Files (assets, icons) are the static handler's, when they exist. App paths may end like a file (/verify/a@b.com).
     if (path.posix.extname(req.path) && !isAppPath(req.path)) {
       const file = path.join(pages.distDir, path.posix.normalize(req.path));
