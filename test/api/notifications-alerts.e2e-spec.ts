@@ -29,6 +29,24 @@ describe('notifications: failure alert emails, once per episode', () => {
   const fireSoon = (jobId: string) => db.query(`UPDATE jobs SET next_run_at = now() + interval '150 milliseconds' WHERE id = $1`, [jobId]);
   const doneRuns = async (jobId: string) => (await db.runs(jobId)).filter((r) => r.state === 'done');
 
+  /**
+   * Waits until the alert sender has handled every outcome stored so far. It
+   * handles outcomes one at a time, in the order they are stored, so once the
+   * mail for a later sentinel failure (another user's job) has arrived, no
+   * mail for an earlier outcome can still be on its way.
+   */
+  async function alertsPassed(): Promise<void> {
+    target.on('/sentinel-gone', (_req, res) => {
+      res.writeHead(404);
+      res.end();
+    });
+    const userId = await db.user('pro');
+    const [{ email }] = await db.query(`SELECT email FROM users WHERE id = $1`, [userId]);
+    const jobId = await db.job(userId, { url: `${target.url}/sentinel-gone`, notifyOnFailure: true, nextRunAt: new Date(Date.now() + 150) });
+    await smtp.waitForMail(email, 0, 30_000);
+    await db.query(`DELETE FROM jobs WHERE id = $1`, [jobId]);
+  }
+
   it('sends one failure email after the retries are exhausted, one recovery email, and a new one for the next episode', async () => {
     const userId = await db.user('pro');
     const [{ email }] = await db.query(`SELECT email FROM users WHERE id = $1`, [userId]);
@@ -48,7 +66,7 @@ describe('notifications: failure alert emails, once per episode', () => {
     // Another failed run in the same episode sends nothing.
     await fireSoon(jobId);
     await eventually(async () => (await doneRuns(jobId)).length === 8, 10_000, 'eight attempts');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await alertsPassed();
     expect(mailsTo(email)).toHaveLength(1);
 
     // Recovery.
@@ -59,7 +77,7 @@ describe('notifications: failure alert emails, once per episode', () => {
     // A success while healthy sends nothing more.
     await fireSoon(jobId);
     await eventually(async () => (await doneRuns(jobId)).length === 10, 10_000, 'ten runs');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await alertsPassed();
     expect(mailsTo(email)).toHaveLength(2);
 
     // A new episode gets a new email.
@@ -78,7 +96,7 @@ describe('notifications: failure alert emails, once per episode', () => {
     });
     const jobId = await db.job(userId, { url: `${target.url}/quiet`, nextRunAt: new Date(Date.now() + 150) });
     await eventually(async () => (await doneRuns(jobId)).length === 1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await alertsPassed();
     expect(mailsTo(email)).toHaveLength(0);
   });
 });

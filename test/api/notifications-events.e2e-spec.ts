@@ -81,8 +81,15 @@ describe('notifications: SSE stream of execution outcomes', () => {
       while (!aliceStream.events.some((e) => e.event === 'execution') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       const event = aliceStream.events.find((e) => e.event === 'execution');
       expect(event?.data).toMatchObject({ run_id: run.body.run_id, job_id: created.body.job_id, trigger: 'manual', status: 'success', response_code: 200, will_retry: false });
-      await new Promise((r) => setTimeout(r, 200));
-      expect(bobStream.events.filter((e) => e.event === 'execution')).toHaveLength(0);
+      // Bob's own later execution reaches his stream after anything published before it: had Alice's
+      // event been sent to him, it would come first.
+      const bobJob = await server.http.post('/api/jobs', { name: 'sse-bob', url: `${target.url}/sse`, cron_expression: '0 0 1 1 *' }, { token: bob.accessToken });
+      const bobRun = await server.http.post(`/api/jobs/${bobJob.body.job_id}/run`, undefined, { token: bob.accessToken });
+      const bobDeadline = Date.now() + 10_000;
+      const ownEvent = () => bobStream.events.findIndex((e) => e.event === 'execution' && e.data.run_id === bobRun.body.run_id);
+      while (ownEvent() < 0 && Date.now() < bobDeadline) await new Promise((r) => setTimeout(r, 20));
+      expect(ownEvent()).toBeGreaterThanOrEqual(0);
+      expect(bobStream.events.slice(0, ownEvent()).filter((e) => e.event === 'execution')).toHaveLength(0);
     } finally {
       await aliceStream.close();
       await bobStream.close();
