@@ -24,6 +24,7 @@ export const API_KEY_MESSAGES = {
   nameRequired: 'Please enter a name for the API key',
   nameTooLong: 'API key name must be at most 100 characters',
   invalidKey: 'Invalid API key',
+  tooManyFailures: 'Too many failed API key attempts from this address; retry later',
   tooManyKeys: `You can have at most ${MAX_API_KEYS_PER_USER} API keys; delete one to generate another`,
 } as const;
 

@@ -71,6 +71,6 @@ import { UsersService } from './users.service';
     JwtStrategy,
     BearerAuthGuard,
   ],
-  exports: [UsersService, AuthService, BearerAuthGuard, IDENTITY_PROVIDER],
+  exports: [UsersService, AuthService, BearerAuthGuard, IDENTITY_PROVIDER, AuthAttemptsService],
 })
 export class AuthModule {}

@@ -40,7 +40,8 @@ export class AuthAttemptsService implements OnModuleInit, OnModuleDestroy {
     ];
   }
 
-  async assertAllowed(keys: AttemptKey[]): Promise<void> {
+  /** Refuses (429 with Retry-After) when any bucket is full; `message` names what was throttled. */
+  async assertAllowed(keys: AttemptKey[], message: string = AUTH_MESSAGES.passwordAttemptsExceeded): Promise<void> {
     const rows: Array<{ key: string; failures: number; remaining: number }> = await this.db.query(
       `SELECT key, failures,
               EXTRACT(EPOCH FROM window_started_at + make_interval(secs => $2) - now())::float AS remaining
@@ -50,7 +51,7 @@ export class AuthAttemptsService implements OnModuleInit, OnModuleDestroy {
     );
     for (const row of rows) {
       const limit = keys.find((k) => k.key === row.key)!.limit;
-      if (row.failures >= limit) throw ApiError.tooManyRequests(AUTH_MESSAGES.passwordAttemptsExceeded, row.remaining);
+      if (row.failures >= limit) throw ApiError.tooManyRequests(message, row.remaining);
     }
   }
 
