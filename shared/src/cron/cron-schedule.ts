@@ -1,5 +1,6 @@
 import { Cron } from 'croner';
 import { parseCron, type ParsedCron } from './cron-parse';
+import { DEFAULT_TIME_ZONE, fromWallTime, toWallTime, zoneOffset } from './time-zone';
 
 /**
  * The engine for a parsed expression, in UTC. Standard (Vixie) cron rule: when
@@ -35,12 +36,62 @@ function engineFor(expression: string): Cron {
   return cached;
 }
 
-/** The next `count` instants strictly after `from`, in UTC. Throws on an invalid expression. */
-export function nextRuns(expression: string, count: number, from: Date = new Date()): Date[] {
-  return engineFor(expression).nextRuns(count, from);
+/**
+ * The next `count` instants strictly after `from` at which the expression
+ * fires on the clocks of `timeZone` (an IANA name, UTC by default). Throws on
+ * an invalid expression.
+ */
+export function nextRuns(expression: string, count: number, from: Date = new Date(), timeZone: string = DEFAULT_TIME_ZONE): Date[] {
+  if (timeZone === DEFAULT_TIME_ZONE) return engineFor(expression).nextRuns(count, from);
+  const runs: Date[] = [];
+  for (let after: Date | null = from; runs.length < count; ) {
+    after = nextRun(expression, after, timeZone);
+    if (!after) break;
+    runs.push(after);
+  }
+  return runs;
 }
 
 /** The first instant strictly after `from`, or null if the schedule never fires again (e.g. 30 February). */
-export function nextRun(expression: string, from: Date = new Date()): Date | null {
-  return engineFor(expression).nextRun(from) ?? null;
+export function nextRun(expression: string, from: Date = new Date(), timeZone: string = DEFAULT_TIME_ZONE): Date | null {
+  if (timeZone === DEFAULT_TIME_ZONE) return engineFor(expression).nextRun(from) ?? null;
+  return nextRunInZone(engineFor(expression), timeZone, from.getTime());
+}
+
+const DAY = 86_400_000;
+/** Safety bound on the candidates one search looks at (an hour skipped by the clocks holds at most 60 of them). */
+const MAX_CANDIDATES = 10_000;
+
+/** How far the clocks jump forward within a day of `instant` (0 when they do not). */
+function gapAround(timeZone: string, instant: number): number {
+  return Math.max(0, zoneOffset(timeZone, instant + DAY) - zoneOffset(timeZone, instant - DAY));
+}
+
+/**
+ * Matches the expression against the zone's wall-clock time (the UTC engine
+ * run on wall times), then maps each matching wall time to its instant with
+ * fromWallTime: a wall time that occurs twice fires once (its first
+ * occurrence), one the clocks skip fires once at the shifted instant. A
+ * skipped time maps to later than the following real wall times do, so the
+ * search starts one gap early and, once it has a run, still looks one gap
+ * further for an earlier instant; the earliest instant after `from` wins and
+ * equal instants count once.
+ */
+function nextRunInZone(engine: Cron, timeZone: string, from: number): Date | null {
+  let cursor = new Date(toWallTime(timeZone, from) - gapAround(timeZone, from));
+  let best: number | null = null;
+  let stopAtWall = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < MAX_CANDIDATES; i++) {
+    const candidate = engine.nextRun(cursor);
+    if (!candidate) break;
+    const wall = candidate.getTime();
+    if (wall >= stopAtWall) break;
+    const instant = fromWallTime(timeZone, wall);
+    if (instant > from && (best === null || instant < best)) {
+      if (best === null) stopAtWall = wall + gapAround(timeZone, instant) + 1;
+      best = instant;
+    }
+    cursor = candidate;
+  }
+  return best === null ? null : new Date(best);
 }

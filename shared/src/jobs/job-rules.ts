@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { cronError } from '../cron/cron-parse';
+import { DEFAULT_TIME_ZONE, TIME_ZONE_MESSAGE, isTimeZone } from '../cron/time-zone';
 import { JOB_LIMITS, JOB_LOGS_LIMITS } from './job-limits';
 import { HTTP_METHODS, type JobDefinition } from './job-types';
 
@@ -26,6 +27,7 @@ export const JOB_MESSAGES = {
   body: 'Body must be text (or a JSON object, sent as its JSON text)',
   bodyTooLarge: `Body must be at most ${JOB_LIMITS.bodyMaxBytes / 1024} KiB`,
   notifyOnFailure: 'notify_on_failure must be true or false',
+  timeZone: TIME_ZONE_MESSAGE,
   unknownField: 'Unknown field',
   notAnObject: 'Request body must be a JSON object',
   fixErrors: 'Please fix the errors before submitting',
@@ -121,6 +123,15 @@ const cronSchema = z
   })
   .transform((value) => (value as string).trim().split(/\s+/).join(' '));
 
+/** An IANA zone name the runtime knows (see isTimeZone); UTC when omitted. */
+const timeZoneSchema = z
+  .unknown()
+  .superRefine((value, ctx) => {
+    if (!isTimeZone(value)) ctx.addIssue({ code: 'custom', message: JOB_MESSAGES.timeZone });
+  })
+  .transform((value) => value as string)
+  .default(DEFAULT_TIME_ZONE);
+
 /**
  * A job definition for create and for update (PUT replaces the whole
  * definition, so omitted optional fields return to their defaults). Fields
@@ -135,6 +146,7 @@ export const jobDefinitionSchema = z
       headers: headersSchema,
       body: bodySchema,
       cron_expression: cronSchema,
+      time_zone: timeZoneSchema,
       notify_on_failure: z.boolean({ error: JOB_MESSAGES.notifyOnFailure }).default(false),
     },
     { error: JOB_MESSAGES.notAnObject },

@@ -47,6 +47,8 @@ export interface Job {
   headers: Record<string, string>;
   body: string;
   cron_expression: string;
+  /** IANA zone whose clocks the cron expression is read on. */
+  time_zone: string;
   status: JobStatus;
   notify_on_failure: boolean;
   next_run_at: string | null;
@@ -63,6 +65,8 @@ export interface JobDefinition {
   headers?: Record<string, string>;
   body?: string;
   cron_expression: string;
+  /** IANA zone name; UTC when omitted. */
+  time_zone?: string;
   notify_on_failure?: boolean;
 }
 

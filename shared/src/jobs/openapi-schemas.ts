@@ -54,8 +54,16 @@ const jobDefinitionProperties: ObjectSchema<JobDefinition>['properties'] = {
   body: { type: 'string', default: '', description: `Request body, at most ${JOB_LIMITS.bodyMaxBytes / 1024} KiB. A JSON object is accepted and stored as its JSON text.` },
   cron_expression: {
     type: 'string',
-    description: '5 fields in UTC: minute 0-59, hour 0-23, day of month 1-31, month 1-12 or JAN-DEC, day of week 0-6 or SUN-SAT (Sunday = 0).',
+    description: '5 fields read on the clocks of time_zone: minute 0-59, hour 0-23, day of month 1-31, month 1-12 or JAN-DEC, day of week 0-6 or SUN-SAT (Sunday = 0).',
     example: '0 9 * * 1-5',
+  },
+  time_zone: {
+    type: 'string',
+    default: 'UTC',
+    maxLength: 64,
+    description:
+      'IANA time zone name the schedule is read in. A local time the clocks skip (spring) fires once, as far after the change as it was after the last valid minute; a local time shown twice (autumn) fires once, at its first occurrence.',
+    example: 'Europe/Berlin',
   },
   notify_on_failure: { type: 'boolean', default: false, description: 'Email the owner when a run fails.' },
 };
@@ -69,7 +77,7 @@ export const JOB_DEFINITION_SCHEMA: ObjectSchema<JobDefinition> = {
 
 export const JOB_SCHEMA: ObjectSchema<Job> = {
   type: 'object',
-  required: ['job_id', 'name', 'url', 'method', 'headers', 'body', 'cron_expression', 'status', 'notify_on_failure', 'next_run_at', 'last_run_at', 'created_at', 'updated_at'],
+  required: ['job_id', 'name', 'url', 'method', 'headers', 'body', 'cron_expression', 'time_zone', 'status', 'notify_on_failure', 'next_run_at', 'last_run_at', 'created_at', 'updated_at'],
   properties: {
     job_id: { type: 'string', format: 'uuid', example: '8b7f7c1e-2f4c-4a8e-9f55-0f3b6d3f3a10' },
     ...jobDefinitionProperties,

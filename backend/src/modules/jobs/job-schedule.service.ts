@@ -54,7 +54,7 @@ export class JobScheduleService implements OnModuleInit {
   /** Puts the given quota-stopped jobs back on their schedule, due at their next cron instant after `now` (the caller wakes the schedulers). */
   async restoreQuotaHeld(jobs: HeldJobRow[], now: Date): Promise<number> {
     if (jobs.length === 0) return 0;
-    const next = jobs.map((j) => nextRunOrNull(j.cron_expression, now));
+    const next = jobs.map((j) => nextRunOrNull(j.cron_expression, now, j.time_zone));
     return this.jobs.restoreHeld(jobs.map((j) => j.id), next);
   }
 

@@ -13,6 +13,7 @@ export function toJob(job: JobEntity): Job {
     headers: job.headers,
     body: job.body,
     cron_expression: job.cronExpression,
+    time_zone: job.timeZone,
     status: job.status,
     notify_on_failure: job.notifyOnFailure,
     next_run_at: iso(job.nextRunAt),

@@ -28,6 +28,9 @@ export class JobEntity {
   @Column('text', { name: 'cron_expression' })
   cronExpression: string;
 
+  @Column('text', { name: 'time_zone', default: 'UTC' })
+  timeZone: string;
+
   @Column('text', { default: 'scheduled' })
   status: JobStatus;
 

@@ -9,7 +9,7 @@ import { JobEntity } from './job.entity';
 const HELD = HELD_JOB_STATUSES.map((s) => `'${s}'`).join(', ');
 
 /** The definition columns a user writes; status and run times belong to the scheduler. */
-export type JobDefinitionColumns = Pick<JobEntity, 'name' | 'url' | 'method' | 'headers' | 'body' | 'cronExpression' | 'notifyOnFailure'>;
+export type JobDefinitionColumns = Pick<JobEntity, 'name' | 'url' | 'method' | 'headers' | 'body' | 'cronExpression' | 'timeZone' | 'notifyOnFailure'>;
 
 /** What executing a job needs, by job id. */
 export interface JobRequestRow {
@@ -25,6 +25,7 @@ export interface JobRequestRow {
 export interface DueJobRow extends JobRequestRow {
   user_id: string;
   cron_expression: string;
+  time_zone: string;
   next_run_at: Date;
 }
 
@@ -33,6 +34,7 @@ export interface HeldJobRow {
   id: string;
   user_id: string;
   cron_expression: string;
+  time_zone: string;
 }
 
 /** Every SQL statement on `jobs`, one per function. Queries for a user's job are scoped by user id. */
@@ -100,7 +102,7 @@ export class JobsRepository {
   /** Locks up to `limit` jobs due by `horizon` (skipping those another claimer holds), earliest first. */
   lockDue(tx: Queryable, horizon: Date, limit: number): Promise<DueJobRow[]> {
     return tx.query(
-      `SELECT id, user_id, cron_expression, next_run_at, url, method, headers, body, notify_on_failure
+      `SELECT id, user_id, cron_expression, time_zone, next_run_at, url, method, headers, body, notify_on_failure
        FROM jobs
        WHERE next_run_at <= $1 AND next_run_at IS NOT NULL AND status NOT IN (${HELD})
        ORDER BY next_run_at
@@ -137,7 +139,7 @@ export class JobsRepository {
   /** Jobs the quota stopped (of one user, or of everyone). */
   quotaHeld(userId: string | null): Promise<HeldJobRow[]> {
     return this.jobs.query(
-      `SELECT id, user_id, cron_expression FROM jobs WHERE status = '${JOB_STATUS.quotaReached}' AND ($1::uuid IS NULL OR user_id = $1)`,
+      `SELECT id, user_id, cron_expression, time_zone FROM jobs WHERE status = '${JOB_STATUS.quotaReached}' AND ($1::uuid IS NULL OR user_id = $1)`,
       [userId],
     );
   }

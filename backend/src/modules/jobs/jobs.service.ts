@@ -75,7 +75,7 @@ export class JobsService {
           const detail: JobLimitExceeded = { error: 'Job limit exceeded', plan, job_count: jobCount, max_jobs: maxJobs };
           throw ApiError.forbidden(detail);
         }
-        return this.jobs.insert(tx, { userId, ...columns(definition), status: JOB_STATUS.pending, nextRunAt: nextRun(definition.cron_expression) });
+        return this.jobs.insert(tx, { userId, ...columns(definition), status: JOB_STATUS.pending, nextRunAt: nextRun(definition.cron_expression, new Date(), definition.time_zone) });
       }),
     );
     this.announce(job, 'created');
@@ -86,7 +86,7 @@ export class JobsService {
   async update(userId: string, jobId: string, definition: ValidJobDefinition): Promise<Job> {
     this.targets.assertAllowed(definition.url);
     const job = await this.find(userId, jobId);
-    await this.saveUniqueName(() => this.jobs.updateDefinition(userId, job.id, columns(definition), nextRun(definition.cron_expression)));
+    await this.saveUniqueName(() => this.jobs.updateDefinition(userId, job.id, columns(definition), nextRun(definition.cron_expression, new Date(), definition.time_zone)));
     const saved = await this.find(userId, jobId);
     this.announce(saved, 'updated');
     return toJob(saved);
@@ -103,7 +103,7 @@ export class JobsService {
   }
 
   resume(userId: string, jobId: string): Promise<Job> {
-    return this.setSchedule(userId, jobId, JOB_STATUS.scheduled, (job) => nextRun(job.cronExpression), 'resumed');
+    return this.setSchedule(userId, jobId, JOB_STATUS.scheduled, (job) => nextRun(job.cronExpression, new Date(), job.timeZone), 'resumed');
   }
 
   /** The job's newest finished runs; 404 when the job is not the caller's. */
@@ -158,7 +158,7 @@ export class JobsService {
   async resumeQuotaHeld(userId: string, now = new Date()): Promise<number> {
     const held = await this.jobs.quotaHeld(userId);
     if (held.length === 0) return 0;
-    const next = held.map((j) => nextRunOrNull(j.cron_expression, now));
+    const next = held.map((j) => nextRunOrNull(j.cron_expression, now, j.time_zone));
     const resumed = await this.jobs.restoreHeld(held.map((j) => j.id), next);
     held.forEach((j, i) => this.events.emit({ jobId: j.id, userId, kind: 'resumed', nextRunAt: next[i] }));
     return resumed;
@@ -201,14 +201,15 @@ function columns(definition: ValidJobDefinition): JobDefinitionColumns {
     headers: definition.headers,
     body: definition.body,
     cronExpression: definition.cron_expression,
+    timeZone: definition.time_zone,
     notifyOnFailure: definition.notify_on_failure,
   };
 }
 
-/** The next cron instant after `after`; null for an expression that never fires again (only possible for rows written outside the API). */
-export function nextRunOrNull(expression: string, after: Date): Date | null {
+/** The next cron instant after `after` in the job's zone; null for an expression that never fires again (only possible for rows written outside the API). */
+export function nextRunOrNull(expression: string, after: Date, timeZone: string): Date | null {
   try {
-    return nextRun(expression, after);
+    return nextRun(expression, after, timeZone);
   } catch {
     return null;
   }

@@ -19,6 +19,7 @@ export const JOB_EXAMPLE: Job = {
   headers: { 'Content-Type': 'application/json' },
   body: '{"full": true}',
   cron_expression: '0 2 * * *',
+  time_zone: 'UTC',
   status: 'pending',
   notify_on_failure: true,
   next_run_at: '2026-01-02T02:00:00.000Z',

@@ -20,18 +20,18 @@ export interface DuePlan {
  * the next one is computed. After an outage (several due times passed), only
  * the latest one fires and the earlier ones are recorded as missed.
  * `recoveryAfterMs`: how late a single due time may be and still count as an
- * ordinary scheduled run.
+ * ordinary scheduled run. Due times are instants of the expression on the clocks of `timeZone`.
  */
-export function planDue(cron: string, dueAt: Date, now: number, recoveryAfterMs: number): DuePlan {
-  const following = nextCronInstant(cron, dueAt);
+export function planDue(cron: string, timeZone: string, dueAt: Date, now: number, recoveryAfterMs: number): DuePlan {
+  const following = nextCronInstant(cron, dueAt, timeZone);
   if (!following || following.getTime() > now) {
     return { fire: dueAt, recovery: now - dueAt.getTime() > recoveryAfterMs, missed: [], moreMissed: false, next: following };
   }
-  const fire = latestCronInstant(cron, new Date(now)) ?? following;
+  const fire = latestCronInstant(cron, new Date(now), timeZone) ?? following;
   const missed: Date[] = [];
-  for (let t: Date | null = dueAt; t && t < fire; t = nextCronInstant(cron, t)) {
-    if (missed.length === MAX_MISSED_RECORDED) return { fire, recovery: true, missed, moreMissed: true, next: nextCronInstant(cron, fire) };
+  for (let t: Date | null = dueAt; t && t < fire; t = nextCronInstant(cron, t, timeZone)) {
+    if (missed.length === MAX_MISSED_RECORDED) return { fire, recovery: true, missed, moreMissed: true, next: nextCronInstant(cron, fire, timeZone) };
     missed.push(t);
   }
-  return { fire, recovery: true, missed, moreMissed: false, next: nextCronInstant(cron, fire) };
+  return { fire, recovery: true, missed, moreMissed: false, next: nextCronInstant(cron, fire, timeZone) };
 }

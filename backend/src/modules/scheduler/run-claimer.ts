@@ -43,14 +43,14 @@ export class RunClaimer {
       if (jobs.length === 0) return { runs: [], more: false };
       const plans = await this.users.plansOf(jobs.map((j) => j.user_id), tx);
 
-      // Jobs of a burst share their expression and due time: plan each pair once per batch.
+      // Jobs of a burst share their expression, zone and due time: plan each such triple once per batch.
       const planned = new Map<string, DuePlan>();
       const claims = jobs.map((job) => {
         const dueAt = new Date(job.next_run_at);
-        const key = `${dueAt.getTime()} ${job.cron_expression}`;
+        const key = `${dueAt.getTime()} ${job.time_zone} ${job.cron_expression}`;
         let due = planned.get(key);
         if (!due) {
-          due = planDue(job.cron_expression, dueAt, now, this.settings.pollIntervalMs * 2 + this.settings.lookaheadMs);
+          due = planDue(job.cron_expression, job.time_zone, dueAt, now, this.settings.pollIntervalMs * 2 + this.settings.lookaheadMs);
           planned.set(key, due);
         }
         const plan = plans.get(job.user_id) ?? 'free';

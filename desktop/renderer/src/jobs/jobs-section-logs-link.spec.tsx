@@ -14,6 +14,7 @@ const job: Job = {
   headers: {},
   body: '',
   cron_expression: '0 2 * * *',
+  time_zone: 'UTC',
   status: 'failed',
   notify_on_failure: true,
   next_run_at: null,

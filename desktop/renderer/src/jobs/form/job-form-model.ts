@@ -16,11 +16,12 @@ export interface JobFormValues {
   headers: HeaderRow[];
   body: string;
   cron_expression: string;
+  time_zone: string;
   notify_on_failure: boolean;
 }
 
 /** The fields whose messages the form shows next to them. */
-export type JobFormField = 'name' | 'url' | 'method' | 'headers' | 'body' | 'cron_expression' | 'notify_on_failure';
+export type JobFormField = 'name' | 'url' | 'method' | 'headers' | 'body' | 'cron_expression' | 'time_zone' | 'notify_on_failure';
 export type JobFormErrors = Partial<Record<JobFormField, string>>;
 
 let nextRowId = 1;
@@ -33,6 +34,7 @@ export const EMPTY_FORM: JobFormValues = {
   headers: [],
   body: '',
   cron_expression: DEFAULT_CRON,
+  time_zone: 'UTC',
   notify_on_failure: false,
 };
 
@@ -45,6 +47,7 @@ export function valuesFromJob(job: Job): JobFormValues {
     headers: Object.entries(job.headers ?? {}).map(([name, value]) => headerRow(name, value)),
     body: job.body ?? '',
     cron_expression: job.cron_expression,
+    time_zone: job.time_zone ?? 'UTC',
     notify_on_failure: job.notify_on_failure,
   };
 }
@@ -68,6 +71,7 @@ export function definitionFromValues(values: JobFormValues): JobDefinition {
     headers,
     body: values.body,
     cron_expression: values.cron_expression.trim().split(/\s+/).join(' '),
+    time_zone: values.time_zone,
     notify_on_failure: values.notify_on_failure,
   };
 }

@@ -106,8 +106,28 @@ describe('job form rules', () => {
       headers: { 'X-Token': 'abc' },
       body: '',
       cron_expression: '*/15 * * * *',
+      time_zone: 'UTC',
       notify_on_failure: false,
     });
+  });
+
+  it('reads the schedule in the chosen time zone: previews show local and UTC times, the zone is sent', async () => {
+    const { calls } = installFakeApi({ 'GET /jobs': { status: 200, body: [] }, 'POST /jobs': { status: 201, body: created } });
+    renderForm();
+    await userEvent.type(name(), 'berlin-report');
+    await userEvent.type(url(), 'https://example.com/run');
+    fireEvent.change(screen.getByLabelText('Time zone'), { target: { value: 'Europe/Berlin' } });
+    expect(screen.getByText('Schedule (Europe/Berlin)')).toBeInTheDocument();
+    const local = screen.getAllByTestId('run-local');
+    expect(local).toHaveLength(5);
+    // Each row: the Berlin clock time with its abbreviation, then the same instant in UTC.
+    for (const row of local) {
+      expect(row.textContent).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} (GMT\+1|GMT\+2|CET|CEST)$/);
+      expect(row.parentElement!.textContent).toMatch(/\(.+ UTC\)$/);
+    }
+    fireEvent.click(submit());
+    await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /jobs', 'POST /jobs']));
+    expect(calls[1].body).toMatchObject({ name: 'berlin-report', time_zone: 'Europe/Berlin' });
   });
 
   it('opens the Job Quota Exceeded modal at the plan limit', async () => {

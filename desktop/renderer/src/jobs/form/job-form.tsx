@@ -167,6 +167,9 @@ export function JobForm({ job, onSaved, onCancel }: JobFormProps) {
         onChange={(cron) => set('cron_expression', cron)}
         onBlur={() => check('cron_expression')}
         error={errors.cron_expression}
+        timeZone={values.time_zone}
+        onTimeZoneChange={(zone) => set('time_zone', zone)}
+        timeZoneError={errors.time_zone}
       />
       <label className="checkbox-row">
         <input type="checkbox" checked={values.notify_on_failure} onChange={(e) => set('notify_on_failure', e.target.checked)} />

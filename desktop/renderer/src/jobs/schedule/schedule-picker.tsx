@@ -1,4 +1,5 @@
-import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { DEFAULT_TIME_ZONE, timeZoneNames } from '@shared/cron';
+import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { CronBuilder } from './cron-builder-fields';
 import { CRON_PRESETS, presetFor } from './cron-presets';
 import { RunPreview } from './run-preview';
@@ -11,13 +12,18 @@ interface SchedulePickerProps {
   onChange(cron: string): void;
   onBlur(): void;
   error?: string;
+  /** The IANA zone the expression is read in; the picker shows no zone choice without `onTimeZoneChange`. */
+  timeZone?: string;
+  onTimeZoneChange?(timeZone: string): void;
+  timeZoneError?: string;
 }
 
 /**
  * The schedule of a job in three views of one cron text: the builder, the raw
  * expression and the presets. Each view edits the text; each shows it.
  */
-export function SchedulePicker({ value, onChange, onBlur, error }: SchedulePickerProps) {
+export function SchedulePicker({ value, onChange, onBlur, error, timeZone = DEFAULT_TIME_ZONE, onTimeZoneChange, timeZoneError }: SchedulePickerProps) {
+  const zones = useMemo(() => timeZoneNames(), []);
   const [tab, setTab] = useState<Tab>('Builder');
   const ids = useId();
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
@@ -34,7 +40,7 @@ export function SchedulePicker({ value, onChange, onBlur, error }: SchedulePicke
 
   return (
     <fieldset className="schedule" onBlur={(e) => !e.currentTarget.contains(e.relatedTarget as Node | null) && onBlur()}>
-      <legend className="field-label">Schedule (UTC)</legend>
+      <legend className="field-label">Schedule ({timeZone})</legend>
       <div className="tabs" role="tablist" aria-label="Schedule input">
         {TABS.map((name, index) => (
           <button
@@ -89,6 +95,20 @@ export function SchedulePicker({ value, onChange, onBlur, error }: SchedulePicke
           </div>
         )}
       </div>
+      {onTimeZoneChange && (
+        <div className="field">
+          <label htmlFor={`${ids}-zone`}>Time zone</label>
+          <select id={`${ids}-zone`} value={timeZone} onChange={(e) => onTimeZoneChange(e.target.value)} aria-invalid={Boolean(timeZoneError)}>
+            {!zones.includes(timeZone) && <option value={timeZone}>{timeZone}</option>}
+            {zones.map((zone) => (
+              <option key={zone} value={zone}>
+                {zone}
+              </option>
+            ))}
+          </select>
+          {timeZoneError && <span className="field-error">{timeZoneError}</span>}
+        </div>
+      )}
       <div className="cron-line">
         <span className="muted">Cron:</span> <code data-testid="cron-text">{value || '—'}</code>
       </div>
@@ -97,7 +117,7 @@ export function SchedulePicker({ value, onChange, onBlur, error }: SchedulePicke
           {error}
         </span>
       )}
-      <RunPreview expression={value} />
+      <RunPreview expression={value} timeZone={timeZone} />
     </fieldset>
   );
 }
