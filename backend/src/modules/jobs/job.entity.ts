@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { HttpMethod, JobStatus } from '@shared/jobs/job-types';
+import { JOB_STATUS, type HttpMethod, type JobStatus } from '@shared/jobs/job-types';
 
 @Entity('jobs')
 @Index('jobs_user_idx', ['userId', 'createdAt'])
@@ -31,7 +31,7 @@ export class JobEntity {
   @Column('text', { name: 'time_zone', default: 'UTC' })
   timeZone: string;
 
-  @Column('text', { default: 'scheduled' })
+  @Column('text', { default: JOB_STATUS.scheduled })
   status: JobStatus;
 
   @Column('boolean', { name: 'notify_on_failure', default: false })

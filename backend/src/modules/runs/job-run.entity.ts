@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { RunOutcome, RunState, RunTrigger } from '@shared/jobs/job-types';
+import { RUN_STATE, type RunOutcome, type RunState, type RunTrigger } from '@shared/jobs/job-types';
 
 /** One execution (or skipped/missed due time) of a job: the scheduler's queue entry and the job's log line. */
 @Entity('job_runs')
@@ -27,7 +27,7 @@ export class JobRunEntity {
   @Column('timestamptz', { name: 'due_at' })
   dueAt: Date;
 
-  @Column('text', { default: 'queued' })
+  @Column('text', { default: RUN_STATE.queued })
   state: RunState;
 
   @Column('text', { nullable: true })
