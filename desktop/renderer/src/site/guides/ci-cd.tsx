@@ -90,6 +90,61 @@ curl -fsS -X POST ${origin}/prog/jobs/$JOB_ID/resume -H "Authorization: Bearer $
         expression, so no run is made up for the paused time. An update (PUT) needs the full job definition.
       </p>
 
+      <h2>Protect your own endpoints</h2>
+      <p>
+        When the target is your own cleanup or deploy endpoint rather than a CI provider&apos;s API, check a secret that only the job knows. A
+        minimal Express handler:
+      </p>
+      <CodeBlock
+        label="Endpoint that checks the job's secret header"
+        code={`app.post('/tasks/cleanup-previews', async (req, res) => {
+  if (req.get('X-Task-Secret') !== process.env.TASK_SECRET) return res.sendStatus(401);
+  const removed = await removePreviewEnvironmentsOlderThan({ days: 2 });
+  // The start of this answer appears in the job's logs.
+  res.json({ removed: removed.length });
+});`}
+      />
+      <p>
+        Put the same value into the job&apos;s headers (<code>{'"X-Task-Secret": "..."'}</code>). Headers are stored with the job and sent with every
+        run; they are not shown on public pages, but anyone who can sign in to your account can read them, so use a secret made for this purpose.
+      </p>
+
+      <h2>Common trigger errors</h2>
+      <div className="site-table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Status in the logs</th>
+              <th scope="col">Usual cause</th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <td>401 or 403 from GitHub</td>
+              <td>The token expired or lacks the Actions (write) permission on that repository.</td>
+            </tr>
+            <tr>
+              <td>404 from GitHub</td>
+              <td>Wrong owner, repository or workflow file name, or a token that cannot see a private repository.</td>
+            </tr>
+            <tr>
+              <td>422 from GitHub</td>
+              <td>
+                The workflow has no <code>workflow_dispatch</code> trigger on the branch in <code>ref</code>, or the body is not the JSON GitHub expects.
+              </td>
+            </tr>
+            <tr>
+              <td>400 or 404 from GitLab</td>
+              <td>A revoked trigger token or a wrong project ID; the ID is shown on the project&apos;s overview page.</td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
+      <p>
+        A useful habit: give each trigger job a name that says what it starts (<code>nightly-build</code>, <code>weekly-audit</code>) and turn on
+        notify on failure, so an expired token shows up as one email the next morning rather than as a week of missing builds.
+      </p>
+
       <h2>Watch the results</h2>
       <ul>
         <li>The logs show the status code of every trigger call: 204 from GitHub, 201 from GitLab.</li>

@@ -1,3 +1,4 @@
+import { CodeBlock } from '../layout/code-block';
 import { guidePage } from '../layout/guide-layout';
 import { guideBySlug } from './guide-catalog';
 
@@ -76,6 +77,26 @@ function Body() {
       <p>
         It does not run shell commands, and it calls only public addresses (private and loopback networks are refused), so internal jobs need an
         endpoint reachable from the internet, protected by a secret header.
+      </p>
+
+      <h2>Moving a crontab line to Cronbeam</h2>
+      <p>Take a typical line from a server&apos;s crontab:</p>
+      <CodeBlock label="A crontab line" code={`*/15 * * * * curl -fsS -H "X-Token: abc123" https://example.com/tasks/sync >> /var/log/sync.log 2>&1`} />
+      <ol>
+        <li>
+          The schedule stays the same: <code>*/15 * * * *</code>. Check the server&apos;s time zone first: Cronbeam reads schedules in UTC, so a
+          line like <code>0 8 * * *</code> on a server set to Berlin time becomes <code>0 7 * * *</code> in winter.
+        </li>
+        <li>The URL, method and headers of the curl command become the job&apos;s URL, method and headers.</li>
+        <li>The log file is no longer needed: each run&apos;s status, duration and answer are in the job&apos;s logs.</li>
+        <li>
+          <code>curl -f</code> made HTTP errors visible only in that log; turn on notify on failure instead and get an email.
+        </li>
+        <li>Remove the line from the crontab once the job has run successfully a few times.</li>
+      </ol>
+      <p>
+        Lines that run local scripts (<code>backup.sh</code>, <code>php artisan schedule:run</code>) need an HTTP endpoint first, for example a
+        small authenticated route in the application that runs the same code.
       </p>
 
       <h2>Where to go next</h2>

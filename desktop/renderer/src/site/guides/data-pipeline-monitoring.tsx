@@ -97,6 +97,41 @@ function Body() {
         </li>
       </ul>
 
+      <h2>Make each step report what it did</h2>
+      <p>
+        The logs keep the start of every answer, so a step that answers with a short summary turns the job&apos;s history into a record of the
+        pipeline. For example, an extract step in Python:
+      </p>
+      <CodeBlock
+        label="A step that answers with a summary"
+        code={`@app.post("/etl/extract")
+def extract():
+    if request.headers.get("Authorization") != f"Bearer {ETL_TOKEN}":
+        return {"detail": "unauthorized"}, 401
+    rows = copy_orders_since(yesterday())
+    if rows == 0:
+        # An empty day is suspicious: answer 500 so the run fails and alerts.
+        return {"rows": 0, "detail": "no orders copied"}, 500
+    return {"rows": rows, "table": "staging.orders"}, 200`}
+      />
+      <p>
+        Answering with an error status when something is wrong (no rows, a source that did not answer) is what turns a silent bad night into an
+        email: Cronbeam judges a run by its status code, not by the content of the answer.
+      </p>
+
+      <h2>Spacing steps or chaining them</h2>
+      <p>
+        Fixed spacing (01:00, 01:30, 02:00) is simple and easy to read in the dashboard, but a slow night can make the second step start before the
+        first has finished. Two ways around it:
+      </p>
+      <ul>
+        <li>Give each step enough margin, based on the durations the logs show over a few weeks.</li>
+        <li>
+          Let the first step start the next one itself when it is done, and keep a Cronbeam job only for the first step: the pipeline then runs as
+          one chain, and its start and result are still logged and alerted.
+        </li>
+      </ul>
+
       <h2>Plan the quota</h2>
       <p>
         Every run is one execution of the monthly quota: 100 on Free, 1,500 on Basic and 10,000 on Pro. Three daily steps use about 90 a month; an

@@ -88,6 +88,28 @@ function Body() {
         <li>Upgrades, backups and scaling are done in your Fly.io account like for any other app.</li>
       </ul>
 
+      <h2>Troubleshooting a deployment</h2>
+      <dl>
+        <dt>The form refuses the token</dt>
+        <dd>Fly.io tokens are long; paste the whole value exactly as it was created (it starts with <code>FlyV1</code>).</dd>
+        <dt>The subdomain is taken</dt>
+        <dd>Fly.io app names are global: choose another subdomain, for example with your company name in it.</dd>
+        <dt>&quot;N8N deployment limit exceeded&quot;</dt>
+        <dd>The plan&apos;s deployments for this month are used up. Upgrade, or wait for the next month.</dd>
+        <dt>The deployment failed</dt>
+        <dd>
+          The email says what went wrong. Whatever had been created in your Fly.io account for it was removed again, so you
+          can simply deploy again once the cause (for example a Fly.io account without a payment method) is fixed.
+        </dd>
+      </dl>
+
+      <h2>What it costs</h2>
+      <p>
+        Fly.io bills the machine by its size and running time and the volume by its size; the form shows an estimate for the region and RAM you
+        pick. Some regions cost more than others. Cronbeam counts only the deployment against your plan&apos;s monthly deployments, and the jobs
+        that call your workflows against your executions.
+      </p>
+
       <h2>Where to go next</h2>
       <p>
         Back to the <a href="/">Cronbeam home page</a>, or browse all <a href="/guides">guides</a>.

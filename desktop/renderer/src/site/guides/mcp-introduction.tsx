@@ -97,6 +97,69 @@ function Body() {
 }`}
       />
 
+      <h2>A worked example: from question to running job</h2>
+      <p>
+        Suppose you ask: &quot;Make sure https://shop.example.com/api/health is up, every 10 minutes during business hours on weekdays, and tell
+        me by email if it breaks.&quot; A well-behaved assistant works through the tools like this:
+      </p>
+      <ol>
+        <li>
+          It turns &quot;every 10 minutes during business hours on weekdays&quot; into <code>*/10 9-17 * * 1-5</code> and checks it with{' '}
+          <code>validate_cron</code> and <code>next_cron_runs</code>, so it can show you the next three runs before anything is created. Remember
+          that the hours are UTC: for 09:00-17:59 in Berlin in winter it should propose <code>*/10 8-16 * * 1-5</code>.
+        </li>
+        <li>
+          It calls <code>estimate_executions</code>: 6 runs an hour, 9 hours a day, about 22 weekdays a month is roughly 1,190 executions, which
+          fits the Basic plan (1,500) but not the Free plan (100). A good assistant says so before creating the job.
+        </li>
+        <li>
+          It calls <code>create_job</code> with <code>notify_on_failure</code> set to true and reports the new job&apos;s id and{' '}
+          <code>next_run_at</code>.
+        </li>
+        <li>
+          Later, asked &quot;how is the shop health check doing?&quot;, it calls <code>get_job_logs</code> and summarises the status codes and
+          durations of the last runs, or <code>find_failing_jobs</code> to look at all jobs at once.
+        </li>
+      </ol>
+      <p>
+        Because every step is an ordinary API call, everything the assistant does shows up in the dashboard too: you can edit, pause or delete the
+        job there, and the assistant sees your changes the next time it lists the jobs.
+      </p>
+
+      <h2>Keep the assistant&apos;s access under control</h2>
+      <ul>
+        <li>
+          Create a separate API key for each assistant or machine, named after it (&quot;claude-laptop&quot;). If a laptop is lost or a
+          configuration file is shared by mistake, delete that one key in your profile; the others keep working.
+        </li>
+        <li>
+          The key is stored in your assistant&apos;s configuration file in plain text. Keep that file private and out of version control.
+        </li>
+        <li>
+          Destructive tools such as <code>delete_job</code> are marked as such, so clients that ask before running risky tools will ask you first.
+          Deleting a job removes its logs too and cannot be undone.
+        </li>
+        <li>
+          The API allows a fixed number of calls per key and minute; an assistant that loops over many jobs may see 429 answers and should wait
+          the seconds given in <code>Retry-After</code>.
+        </li>
+      </ul>
+
+      <h2>Troubleshooting</h2>
+      <dl>
+        <dt>&quot;CRONBEAM_API_KEY is not set&quot;</dt>
+        <dd>The server started without a key. Add it and the user ID to the <code>env</code> block of its configuration and restart the client.</dd>
+        <dt>401 Invalid API key</dt>
+        <dd>The key was deleted, mistyped, or belongs to another account than the user ID. Generate a new key and copy both values again.</dd>
+        <dt>403 Job limit exceeded</dt>
+        <dd>Your plan&apos;s job count is reached. Delete a job or upgrade; the assistant cannot raise the limit.</dd>
+        <dt>The client does not list the tools</dt>
+        <dd>
+          Check that Node.js 20 or newer is installed (the client runs the server with <code>npx</code>) and look at the client&apos;s MCP log;{' '}
+          <code>check_connection</code> reports whether the API answers and whether the key works.
+        </dd>
+      </dl>
+
       <h2>Limits worth knowing</h2>
       <ul>
         <li>Schedules are 5-field cron expressions in UTC; the smallest interval is one minute.</li>

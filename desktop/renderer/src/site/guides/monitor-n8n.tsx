@@ -63,6 +63,18 @@ function Body() {
         </li>
       </ul>
 
+      <h2>Example: post failed runs to your team chat</h2>
+      <ol>
+        <li>Add a Cronbeam Trigger node, pick the jobs to watch and keep the event Failed.</li>
+        <li>Connect a Slack, Microsoft Teams or Discord node (or an HTTP Request node for any chat webhook).</li>
+        <li>
+          Build the message from the trigger&apos;s output: the job name, the status code and the error of the failed run, with a link to the
+          dashboard.
+        </li>
+        <li>Activate the workflow. Add the Recovered event to a second branch to post when the job works again.</li>
+      </ol>
+      <p>Each poll reads the logs of the watched jobs, so watching fewer jobs keeps well within the API key&apos;s rate limit.</p>
+
       <h2>What is monitored, and what is not (yet)</h2>
       <p>
         Cronbeam monitors the calls it makes: when n8n answers with an error, times out or cannot be reached, the run fails. There is no heartbeat

@@ -56,6 +56,18 @@ function Body() {
         <li>Answer fast with a 2xx status and do long work in the background; a run that takes longer than the timeout counts as failed.</li>
       </ul>
 
+      <h2>A minimal receiver</h2>
+      <p>For example, in Node.js with Express, a digest endpoint that checks the secret and answers quickly:</p>
+      <CodeBlock
+        label="Webhook receiver in Express"
+        code={`app.post('/hooks/digest', express.json(), (req, res) => {
+  if (req.get('X-Hook-Secret') !== process.env.HOOK_SECRET) return res.sendStatus(401);
+  // Acknowledge at once, send the mails in the background.
+  queue.add('weekly-digest', { audience: req.body.audience, period: req.body.period });
+  res.status(202).json({ queued: true });
+});`}
+      />
+
       <h2>What counts as a failure, and what happens then</h2>
       <p>
         A run fails when the endpoint answers with a 4xx or 5xx status, times out, or cannot be reached (DNS, connection or TLS errors). Timeouts, 5xx
