@@ -6,6 +6,7 @@ export const CONTACT_MESSAGES = {
   nameTooLong: `Name must be at most ${CONTACT_LIMITS.nameMaxLength} characters`,
   emailInvalid: 'Please enter a valid email address',
   subjectTooLong: `Subject must be at most ${CONTACT_LIMITS.subjectMaxLength} characters`,
+  subjectText: 'Subject must be text',
   messageRequired: 'Message is required',
   messageTooLong: `Message must be at most ${CONTACT_LIMITS.messageMaxLength} characters`,
   notAnObject: 'Request body must be a JSON object',
@@ -34,7 +35,7 @@ export function checkContactMessage(input: unknown): ContactCheck {
   if (!value.name) errors.name = CONTACT_MESSAGES.nameRequired;
   else if (value.name.length > CONTACT_LIMITS.nameMaxLength) errors.name = CONTACT_MESSAGES.nameTooLong;
   if (value.email.length > CONTACT_LIMITS.emailMaxLength || !EMAIL.test(value.email)) errors.email = CONTACT_MESSAGES.emailInvalid;
-  if (raw.subject !== undefined && typeof raw.subject !== 'string') errors.subject = CONTACT_MESSAGES.subjectTooLong;
+  if (raw.subject !== undefined && typeof raw.subject !== 'string') errors.subject = CONTACT_MESSAGES.subjectText;
   else if (value.subject.length > CONTACT_LIMITS.subjectMaxLength) errors.subject = CONTACT_MESSAGES.subjectTooLong;
   if (!value.message) errors.message = CONTACT_MESSAGES.messageRequired;
   else if (value.message.length > CONTACT_LIMITS.messageMaxLength) errors.message = CONTACT_MESSAGES.messageTooLong;
