@@ -1,5 +1,6 @@
 import type { ApiKeySummary } from './api-key-types';
 import { JOB_LIMITS } from './job-rules';
+import { IMPORT_LIMITS, JOB_EXPORT_FORMAT, type JobExport, type JobImportItem, type JobImportRequest, type JobImportResult } from './job-transfer';
 import { HTTP_METHODS, JOB_STATUSES, type Job, type JobDefinition, type JobLimitExceeded, type JobLogEntry, type JobLogsResponse } from './job-types';
 
 /**
@@ -157,6 +158,56 @@ export const MESSAGE_ERROR_SCHEMA: SchemaObject = {
   properties: { detail: { type: 'string', example: 'Invalid API key' } },
 };
 
+const definitionRef = { $ref: '#/components/schemas/JobDefinition' };
+
+export const JOB_EXPORT_SCHEMA: ObjectSchema<JobExport> = {
+  type: 'object',
+  required: ['format', 'version', 'exported_at', 'jobs'],
+  properties: {
+    format: { type: 'string', enum: [JOB_EXPORT_FORMAT] },
+    version: { type: 'integer', minimum: 1, maximum: 1 },
+    exported_at: timestamp('When the export was made.'),
+    jobs: { type: 'array', items: definitionRef, description: 'Each job’s full definition, oldest first.' },
+  },
+};
+
+export const JOB_IMPORT_REQUEST_SCHEMA: ObjectSchema<JobImportRequest> = {
+  type: 'object',
+  required: ['format', 'content'],
+  additionalProperties: false,
+  properties: {
+    format: { type: 'string', enum: ['json', 'crontab'], description: 'json: an export (or a list of job definitions); crontab: a crontab file.' },
+    content: {
+      type: 'string',
+      maxLength: IMPORT_LIMITS.maxBytes,
+      description: `The file's text (at most ${IMPORT_LIMITS.maxJobs} jobs). Crontab lines whose command calls an http(s) URL become jobs (curl/wget -X, -H and -d are read); CRON_TZ= sets the zone of the lines below it; @daily-style shortcuts are understood.`,
+    },
+    dry_run: { type: 'boolean', default: false, description: 'Answer the preview only; nothing is created.' },
+  },
+};
+
+export const JOB_IMPORT_ITEM_SCHEMA: ObjectSchema<JobImportItem> = {
+  type: 'object',
+  properties: {
+    source: { type: 'integer', description: 'Line of the crontab, or position in the JSON list (from 1).' },
+    name: { type: 'string', nullable: true },
+    action: { type: 'string', enum: ['create', 'refuse'] },
+    reason: { type: 'string', nullable: true, description: 'Why the entry is refused.' },
+    definition: { type: 'object', nullable: true, description: 'The definition that is (or would be) created, as JobDefinition.' },
+    job_id: { type: 'string', format: 'uuid', nullable: true, description: 'The created job (not on a dry run).' },
+  },
+};
+
+export const JOB_IMPORT_RESULT_SCHEMA: ObjectSchema<JobImportResult> = {
+  type: 'object',
+  properties: {
+    dry_run: { type: 'boolean' },
+    created: { type: 'integer', description: 'Jobs created (or, on a dry run, that would be).' },
+    refused: { type: 'integer' },
+    items: { type: 'array', items: { $ref: '#/components/schemas/JobImportItem' } },
+  },
+};
+
 /** Every schema the /prog document declares, by component name. */
 export const PUBLIC_API_SCHEMAS = {
   JobDefinition: JOB_DEFINITION_SCHEMA,
@@ -164,6 +215,10 @@ export const PUBLIC_API_SCHEMAS = {
   JobLogEntry: JOB_LOG_ENTRY_SCHEMA,
   JobLogsResponse: JOB_LOGS_RESPONSE_SCHEMA,
   JobLimitExceeded: JOB_LIMIT_EXCEEDED_SCHEMA,
+  JobExport: JOB_EXPORT_SCHEMA,
+  JobImportRequest: JOB_IMPORT_REQUEST_SCHEMA,
+  JobImportItem: JOB_IMPORT_ITEM_SCHEMA,
+  JobImportResult: JOB_IMPORT_RESULT_SCHEMA,
   ApiKeySummary: API_KEY_SUMMARY_SCHEMA,
   ValidationError: VALIDATION_ERROR_SCHEMA,
   MessageError: MESSAGE_ERROR_SCHEMA,

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, UseGu
 import type { z } from 'zod';
 import { jobDefinitionSchema, jobLogsQuerySchema, type ValidJobDefinition } from '@shared/jobs/job-rules';
 import type { Job, JobLogEntry, JobLogsResponse } from '@shared/jobs/job-types';
+import { jobCloneRequestSchema, jobImportRequestSchema, type JobExport, type JobImportRequest, type JobImportResult } from '@shared/jobs/job-transfer';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
@@ -33,6 +34,25 @@ export class JobsController {
   @Get()
   list(@CurrentUser() user: AuthenticatedUser): Promise<Job[]> {
     return this.jobs.list(user.id);
+  }
+
+  /** Every job's definition as one JSON document, for import elsewhere. */
+  @Get('export')
+  exportAll(@CurrentUser() user: AuthenticatedUser): Promise<JobExport> {
+    return this.jobs.exportAll(user.id);
+  }
+
+  /** Creates jobs from an export or a crontab; with dry_run, only the preview of what would be created and refused. */
+  @Post('import')
+  @HttpCode(200)
+  importJobs(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(jobImportRequestSchema)) body: JobImportRequest): Promise<JobImportResult> {
+    return this.jobs.importJobs(user.id, body);
+  }
+
+  @Post(':id/clone')
+  @HttpCode(200)
+  clone(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string, @Body(new ZodPipe(jobCloneRequestSchema)) body: { name?: string }): Promise<Job> {
+    return this.jobs.clone(user.id, id, body.name);
   }
 
   @Get(':id')

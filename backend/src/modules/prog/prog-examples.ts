@@ -58,3 +58,35 @@ export const VALIDATION_EXAMPLE = {
     { loc: ['body', 'cron_expression'], msg: 'Cron expression must have 5 fields', type: 'custom' },
   ],
 };
+
+export const CLONE_EXAMPLE = { name: 'nightly-backup-eu' };
+
+export const EXPORT_EXAMPLE = {
+  format: 'cronbeam-jobs',
+  version: 1,
+  exported_at: '2026-01-01T10:15:00.000Z',
+  jobs: [{ ...JOB_DEFINITION_EXAMPLE, time_zone: 'UTC' }],
+};
+
+export const IMPORT_EXAMPLE = {
+  format: 'crontab',
+  content: 'CRON_TZ=Europe/Berlin\n0 2 * * * curl -fsS -X POST https://example.com/hooks/backup\n@reboot /usr/local/bin/warm-cache\n',
+  dry_run: true,
+};
+
+export const IMPORT_RESULT_EXAMPLE = {
+  dry_run: true,
+  created: 1,
+  refused: 1,
+  items: [
+    {
+      source: 2,
+      name: 'example-com-hooks-backup',
+      action: 'create',
+      reason: null,
+      definition: { name: 'example-com-hooks-backup', url: 'https://example.com/hooks/backup', method: 'POST', headers: {}, body: '', cron_expression: '0 2 * * *', time_zone: 'Europe/Berlin', notify_on_failure: false },
+      job_id: null,
+    },
+    { source: 3, name: null, action: 'refuse', reason: '@reboot has no schedule', definition: null, job_id: null },
+  ],
+};

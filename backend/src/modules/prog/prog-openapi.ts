@@ -9,13 +9,13 @@ export function buildProgOpenApi(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Cronbeam public API')
     .setDescription(
-      'Schedule HTTP requests on 5-field cron expressions (UTC). Authenticate every call except /prog/ping with ' +
+      'Schedule HTTP requests on 5-field cron expressions, read in each job’s time_zone (UTC by default). Authenticate every call except /prog/ping with ' +
         '`X-API-Key` and `X-User-ID` (both from the API Keys section of your profile), or with `Authorization: Bearer <API key>`. ' +
         'Errors answer `{"detail": ...}`.',
     )
     .setVersion('1.0')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key' }, 'ApiKey')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Your API key as a bearer token' }, 'BearerApiKey')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'Your API key as a bearer token' }, 'BearerApiKey')
     .build();
   const document = SwaggerModule.createDocument(app, config, { include: [ProgModule] });
   // The shared schemas use readonly arrays (they are constants); the document gets its own mutable copy.

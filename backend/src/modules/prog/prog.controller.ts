@@ -1,13 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { JOB_LOGS_LIMITS, jobDefinitionSchema, type ValidJobDefinition } from '@shared/jobs/job-rules';
 import type { Job, JobLogEntry, JobLogsResponse } from '@shared/jobs/job-types';
+import { jobCloneRequestSchema, jobImportRequestSchema, type JobExport, type JobImportRequest, type JobImportResult } from '@shared/jobs/job-transfer';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { ApiKeyGuard } from '../api-keys/api-key.guard';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { JobsService } from '../jobs/jobs.service';
 import { JobDefinitionBody, JobIdParam, JobLimitResponse, JsonResponse, ProgOperation, schemaRef } from './prog-docs.decorators';
-import { JOB_EXAMPLE, JOB_LOGS_EXAMPLE, PAUSED_JOB_EXAMPLE, RESUMED_JOB_EXAMPLE } from './prog-examples';
+import { CLONE_EXAMPLE, EXPORT_EXAMPLE, IMPORT_EXAMPLE, IMPORT_RESULT_EXAMPLE, JOB_EXAMPLE, JOB_LOGS_EXAMPLE, PAUSED_JOB_EXAMPLE, RESUMED_JOB_EXAMPLE, VALIDATION_EXAMPLE } from './prog-examples';
 
 /**
  * The public programmatic API (/prog), authenticated by API key. Same jobs,
@@ -21,7 +22,7 @@ export class ProgController {
   @Post('jobs')
   @HttpCode(200)
   @UseGuards(ApiKeyGuard)
-  @ProgOperation('Create a job', 'Starts as pending with next_run_at set to the next cron instant (UTC).')
+  @ProgOperation('Create a job', 'Starts as pending with next_run_at set to the next cron instant in the job’s time_zone.')
   @JobDefinitionBody()
   @JsonResponse(200, 'The created job', schemaRef('Job'), JOB_EXAMPLE)
   @JobLimitResponse()
@@ -35,6 +36,40 @@ export class ProgController {
   @JsonResponse(200, 'All jobs of the key owner', { type: 'array', items: schemaRef('Job') }, [JOB_EXAMPLE])
   list(@CurrentUser() user: AuthenticatedUser): Promise<Job[]> {
     return this.jobs.list(user.id);
+  }
+
+  @Get('jobs/export')
+  @UseGuards(ApiKeyGuard)
+  @ProgOperation('Export all jobs', 'Every job definition, oldest first, in the format POST /prog/jobs/import takes back.')
+  @JsonResponse(200, 'The export', schemaRef('JobExport'), EXPORT_EXAMPLE)
+  exportAll(@CurrentUser() user: AuthenticatedUser): Promise<JobExport> {
+    return this.jobs.exportAll(user.id);
+  }
+
+  @Post('jobs/import')
+  @HttpCode(200)
+  @UseGuards(ApiKeyGuard)
+  @ProgOperation(
+    'Import jobs from an export or a crontab',
+    "Each entry is checked like a creation (rules, target policy, unique name, the plan's job limit) and created or refused with its reason. dry_run answers the preview only.",
+  )
+  @ApiBody({ schema: schemaRef('JobImportRequest'), examples: { crontab: { summary: 'Two crontab lines', value: IMPORT_EXAMPLE } } })
+  @JsonResponse(200, 'What was (or would be) created and refused', schemaRef('JobImportResult'), IMPORT_RESULT_EXAMPLE)
+  @JsonResponse(422, 'The request or the file is not readable', schemaRef('ValidationError'), VALIDATION_EXAMPLE)
+  importJobs(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(jobImportRequestSchema)) body: JobImportRequest): Promise<JobImportResult> {
+    return this.jobs.importJobs(user.id, body);
+  }
+
+  @Post('jobs/:job_id/clone')
+  @HttpCode(200)
+  @UseGuards(ApiKeyGuard)
+  @ProgOperation('Clone a job', 'A new job with the same definition, named as given or "<name>-copy"; counts toward the job limit.')
+  @JobIdParam()
+  @ApiBody({ required: false, schema: { type: 'object', properties: { name: { type: 'string' } } }, examples: { named: { summary: 'Name the copy', value: CLONE_EXAMPLE } } })
+  @JsonResponse(200, 'The new job', schemaRef('Job'), JOB_EXAMPLE)
+  @JobLimitResponse()
+  clone(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string, @Body(new ZodPipe(jobCloneRequestSchema)) body: { name?: string }): Promise<Job> {
+    return this.jobs.clone(user.id, jobId, body.name);
   }
 
   @Get('jobs/:job_id')
@@ -99,11 +134,12 @@ export class ProgController {
     return { logs: await this.jobs.logs(user.id, jobId, JOB_LOGS_LIMITS.default) };
   }
 
-  /** "Run now" by API key; not part of the documented public API. */
   @Post('jobs/:job_id/run')
   @HttpCode(200)
   @UseGuards(ApiKeyGuard)
-  @ApiExcludeEndpoint()
+  @ProgOperation('Run a job now', 'Executes the saved job once, outside its schedule; logged as a manual run and counted in the monthly quota.')
+  @JobIdParam()
+  @JsonResponse(200, 'The run', schemaRef('JobLogEntry'), JOB_LOGS_EXAMPLE.logs[0])
   run(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string): Promise<JobLogEntry> {
     return this.jobs.runNow(user.id, jobId);
   }

@@ -1,4 +1,5 @@
 import type { DashboardStats, Job, JobDefinition, JobLogsResponse } from '@shared/jobs/job-types';
+import type { JobExport, JobImportRequest, JobImportResult } from '@shared/jobs/job-transfer';
 import { apiRequest } from './api-client';
 
 /** The fields of POST /jobs' answer the form relies on (the server answers the whole job). */
@@ -26,6 +27,9 @@ export const jobsApi = {
   remove: (id: string) => apiRequest<unknown>('DELETE', path(id)),
   pause: (id: string) => apiRequest<unknown>('POST', `${path(id)}/pause`),
   resume: (id: string) => apiRequest<unknown>('POST', `${path(id)}/resume`),
+  clone: (id: string, name?: string) => apiRequest<Job>('POST', `${path(id)}/clone`, { body: name ? { name } : {} }),
+  exportAll: () => apiRequest<JobExport>('GET', '/jobs/export'),
+  importJobs: (request: JobImportRequest) => apiRequest<JobImportResult>('POST', '/jobs/import', { body: request }),
   runNow: (id: string) => apiRequest<RunOutcome>('POST', `${path(id)}/run`),
   logs: (id: string) => apiRequest<JobLogsResponse>('GET', `${path(id)}/logs`, { on401: 'report' }),
   dashboard: () => apiRequest<DashboardStats>('GET', '/dashboard', { retry: true }),

@@ -1,15 +1,56 @@
-import type { Job } from '@shared/jobs/job-types';
+import { JOB_STATUSES, type Job, type JobStatus } from '@shared/jobs/job-types';
 import { useEffect, useState } from 'react';
+import { errorMessage } from '../api/api-error';
+import { jobsApi } from '../api/jobs-api';
 import { Link, useSearchParams } from 'react-router-dom';
 import { filterJobs, useDashboard } from '../dashboard/dashboard-store';
 import { CopyButton } from '../ui/copy-button';
 import { formatUtc } from '../ui/format';
+import { notify } from '../ui/toasts';
 import { DeleteJobModal } from './delete-job-modal';
 import { EditJobModal } from './edit-job-modal';
+import { ImportJobsModal } from './import-jobs-modal';
 import { JobLogsModal } from './job-logs-modal';
 import { StatusBadge } from './status-badge';
 
-type Dialog = { kind: 'logs' | 'edit' | 'delete'; job: Job } | null;
+type Dialog = { kind: 'logs' | 'edit' | 'delete'; job: Job } | { kind: 'import' } | null;
+
+const SORTS = {
+  created: { label: 'Oldest first', compare: () => 0 },
+  name: { label: 'Name (A-Z)', compare: (a: Job, b: Job) => a.name.localeCompare(b.name) },
+  next: { label: 'Next run', compare: (a: Job, b: Job) => byTime(a.next_run_at, b.next_run_at) },
+  last: { label: 'Last run (newest)', compare: (a: Job, b: Job) => byTime(b.last_run_at, a.last_run_at) },
+} as const;
+type SortKey = keyof typeof SORTS;
+
+/** Earlier first; jobs without the time last. */
+function byTime(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (!a) return 1;
+  if (!b) return -1;
+  return a < b ? -1 : 1;
+}
+
+/** The jobs the table shows: the top bar's name search, the status filter, then the chosen order (the list comes oldest first). */
+export function visibleJobs(jobs: Job[], search: string, status: JobStatus | 'all', sort: SortKey): Job[] {
+  const matching = filterJobs(jobs, search).filter((job) => status === 'all' || job.status === status);
+  return [...matching].sort(SORTS[sort].compare);
+}
+
+/** Saves the export as a file the import takes back. */
+async function downloadExport(): Promise<void> {
+  try {
+    const data = await jobsApi.exportAll();
+    const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = `cronbeam-jobs-${data.exported_at.slice(0, 10)}.json`;
+    link.click();
+    URL.revokeObjectURL(url);
+  } catch (error) {
+    notify.error(`Failed to export jobs: ${errorMessage(error)}`);
+  }
+}
 
 /** The Cron Jobs section: every job with pause/resume, logs, edit and delete. */
 export default function JobsSection() {
@@ -29,7 +70,21 @@ export default function JobsSection() {
     if (logsFor) setParams({}, { replace: true });
   };
   const [busyId, setBusyId] = useState<string | null>(null);
-  const shown = filterJobs(jobs, search);
+  const [status, setStatus] = useState<JobStatus | 'all'>('all');
+  const [sort, setSort] = useState<SortKey>('created');
+  const shown = visibleJobs(jobs, search, status, sort);
+
+  const clone = async (job: Job) => {
+    setBusyId(job.job_id);
+    try {
+      const copy = await jobsApi.clone(job.job_id);
+      notify.success(`Job '${job.name}' cloned as '${copy.name}'`);
+      await load('refresh');
+    } catch (error) {
+      notify.error(`Failed to clone job: ${errorMessage(error)}`);
+    }
+    setBusyId(null);
+  };
 
   const toggle = async (job: Job) => {
     setBusyId(job.job_id);
@@ -42,16 +97,41 @@ export default function JobsSection() {
       <div className="section-header">
         <div>
           <h1 id="jobs-title">Cron Jobs</h1>
-          <p className="muted">All schedules run in UTC.</p>
+          <p className="muted">Each schedule runs in its job's time zone; times below are UTC.</p>
         </div>
         <div className="button-row">
           <button type="button" className="button button-secondary" onClick={() => load('refresh')} disabled={loading}>
             {loading ? 'Refreshing...' : 'Refresh'}
           </button>
+          <button type="button" className="button button-secondary" onClick={downloadExport} disabled={jobs.length === 0}>
+            Export
+          </button>
+          <button type="button" className="button button-secondary" onClick={() => setDialog({ kind: 'import' })}>
+            Import
+          </button>
           <Link to="/dashboard/create" className="button button-primary">
             Create New Job
           </Link>
         </div>
+      </div>
+      <div className="jobs-toolbar">
+        <label htmlFor="jobs-status-filter">Status</label>
+        <select id="jobs-status-filter" value={status} onChange={(e) => setStatus(e.target.value as JobStatus | 'all')}>
+          <option value="all">All statuses</option>
+          {JOB_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s.replace('_', ' ')}
+            </option>
+          ))}
+        </select>
+        <label htmlFor="jobs-sort">Sort by</label>
+        <select id="jobs-sort" value={sort} onChange={(e) => setSort(e.target.value as SortKey)}>
+          {Object.entries(SORTS).map(([key, { label }]) => (
+            <option key={key} value={key}>
+              {label}
+            </option>
+          ))}
+        </select>
       </div>
       <div className="panel">
         {shown.length === 0 && loaded ? (
@@ -112,6 +192,9 @@ export default function JobsSection() {
                         <button type="button" className="button button-secondary button-small" onClick={() => setDialog({ kind: 'edit', job })}>
                           Edit<span className="visually-hidden"> {job.name}</span>
                         </button>
+                        <button type="button" className="button button-secondary button-small" disabled={busyId === job.job_id} onClick={() => clone(job)}>
+                          Clone<span className="visually-hidden"> {job.name}</span>
+                        </button>
                         <button type="button" className="button button-small button-danger-outline" onClick={() => setDialog({ kind: 'delete', job })}>
                           Delete<span className="visually-hidden"> {job.name}</span>
                         </button>
@@ -127,6 +210,7 @@ export default function JobsSection() {
       {dialog?.kind === 'logs' && <JobLogsModal job={dialog.job} onClose={closeDialog} />}
       {dialog?.kind === 'edit' && <EditJobModal job={dialog.job} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'delete' && <DeleteJobModal job={dialog.job} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'import' && <ImportJobsModal onClose={() => setDialog(null)} />}
     </section>
   );
 }
