@@ -41,12 +41,13 @@ describe('dashboard stats (/api/dashboard)', () => {
   it('counts the caller’s jobs by status, this month’s executions and the plan’s limits', async () => {
     await setPlan(server, user.userId, 'basic');
     const ids: string[] = [];
-    for (let i = 0; i < 5; i += 1) ids.push((await server.http.post('/api/jobs', jobDefinition(), as(user))).body.job_id);
+    for (let i = 0; i < 6; i += 1) ids.push((await server.http.post('/api/jobs', jobDefinition(), as(user))).body.job_id);
     await server.http.post(`/api/jobs/${ids[0]}/pause`, undefined, as(user)); // paused
     await server.http.post(`/api/jobs/${ids[1]}/resume`, undefined, as(user)); // scheduled
     // Outcomes the scheduler records:
     await sql(server, `UPDATE jobs SET status = 'failed' WHERE id = $1`, [ids[2]]);
     await sql(server, `UPDATE jobs SET status = 'success' WHERE id = $1`, [ids[3]]);
+    await sql(server, `UPDATE jobs SET status = 'quota_reached', next_run_at = NULL WHERE id = $1`, [ids[4]]);
     const thisMonth = new Date();
     const periodStart = `${thisMonth.getUTCFullYear()}-${String(thisMonth.getUTCMonth() + 1).padStart(2, '0')}-01`;
     await sql(server, 'INSERT INTO usage_periods (user_id, period_start, executions) VALUES ($1, $2, 42), ($1, $3, 999)', [user.userId, periodStart, '2020-01-01']);
@@ -55,10 +56,11 @@ describe('dashboard stats (/api/dashboard)', () => {
 
     const res = await server.http.get('/api/dashboard', as(user));
     expect(res.body).toEqual({
-      total_jobs: 5,
-      active_jobs: 2, // one pending, one scheduled
+      total_jobs: 6,
+      // Scheduled to run, whatever the last outcome: pending, scheduled, failed and success; not paused or held by the quota.
+      active_jobs: 4,
       failed_jobs: 1,
-      job_count: 5,
+      job_count: 6,
       max_jobs: 10,
       executions_used: 42,
       execution_quota: 1500,
@@ -68,7 +70,7 @@ describe('dashboard stats (/api/dashboard)', () => {
     });
     const afterDelete = await server.http.delete(`/api/jobs/${ids[2]}`, as(user));
     expect(afterDelete.status).toBe(200);
-    expect((await server.http.get('/api/dashboard', as(user))).body).toMatchObject({ total_jobs: 4, failed_jobs: 0 });
+    expect((await server.http.get('/api/dashboard', as(user))).body).toMatchObject({ total_jobs: 5, active_jobs: 3, failed_jobs: 0 });
   });
 
   it('requires a bearer token', async () => {

@@ -10,8 +10,11 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 export const JOB_STATUSES = ['pending', 'scheduled', 'success', 'failed', 'paused', 'quota_reached'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
-/** Statuses that count as "active" on the dashboard. */
-export const ACTIVE_JOB_STATUSES: readonly JobStatus[] = ['pending', 'scheduled'];
+/**
+ * Statuses that count as "active" on the dashboard: scheduled to run (neither
+ * paused nor held by the quota), whatever the last outcome was.
+ */
+export const ACTIVE_JOB_STATUSES: readonly JobStatus[] = ['pending', 'scheduled', 'success', 'failed'];
 
 /** Each job status by name, for code that sets or tests one (the database stores these strings). */
 export const JOB_STATUS = {
