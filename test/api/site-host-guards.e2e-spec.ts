@@ -124,9 +124,11 @@ describe('host guards (by Host header and session cookie)', () => {
   });
 
   it('tells the app the hosts, so it applies the same rules on client-side navigation', async () => {
-    const res = await get(APP, '/login');
-    const tag = res.body.match(/<meta name="cronbeam:hosts" content="([^"]+)" \/>/)?.[1];
-    expect(JSON.parse((tag ?? '').replace(/&quot;/g, '"'))).toEqual({ app: APP, marketing: MARKETING, dev: DEV });
+    for (const [host, path] of [[APP, '/login'], [MARKETING, '/pricing']]) {
+      const res = await get(host, path);
+      const tag = res.body.match(/<meta name="cronbeam:hosts" content="([^"]+)" \/>/)?.[1];
+      expect(JSON.parse((tag ?? '').replace(/&quot;/g, '"'))).toEqual({ app: APP, marketing: MARKETING, dev: DEV });
+    }
   });
 
   it('never prints a malformed Host header into a page', async () => {

@@ -153,6 +153,18 @@ describe('public site pages (raw HTML, no JavaScript)', () => {
     expect(res.headers.get('location')).toBe('/dashboard');
   });
 
+  it('gives /pricing, a screen of the app, its own title, description, canonical link and social tags', async () => {
+    const res = await server.http.get('/pricing');
+    expect(res.status).toBe(200);
+    const html = res.text;
+    expect(html.match(/<title>([^<]+)<\/title>/g)).toEqual(['<title>Pricing: Free, Basic and Pro plans | Cronbeam</title>']);
+    expect(html.match(/<meta name="description"/g)).toHaveLength(1);
+    expect(meta(html, 'name', 'description')).toContain('Basic $9.8/month ($7.9 billed annually): 10 jobs, 1,500 executions');
+    expect(html).toContain(`<link rel="canonical" href="${server.baseUrl}/pricing" />`);
+    expect(meta(html, 'property', 'og:title')).toBe('Pricing: Free, Basic and Pro plans | Cronbeam');
+    expect(html).toContain('<div id="root"></div>');
+  });
+
   it('redirects /guides/data-pipelines with 301 to /guides/data-pipeline-monitoring', async () => {
     const res = await server.http.get('/guides/data-pipelines');
     expect(res.status).toBe(301);

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { NextFunction, Request, Response } from 'express';
-import { decideHostRoute, isAppPath, isUnexpiredJwt, type SiteHosts } from '@shared/site/host-guard';
+import { decideHostRoute, hostsConfigured, isAppPath, isUnexpiredJwt, type SiteHosts } from '@shared/site/host-guard';
 import type { AppConfig } from '../config/app-config';
 
 /** Folder of the web build holding the prerendered public pages (written by build/site-prerender.ts). */
@@ -15,7 +15,8 @@ const SESSION_COOKIES = ['accessToken', 'idToken'];
 const SAFE_HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i;
 
 interface SiteManifest {
-  pages: Record<string, { file: string; status: number }>;
+  /** `app`: a public screen of the app (its index.html with the page's own head), not a prerendered page. */
+  pages: Record<string, { file: string; status: number; app?: boolean }>;
   redirects: Record<string, string>;
 }
 
@@ -26,13 +27,14 @@ export class SitePages {
   private constructor(
     readonly distDir: string,
     readonly manifest: SiteManifest,
+    private readonly hostsMeta: string | null,
   ) {}
 
   /** Null when the build has no prerendered pages (an older build or the placeholder). */
-  static load(distDir: string): SitePages | null {
+  static load(distDir: string, hostsMeta: string | null): SitePages | null {
     const file = path.join(distDir, SITE_PAGES_DIR, 'manifest.json');
     if (!fs.existsSync(file)) return null;
-    return new SitePages(distDir, JSON.parse(fs.readFileSync(file, 'utf8')) as SiteManifest);
+    return new SitePages(distDir, JSON.parse(fs.readFileSync(file, 'utf8')) as SiteManifest, hostsMeta);
   }
 
   has(pagePath: string): boolean {
@@ -45,6 +47,8 @@ export class SitePages {
     let html = this.html.get(pagePath);
     if (html === undefined) {
       html = fs.readFileSync(path.join(this.distDir, entry.file), 'utf8');
+      const hostsMeta = this.hostsMeta;
+      if (entry.app && hostsMeta) html = html.replace(/<meta name="viewport"[^>]*>/, (viewport) => `${viewport}\n    ${hostsMeta}`);
       this.html.set(pagePath, html);
     }
     return html.replaceAll(SITE_ORIGIN_PLACEHOLDER, origins.site).replaceAll(API_ORIGIN_PLACEHOLDER, origins.api);
@@ -60,6 +64,12 @@ export class SitePages {
 
 export function siteHostsOf(config: AppConfig): SiteHosts {
   return { app: config.env.APP_HOST, marketing: config.env.MARKETING_HOST, dev: config.env.DEV_HOST };
+}
+
+/** The tag the app reads the hosts from, to apply the host guards on client-side navigation; null with no host configured. */
+export function hostsMetaTag(config: AppConfig): string | null {
+  const hosts = siteHostsOf(config);
+  return hostsConfigured(hosts) ? `<meta name="cronbeam:hosts" content="${JSON.stringify(hosts).replace(/"/g, '&quot;')}" />` : null;
 }
 
 /** This request's own origin when its Host header is well-formed, else the configured public URL. */
@@ -90,7 +100,7 @@ function clearSessionCookies(req: Request, res: Response): void {
 }
 
 function sitemap(pages: SitePages, origin: string): string {
-  const urls = [...pages.publicPaths(), '/pricing'].sort().map((p) => `  <url><loc>${origin}${p}</loc></url>`);
+  const urls = [...new Set([...pages.publicPaths(), '/pricing'])].sort().map((p) => `  <url><loc>${origin}${p}</loc></url>`);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
 }
 

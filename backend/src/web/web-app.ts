@@ -4,8 +4,7 @@ import compression from 'compression';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { isServerPath } from '../common/http/route-prefixes';
 import type { AppConfig } from '../config/app-config';
-import { hostsConfigured } from '@shared/site/host-guard';
-import { SITE_PAGES_DIR, SitePages, siteHostsOf, sitePagesMiddleware } from './site-pages';
+import { hostsMetaTag, SITE_PAGES_DIR, SitePages, sitePagesMiddleware } from './site-pages';
 
 const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Cronbeam</title></head>
 <body><h1>Cronbeam</h1><p>The web app has not been built. Run <code>npm run build:web</code>.</p></body></html>`;
@@ -27,10 +26,8 @@ export function mountWebApp(server: Express, config: AppConfig): void {
     '/assets',
     express.static(path.join(distDir, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: true }),
   );
-  const pages = SitePages.load(distDir);
-  // The app applies the host guards again on client-side navigation: it reads the hosts from this tag.
-  const hosts = siteHostsOf(config);
-  const hostsMeta = hostsConfigured(hosts) ? `<meta name="cronbeam:hosts" content="${JSON.stringify(hosts).replace(/"/g, '&quot;')}" />` : null;
+  const hostsMeta = hostsMetaTag(config);
+  const pages = SitePages.load(distDir, hostsMeta);
   let appPage: string | undefined;
   if (pages) {
     const site = sitePagesMiddleware(config, pages);
@@ -46,7 +43,7 @@ export function mountWebApp(server: Express, config: AppConfig): void {
     res.setHeader('Cache-Control', 'no-cache');
     if (!fs.existsSync(indexFile)) return res.type('html').send(PLACEHOLDER);
     if (!hostsMeta) return res.sendFile(indexFile);
-    appPage ??= fs.readFileSync(indexFile, 'utf8').replace('<head>', `<head>\n    ${hostsMeta}`);
+    appPage ??= fs.readFileSync(indexFile, 'utf8').replace(/<meta name="viewport"[^>]*>/, (viewport) => `${viewport}\n    ${hostsMeta}`);
     res.type('html').send(appPage);
   });
 }
