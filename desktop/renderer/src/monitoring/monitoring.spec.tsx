@@ -60,4 +60,18 @@ describe('monitoring', () => {
     expect(niceCeiling(120)).toBe(200);
     expect(niceCeiling(0)).toBe(1);
   });
+
+  it.each([
+    [1, ['0 ms', '1 ms', '2 ms']],
+    [0, ['0 ms', '1 ms', '2 ms']],
+    [3, ['0 ms', '2 ms', '4 ms']],
+    [120, ['0 ms', '100 ms', '200 ms']],
+    [1800, ['0 ms', '1 s', '2 s']],
+    [4200, ['0 ms', '5 s', '10 s']],
+  ])('labels the duration axis of a %i ms longest run with distinct ticks and units', (longest, labels) => {
+    render(<RunsChart history={[entry(2, { duration_ms: longest }), entry(1, { duration_ms: 0 })]} />);
+    const ticks = screen.getAllByTestId('duration-tick').map((t) => t.textContent);
+    expect(ticks).toEqual(labels);
+    expect(new Set(ticks).size).toBe(3);
+  });
 });

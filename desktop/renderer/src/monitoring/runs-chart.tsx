@@ -6,7 +6,7 @@ import { outcomeLabel } from './execution-details';
 /** Drawing width before the real one is measured (and in environments without ResizeObserver). */
 const DEFAULT_WIDTH = 600;
 const HEIGHT = 160;
-const PAD = { top: 12, right: 8, bottom: 22, left: 44 };
+const PAD = { top: 12, right: 8, bottom: 22, left: 52 };
 
 const timeOf = (run: JobLogEntry) => run.executed_at ?? run.scheduled_for;
 
@@ -15,6 +15,21 @@ export function niceCeiling(value: number): number {
   if (value <= 0) return 1;
   const power = 10 ** Math.floor(Math.log10(value));
   return ([1, 2, 5, 10].find((m) => m * power >= value) ?? 10) * power;
+}
+
+/**
+ * The duration axis: 0, one round step and two steps, the top at or above
+ * the longest run. The step is a whole number of milliseconds, so the three
+ * labels always differ (halving a 1 ms axis would print 0, 1, 1).
+ */
+export function durationTicks(longest: number): [number, number, number] {
+  const step = Math.max(1, niceCeiling(longest / 2));
+  return [0, step, 2 * step];
+}
+
+/** An axis label with its unit: ms below a second, s from there on. */
+export function durationLabel(ms: number): string {
+  return ms >= 1000 ? `${Number((ms / 1000).toFixed(2))} s` : `${ms} ms`;
 }
 
 /**
@@ -46,7 +61,8 @@ export function RunsChart({ history }: { history: JobLogEntry[] }) {
   if (runs.length === 0) return null;
   const failed = runs.filter((r) => outcomeLabel(r) === 'FAILED').length;
   const longest = Math.max(...runs.map((r) => r.duration_ms ?? 0));
-  const max = niceCeiling(longest);
+  const ticks = durationTicks(longest);
+  const max = ticks[2];
   const plotWidth = width - PAD.left - PAD.right;
   const plotHeight = HEIGHT - PAD.top - PAD.bottom;
   const slot = plotWidth / runs.length;
@@ -65,13 +81,13 @@ export function RunsChart({ history }: { history: JobLogEntry[] }) {
         <span className="muted">Bar height: duration (ms)</span>
       </figcaption>
       <svg viewBox={`0 0 ${width} ${HEIGHT}`} role="img" aria-label={summary} width={width} height={HEIGHT}>
-        {[0, 0.5, 1].map((t) => {
-          const y = PAD.top + plotHeight * (1 - t);
+        {ticks.map((tick) => {
+          const y = PAD.top + plotHeight * (1 - tick / max);
           return (
-            <g key={t}>
+            <g key={tick}>
               <line x1={PAD.left} x2={width - PAD.right} y1={y} y2={y} className="chart-grid" />
-              <text x={PAD.left - 6} y={y + 4} textAnchor="end" className="chart-axis">
-                {Math.round(max * t)}
+              <text x={PAD.left - 6} y={y + 4} textAnchor="end" className="chart-axis" data-testid="duration-tick">
+                {durationLabel(tick)}
               </text>
             </g>
           );
