@@ -11,8 +11,8 @@ const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../..');
 
 /** `npm run admin -- …` against the test server; resolves with the exit code and output. */
-async function adminCli(server: TestServer, args: string[], token = TEST_ADMIN_TOKEN) {
-  const env = { ...process.env, PUBLIC_URL: server.baseUrl, ADMIN_TOKEN: token, NODE_ENV: 'test' };
+async function adminCli(server: TestServer, args: string[], token = TEST_ADMIN_TOKEN, publicUrl = server.baseUrl) {
+  const env = { ...process.env, PUBLIC_URL: publicUrl, ADMIN_TOKEN: token, NODE_ENV: 'test' };
   try {
     const { stdout, stderr } = await run('npm', ['run', '--silent', 'admin', '--', ...args], { cwd: ROOT, env });
     return { code: 0, stdout, stderr };
@@ -95,6 +95,22 @@ describe('operator API (/api/admin) and npm run admin', () => {
     expect(wrongToken.code).toBe(1);
     expect(wrongToken.stderr).toContain('Invalid admin token');
     expect((await adminCli(server, ['frobnicate'])).code).toBe(2);
+  });
+
+  it('npm run admin -- --url reaches a server PUBLIC_URL does not name, and an unreachable one says how to name it', async () => {
+    const elsewhere = 'http://127.0.0.1:9'; // the discard port: nothing answers HTTP there
+    const viaFlag = await adminCli(server, ['--url', server.baseUrl, 'list-users'], TEST_ADMIN_TOKEN, elsewhere);
+    expect(viaFlag.code).toBe(0);
+    expect(viaFlag.stdout).toContain(user.email);
+    const viaEquals = await adminCli(server, [`--url=${server.baseUrl}/`, 'list-users'], TEST_ADMIN_TOKEN, elsewhere);
+    expect(viaEquals.code).toBe(0);
+    const unreachable = await adminCli(server, ['list-users'], TEST_ADMIN_TOKEN, elsewhere);
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toContain(`cannot reach ${elsewhere}`);
+    expect(unreachable.stderr).toContain('--url http://host:port');
+    const badUrl = await adminCli(server, ['--url', 'localhost:3000', 'list-users']);
+    expect(badUrl.code).toBe(1);
+    expect(badUrl.stderr).toContain('--url must be an http(s) URL');
   });
 });
 
