@@ -37,7 +37,7 @@ describe('clone, export and import of jobs', () => {
     const copy = await server.http.post(`/api/jobs/${original.job_id}/clone`, undefined, as(alice));
     expect(copy.status).toBe(200);
     expect(copy.body.job_id).not.toBe(original.job_id);
-    const same = ['url', 'method', 'headers', 'body', 'cron_expression', 'time_zone', 'notify_on_failure', 'next_run_at'];
+    const same = ['url', 'method', 'headers', 'body', 'cron_expression', 'time_zone', 'response_rules', 'timeout_seconds', 'auto_pause_after', 'notify_on_failure', 'next_run_at'];
     for (const field of same) expect({ field, value: copy.body[field] }).toEqual({ field, value: original[field] });
     expect(copy.body).toMatchObject({ name: 'report-copy', status: 'pending', last_run_at: null });
     expect((await server.http.post(`/api/jobs/${original.job_id}/clone`, {}, as(alice))).body.name).toBe('report-copy-2');
@@ -75,6 +75,9 @@ describe('clone, export and import of jobs', () => {
       body: '{"a":1}',
       cron_expression: '0 9 * * 1-5',
       time_zone: 'Europe/Berlin',
+      response_rules: null,
+      timeout_seconds: null,
+      auto_pause_after: null,
       notify_on_failure: true,
     });
 

@@ -2,9 +2,14 @@ import { z } from 'zod';
 import { cronError } from '../cron/cron-parse';
 import { DEFAULT_TIME_ZONE, TIME_ZONE_MESSAGE, isTimeZone } from '../cron/time-zone';
 import { JOB_LIMITS, JOB_LOGS_LIMITS } from './job-limits';
+import { RESPONSE_RULE_LIMITS, RESPONSE_RULE_MESSAGES, responseRulesSchema, type ResponseRules } from './response-rules';
 import { HTTP_METHODS, type JobDefinition } from './job-types';
 
 export { JOB_LIMITS, JOB_LOGS_LIMITS };
+
+/** The longest per-job timeout any server accepts; a server's own EXECUTION_TIMEOUT_MS may be lower. */
+export const JOB_TIMEOUT_CAP_SECONDS = 600;
+const AUTO_PAUSE_MAX = 1000;
 
 /** Every text a user can see for a bad job definition; the web app, the API and the integrations show the same words. */
 export const JOB_MESSAGES = {
@@ -28,6 +33,8 @@ export const JOB_MESSAGES = {
   bodyTooLarge: `Body must be at most ${JOB_LIMITS.bodyMaxBytes / 1024} KiB`,
   notifyOnFailure: 'notify_on_failure must be true or false',
   timeZone: TIME_ZONE_MESSAGE,
+  timeout: RESPONSE_RULE_MESSAGES.timeout(JOB_TIMEOUT_CAP_SECONDS),
+  autoPause: `auto_pause_after must be a whole number from 1 to ${AUTO_PAUSE_MAX} or null`,
   unknownField: 'Unknown field',
   notAnObject: 'Request body must be a JSON object',
   fixErrors: 'Please fix the errors before submitting',
@@ -147,6 +154,15 @@ export const jobDefinitionSchema = z
       body: bodySchema,
       cron_expression: cronSchema,
       time_zone: timeZoneSchema,
+      response_rules: responseRulesSchema,
+      timeout_seconds: z
+        .number({ error: JOB_MESSAGES.timeout })
+        .int(JOB_MESSAGES.timeout)
+        .min(RESPONSE_RULE_LIMITS.minTimeoutSeconds, JOB_MESSAGES.timeout)
+        .max(JOB_TIMEOUT_CAP_SECONDS, JOB_MESSAGES.timeout)
+        .nullable()
+        .default(null),
+      auto_pause_after: z.number({ error: JOB_MESSAGES.autoPause }).int(JOB_MESSAGES.autoPause).min(1, JOB_MESSAGES.autoPause).max(AUTO_PAUSE_MAX, JOB_MESSAGES.autoPause).nullable().default(null),
       notify_on_failure: z.boolean({ error: JOB_MESSAGES.notifyOnFailure }).default(false),
     },
     { error: JOB_MESSAGES.notAnObject },
@@ -155,7 +171,7 @@ export const jobDefinitionSchema = z
   .catchall(z.custom(() => false, { error: JOB_MESSAGES.unknownField }));
 
 /** A definition after validation: trimmed, defaults filled in, ready to store. */
-export type ValidJobDefinition = Required<JobDefinition>;
+export type ValidJobDefinition = Required<Omit<JobDefinition, 'response_rules'>> & { response_rules: ResponseRules | null };
 
 /** The job form's non-blocking notice for plain-HTTP targets. */
 export function urlWarning(url: string): string | null {

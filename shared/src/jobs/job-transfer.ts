@@ -9,7 +9,7 @@ export interface JobExport {
   format: typeof JOB_EXPORT_FORMAT;
   version: 1;
   exported_at: string;
-  jobs: Required<JobDefinition>[];
+  jobs: Array<Required<Omit<JobDefinition, 'response_rules'>> & Pick<Job, 'response_rules'>>;
 }
 
 export const JOB_EXPORT_FORMAT = 'cronbeam-jobs';
@@ -95,6 +95,9 @@ export function exportJobs(jobs: Job[], now = new Date()): JobExport {
       body: j.body,
       cron_expression: j.cron_expression,
       time_zone: j.time_zone,
+      response_rules: j.response_rules,
+      timeout_seconds: j.timeout_seconds,
+      auto_pause_after: j.auto_pause_after,
       notify_on_failure: j.notify_on_failure,
     })),
   };

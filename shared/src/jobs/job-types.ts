@@ -1,4 +1,7 @@
 import type { PlanId } from '../plans';
+import type { ResponseRules } from './response-rules';
+
+export type { ResponseRules };
 
 /**
  * Types of the job API, shared by the backend, the web app, the desktop app
@@ -52,6 +55,12 @@ export interface Job {
   cron_expression: string;
   /** IANA zone whose clocks the cron expression is read on. */
   time_zone: string;
+  /** What counts as success; null: any 2xx status. */
+  response_rules: ResponseRules | null;
+  /** The request's own time limit; null: the server's. */
+  timeout_seconds: number | null;
+  /** Pause the job after this many failed runs in a row; null: never. */
+  auto_pause_after: number | null;
   status: JobStatus;
   notify_on_failure: boolean;
   next_run_at: string | null;
@@ -70,6 +79,9 @@ export interface JobDefinition {
   cron_expression: string;
   /** IANA zone name; UTC when omitted. */
   time_zone?: string;
+  response_rules?: Partial<ResponseRules> | null;
+  timeout_seconds?: number | null;
+  auto_pause_after?: number | null;
   notify_on_failure?: boolean;
 }
 

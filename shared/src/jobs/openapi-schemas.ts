@@ -1,5 +1,6 @@
 import type { ApiKeySummary } from './api-key-types';
-import { JOB_LIMITS } from './job-rules';
+import { JOB_LIMITS, JOB_TIMEOUT_CAP_SECONDS } from './job-rules';
+import { RESPONSE_RULE_LIMITS } from './response-rules';
 import { IMPORT_LIMITS, JOB_EXPORT_FORMAT, type JobExport, type JobImportItem, type JobImportRequest, type JobImportResult } from './job-transfer';
 import { HTTP_METHODS, JOB_STATUSES, type Job, type JobDefinition, type JobLimitExceeded, type JobLogEntry, type JobLogsResponse } from './job-types';
 
@@ -66,6 +67,35 @@ const jobDefinitionProperties: ObjectSchema<JobDefinition>['properties'] = {
       'IANA time zone name the schedule is read in. A local time the clocks skip (spring) fires once, as far after the change as it was after the last valid minute; a local time shown twice (autumn) fires once, at its first occurrence.',
     example: 'Europe/Berlin',
   },
+  response_rules: {
+    type: 'object',
+    nullable: true,
+    default: null,
+    additionalProperties: false,
+    description:
+      'What counts as a successful response; null: any 2xx. Every rule given must hold, and a failed run names the rule it broke. Body rules look at the start of the body the server keeps.',
+    properties: {
+      expected_status: { type: 'string', default: '200-299', description: 'Status codes and ranges from 100 to 599.', example: '200-299, 304' },
+      body_contains: { type: 'string', nullable: true, maxLength: RESPONSE_RULE_LIMITS.bodyContainsMaxLength, description: 'Text the body must contain (case-sensitive).' },
+      json_path: { type: 'string', nullable: true, maxLength: RESPONSE_RULE_LIMITS.jsonPathMaxLength, description: 'Path into a JSON body, e.g. $.status or $.items[0].ok; needs json_equals.', example: '$.status' },
+      json_equals: { nullable: true, description: 'The value json_path must hold: text, a number, true, false or null.', example: 'ok' },
+    },
+  },
+  timeout_seconds: {
+    type: 'integer',
+    nullable: true,
+    default: null,
+    minimum: RESPONSE_RULE_LIMITS.minTimeoutSeconds,
+    maximum: JOB_TIMEOUT_CAP_SECONDS,
+    description: "The request's own time limit in seconds, at most the server's (EXECUTION_TIMEOUT_MS); null: the server's.",
+  },
+  auto_pause_after: {
+    type: 'integer',
+    nullable: true,
+    default: null,
+    minimum: 1,
+    description: 'Pause the job (and email its owner) after this many failed runs in a row; null: never.',
+  },
   notify_on_failure: { type: 'boolean', default: false, description: 'Email the owner when a run fails.' },
 };
 
@@ -78,7 +108,7 @@ export const JOB_DEFINITION_SCHEMA: ObjectSchema<JobDefinition> = {
 
 export const JOB_SCHEMA: ObjectSchema<Job> = {
   type: 'object',
-  required: ['job_id', 'name', 'url', 'method', 'headers', 'body', 'cron_expression', 'time_zone', 'status', 'notify_on_failure', 'next_run_at', 'last_run_at', 'created_at', 'updated_at'],
+  required: ['job_id', 'name', 'url', 'method', 'headers', 'body', 'cron_expression', 'time_zone', 'response_rules', 'timeout_seconds', 'auto_pause_after', 'status', 'notify_on_failure', 'next_run_at', 'last_run_at', 'created_at', 'updated_at'],
   properties: {
     job_id: { type: 'string', format: 'uuid', example: '8b7f7c1e-2f4c-4a8e-9f55-0f3b6d3f3a10' },
     ...jobDefinitionProperties,

@@ -5,6 +5,7 @@ import { UserEntity } from '../../../backend/src/modules/auth/user.entity';
 import { UsersService } from '../../../backend/src/modules/auth/users.service';
 import type { HttpExecutor } from '../../../backend/src/modules/executor/http-executor.service';
 import { JobScheduleService } from '../../../backend/src/modules/jobs/job-schedule.service';
+import { JobEvents } from '../../../backend/src/modules/jobs/job-events';
 import { JobEntity } from '../../../backend/src/modules/jobs/job.entity';
 import { JobsRepository } from '../../../backend/src/modules/jobs/jobs.repository';
 import { MetricsRegistry } from '../../../backend/src/modules/metrics/metrics-registry';
@@ -67,7 +68,7 @@ export class SchedulerDatabase {
     const recorder = new RunRecorder(this.db, runsRepository, runSettings, owner, events, metrics, pressure);
     const noExecutor = null as unknown as HttpExecutor; // claim and record never execute
     const runs = new RunsService(this.db, runsRepository, recorder, events, owner, runSettings, quota, noExecutor, pressure, metrics);
-    const jobs = new JobScheduleService(new JobsRepository(this.db.getRepository(JobEntity)), runs);
+    const jobs = new JobScheduleService(new JobsRepository(this.db.getRepository(JobEntity)), runs, new JobEvents());
     jobs.onModuleInit();
     const claimer = new RunClaimer(this.db, new SchedulerSettings(this.config), jobs, runs, quota, users);
     return { claimer, runs, events, owner };

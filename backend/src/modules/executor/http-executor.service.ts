@@ -9,7 +9,8 @@ import { HopHandler, type HopResponse } from './hop-handler';
 import { WarmConnector } from './warm-connector';
 import { ForbiddenTargetError } from './target-address';
 import { TargetPolicy } from './target-policy.service';
-import type { HttpMethod } from '@shared/jobs/job-types';
+import type { HttpMethod, ResponseRules } from '@shared/jobs/job-types';
+import { compileResponseRules, responseRuleFailure, type ResponseCheck } from '@shared/jobs/response-rules';
 
 /** Redirects followed per execution, each one re-checked against the target rules. */
 export const MAX_REDIRECTS = 5;
@@ -26,6 +27,10 @@ export interface ExecutionRequest {
   method: HttpMethod;
   headers: Record<string, string>;
   body: string;
+  /** What counts as success; null or absent: any 2xx. */
+  responseRules?: ResponseRules | null;
+  /** The job's own time limit (at most the server's); null or absent: the server's. */
+  timeoutMs?: number | null;
 }
 
 export interface ExecutionResult {
@@ -57,6 +62,8 @@ export interface PreparedRequest {
   method: HttpMethod;
   headers: Record<string, string>;
   body: string | undefined;
+  check: ResponseCheck | null;
+  timeoutMs: number;
 }
 
 /** Raised when an execution's deadline passes; failure-cause names it a timeout. */
@@ -110,6 +117,11 @@ export class HttpExecutor implements OnApplicationShutdown {
   }
 
   /** After the scheduler has drained its in-flight requests (it does so in onModuleDestroy). */
+  /** The longest time limit a job may ask for: the server's own. */
+  get maxTimeoutMs(): number {
+    return this.settings.executionTimeoutMs;
+  }
+
   async onApplicationShutdown(): Promise<void> {
     this.deadlines.clear();
     this.connector.close();
@@ -125,7 +137,14 @@ export class HttpExecutor implements OnApplicationShutdown {
     }
     headers[EXECUTION_ID_HEADER] = request.executionId;
     const sendsBody = request.body !== '' && request.method !== 'GET' && request.method !== 'HEAD';
-    return { target: URL.canParse(request.url) ? hopTarget(new URL(request.url)) : null, method: request.method, headers, body: sendsBody ? request.body : undefined };
+    return {
+      target: URL.canParse(request.url) ? hopTarget(new URL(request.url)) : null,
+      method: request.method,
+      headers,
+      body: sendsBody ? request.body : undefined,
+      check: request.responseRules ? compileResponseRules(request.responseRules) : null,
+      timeoutMs: Math.min(request.timeoutMs ?? this.settings.executionTimeoutMs, this.settings.executionTimeoutMs),
+    };
   }
 
   async execute(prepared: PreparedRequest): Promise<ExecutionResult> {
@@ -135,7 +154,7 @@ export class HttpExecutor implements OnApplicationShutdown {
     let hop: HopHandler | null = null;
     let expired = false;
     // One deadline for the whole execution, redirects included.
-    const deadline = this.deadlines.add(started + this.settings.executionTimeoutMs, () => {
+    const deadline = this.deadlines.add(started + prepared.timeoutMs, () => {
       expired = true;
       hop?.abort(new ExecutionTimeoutError());
     });
@@ -174,18 +193,22 @@ export class HttpExecutor implements OnApplicationShutdown {
           continue;
         }
         const cause = describeStatus(statusCode);
+        const responseBody = response.body.text(response.contentType);
+        // A job's rules replace the 2xx test; a broken rule is retried only when the status itself would be.
+        const ruleFailure = prepared.check ? responseRuleFailure(prepared.check, statusCode, responseBody) : null;
+        const failed = prepared.check ? ruleFailure !== null : cause !== null;
         return {
-          success: cause === null,
+          success: !failed,
           startedAt,
           responseCode: statusCode,
           durationMs: elapsed(),
-          responseBody: response.body.text(response.contentType),
-          errorMessage: cause?.message ?? null,
-          retryable: cause?.retryable ?? false,
+          responseBody,
+          errorMessage: prepared.check ? ruleFailure : (cause?.message ?? null),
+          retryable: failed && (cause?.retryable ?? false),
         };
       }
     } catch (error) {
-      const cause = describeRequestError(error, this.settings.executionTimeoutMs);
+      const cause = describeRequestError(error, prepared.timeoutMs);
       return failure(startedAt, elapsed(), null, cause.message, cause.retryable);
     } finally {
       deadline.cancel();

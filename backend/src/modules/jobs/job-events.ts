@@ -10,6 +10,8 @@ export interface JobChange {
   kind: JobChangeKind;
   /** The job's next due time after the change; null when paused or deleted. */
   nextRunAt: Date | null;
+  /** Set when the job paused itself: this many runs failed in a row (its auto_pause_after). */
+  autoPausedAfter?: number;
 }
 
 /**

@@ -2,7 +2,8 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { Queryable } from '../../common/database/transaction';
 import type { JobRequest, StoredResult } from '../runs/runs.service';
 import { RunsService } from '../runs/runs.service';
-import { JobsRepository, type DueJobRow, type HeldJobRow } from './jobs.repository';
+import { JobEvents } from './job-events';
+import { JobsRepository, type DueJobRow, type HeldJobRow, type JobRequestRow } from './jobs.repository';
 import { nextRunOrNull } from './jobs.service';
 
 export type { DueJobRow, HeldJobRow } from './jobs.repository';
@@ -18,6 +19,7 @@ export class JobScheduleService implements OnModuleInit {
   constructor(
     private readonly jobs: JobsRepository,
     private readonly runs: RunsService,
+    private readonly events: JobEvents,
   ) {}
 
   /** Stored execution results set their job's status and last_run_at in the same transaction. */
@@ -58,11 +60,17 @@ export class JobScheduleService implements OnModuleInit {
     return this.jobs.restoreHeld(jobs.map((j) => j.id), next);
   }
 
-  private applyResults(tx: Queryable, results: StoredResult[]): Promise<void> {
-    return this.jobs.applyResults(tx, results.map((r) => r.jobId), results.map((r) => r.status), results.map((r) => r.executedAt));
+  /**
+   * A job that reaches its auto_pause_after is paused in the same statement;
+   * the change is announced at once (the scheduler drops its claims, the
+   * owner is alerted), while the results' transaction finishes.
+   */
+  private async applyResults(tx: Queryable, results: StoredResult[]): Promise<void> {
+    const paused = await this.jobs.applyResults(tx, results.map((r) => r.jobId), results.map((r) => r.status), results.map((r) => r.executedAt));
+    for (const job of paused) this.events.emit({ jobId: job.id, userId: job.user_id, kind: 'paused', nextRunAt: null, autoPausedAfter: job.auto_pause_after });
   }
 }
 
-export function toJobRequest(row: { url: string; method: JobRequest['method']; headers: Record<string, string>; body: string; notify_on_failure: boolean }): JobRequest {
-  return { url: row.url, method: row.method, headers: row.headers, body: row.body, notifyOnFailure: row.notify_on_failure };
+export function toJobRequest(row: JobRequestRow): JobRequest {
+  return { url: row.url, method: row.method, headers: row.headers, body: row.body, notifyOnFailure: row.notify_on_failure, responseRules: row.response_rules, timeoutMs: row.timeout_ms };
 }

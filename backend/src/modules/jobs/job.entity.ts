@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { JOB_STATUS, type HttpMethod, type JobStatus } from '@shared/jobs/job-types';
+import { JOB_STATUS, type HttpMethod, type JobStatus, type ResponseRules } from '@shared/jobs/job-types';
 
 @Entity('jobs')
 @Index('jobs_user_idx', ['userId', 'createdAt'])
@@ -30,6 +30,15 @@ export class JobEntity {
 
   @Column('text', { name: 'time_zone', default: 'UTC' })
   timeZone: string;
+
+  @Column('jsonb', { name: 'response_rules', nullable: true })
+  responseRules: ResponseRules | null;
+
+  @Column('integer', { name: 'timeout_ms', nullable: true })
+  timeoutMs: number | null;
+
+  @Column('integer', { name: 'auto_pause_after', nullable: true })
+  autoPauseAfter: number | null;
 
   @Column('text', { default: JOB_STATUS.scheduled })
   status: JobStatus;

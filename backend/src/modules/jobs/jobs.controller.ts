@@ -28,7 +28,14 @@ export class JobsController {
   @Post('test')
   @HttpCode(200)
   test(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(testRunSchema)) body: TestRunDefinition): Promise<TestRunOutcome> {
-    return this.jobs.testRun(user.id, { url: body.url, method: body.method, headers: body.headers, body: body.body });
+    return this.jobs.testRun(user.id, {
+      url: body.url,
+      method: body.method,
+      headers: body.headers,
+      body: body.body,
+      responseRules: body.response_rules,
+      timeoutMs: body.timeout_seconds ? body.timeout_seconds * 1000 : null,
+    });
   }
 
   @Get()

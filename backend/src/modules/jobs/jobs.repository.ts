@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
-import { HELD_JOB_STATUSES, JOB_STATUS, type HttpMethod, type JobStatus } from '@shared/jobs/job-types';
+import { HELD_JOB_STATUSES, JOB_STATUS, type HttpMethod, type JobStatus, type ResponseRules } from '@shared/jobs/job-types';
 import { returnedRows } from '../../common/database/query-rows';
 import type { Queryable } from '../../common/database/transaction';
 import { JobEntity } from './job.entity';
@@ -9,7 +9,7 @@ import { JobEntity } from './job.entity';
 const HELD = HELD_JOB_STATUSES.map((s) => `'${s}'`).join(', ');
 
 /** The definition columns a user writes; status and run times belong to the scheduler. */
-export type JobDefinitionColumns = Pick<JobEntity, 'name' | 'url' | 'method' | 'headers' | 'body' | 'cronExpression' | 'timeZone' | 'notifyOnFailure'>;
+export type JobDefinitionColumns = Pick<JobEntity, 'name' | 'url' | 'method' | 'headers' | 'body' | 'cronExpression' | 'timeZone' | 'responseRules' | 'timeoutMs' | 'autoPauseAfter' | 'notifyOnFailure'>;
 
 /** What executing a job needs, by job id. */
 export interface JobRequestRow {
@@ -19,6 +19,8 @@ export interface JobRequestRow {
   headers: Record<string, string>;
   body: string;
   notify_on_failure: boolean;
+  response_rules: ResponseRules | null;
+  timeout_ms: number | null;
 }
 
 /** A job whose next run has come, locked for the claim. */
@@ -27,6 +29,15 @@ export interface DueJobRow extends JobRequestRow {
   cron_expression: string;
   time_zone: string;
   next_run_at: Date;
+}
+
+/** A job applyResults just paused for its consecutive failures (RETURNING sees the new values). */
+export interface AutoPausedJobRow {
+  id: string;
+  user_id: string;
+  name: string;
+  auto_pause_after: number;
+  auto_paused: boolean;
 }
 
 /** A job the quota stopped. */
@@ -102,7 +113,7 @@ export class JobsRepository {
   /** Locks up to `limit` jobs due by `horizon` (skipping those another claimer holds), earliest first. */
   lockDue(tx: Queryable, horizon: Date, limit: number): Promise<DueJobRow[]> {
     return tx.query(
-      `SELECT id, user_id, cron_expression, time_zone, next_run_at, url, method, headers, body, notify_on_failure
+      `SELECT id, user_id, cron_expression, time_zone, next_run_at, url, method, headers, body, notify_on_failure, response_rules, timeout_ms
        FROM jobs
        WHERE next_run_at <= $1 AND next_run_at IS NOT NULL AND status NOT IN (${HELD})
        ORDER BY next_run_at
@@ -125,7 +136,7 @@ export class JobsRepository {
   }
 
   requests(tx: Queryable, jobIds: string[]): Promise<JobRequestRow[]> {
-    return tx.query(`SELECT id, url, method, headers, body, notify_on_failure FROM jobs WHERE id = ANY($1::uuid[])`, [jobIds]);
+    return tx.query(`SELECT id, url, method, headers, body, notify_on_failure, response_rules, timeout_ms FROM jobs WHERE id = ANY($1::uuid[])`, [jobIds]);
   }
 
   /** The earliest next run of a job the scheduler may fire. */
@@ -163,17 +174,35 @@ export class JobsRepository {
    * its status (a null status, a failure that will be retried, leaves it as it
    * was), and last_run_at moves forward. Paused and quota_reached are the
    * user's or the quota's decision, never overwritten by a result.
+   * Consecutive failed runs are counted (a success resets the count, the
+   * failures of one batch all count); a job whose count reaches its
+   * auto_pause_after is paused in the same statement. Answers the jobs paused so.
    */
-  async applyResults(tx: Queryable, jobIds: string[], statuses: (string | null)[], executedAt: Date[]): Promise<void> {
-    await tx.query(
-      `UPDATE jobs j SET
-         status = CASE WHEN j.status IN (${HELD}) OR v.status IS NULL THEN j.status ELSE v.status END,
-         last_run_at = greatest(j.last_run_at, v.executed_at)
-       FROM (SELECT DISTINCT ON (id) * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[]) AS u(id, status, executed_at)
-             ORDER BY id, executed_at DESC) v
-       WHERE j.id = v.id`,
-      [jobIds, statuses, executedAt],
-    );
+  async applyResults(tx: Queryable, jobIds: string[], statuses: (string | null)[], executedAt: Date[]): Promise<AutoPausedJobRow[]> {
+    return returnedRows<AutoPausedJobRow>(
+      await tx.query(
+        `UPDATE jobs j SET
+           consecutive_failures = n.failures,
+           status = CASE
+             WHEN o.status IN (${HELD}) THEN o.status
+             WHEN o.auto_pause_after IS NOT NULL AND n.failures >= o.auto_pause_after THEN '${JOB_STATUS.paused}'
+             WHEN v.status IS NULL THEN o.status
+             ELSE v.status END,
+           next_run_at = CASE WHEN o.status NOT IN (${HELD}) AND o.auto_pause_after IS NOT NULL AND n.failures >= o.auto_pause_after THEN NULL ELSE o.next_run_at END,
+           last_run_at = greatest(o.last_run_at, v.executed_at)
+         FROM (SELECT DISTINCT ON (id) * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[]) AS u(id, status, executed_at)
+               ORDER BY id, executed_at DESC) v
+         JOIN jobs o ON o.id = v.id
+         CROSS JOIN LATERAL (
+           SELECT CASE WHEN v.status = '${JOB_STATUS.success}' THEN 0
+                       ELSE o.consecutive_failures + (SELECT count(*)::int FROM unnest($1::uuid[], $2::text[]) AS f(id, status) WHERE f.id = o.id AND f.status = '${JOB_STATUS.failed}')
+                  END AS failures
+         ) n
+         WHERE j.id = v.id
+         RETURNING j.id, j.user_id, j.name, j.auto_pause_after, (o.status NOT IN (${HELD}) AND j.status = '${JOB_STATUS.paused}') AS auto_paused`,
+        [jobIds, statuses, executedAt],
+      ),
+    ).filter((row) => row.auto_paused);
   }
 
   /** Pauses the user's jobs beyond their oldest `keep` (the newest ones first); answers the paused ids. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { nextRun } from '@shared/cron/cron-schedule';
 import { JOB_MESSAGES, jobDefinitionSchema, type ValidJobDefinition } from '@shared/jobs/job-rules';
+import { RESPONSE_RULE_MESSAGES } from '@shared/jobs/response-rules';
 import {
   IMPORT_LIMITS,
   IMPORT_MESSAGES,
@@ -78,6 +79,7 @@ export class JobsService {
 
   async create(userId: string, definition: ValidJobDefinition): Promise<Job> {
     this.targets.assertAllowed(definition.url);
+    this.assertTimeout(definition.timeout_seconds);
     const plan = await this.users.getPlan(userId);
     const maxJobs = this.quota.jobLimit(plan);
     const job = await this.saveUniqueName(() =>
@@ -179,6 +181,7 @@ export class JobsService {
   /** Replaces the definition; the next run is recomputed unless the job is paused. */
   async update(userId: string, jobId: string, definition: ValidJobDefinition): Promise<Job> {
     this.targets.assertAllowed(definition.url);
+    this.assertTimeout(definition.timeout_seconds);
     const job = await this.find(userId, jobId);
     await this.saveUniqueName(() => this.jobs.updateDefinition(userId, job.id, columns(definition), nextRun(definition.cron_expression, new Date(), definition.time_zone)));
     const saved = await this.find(userId, jobId);
@@ -210,11 +213,23 @@ export class JobsService {
   async runNow(userId: string, jobId: string): Promise<JobLogEntry> {
     const job = await this.find(userId, jobId);
     const plan = await this.users.getPlan(userId);
-    return this.runs.runNow({ id: job.id, userId, plan, url: job.url, method: job.method, headers: job.headers, body: job.body, notifyOnFailure: job.notifyOnFailure });
+    return this.runs.runNow({
+      id: job.id,
+      userId,
+      plan,
+      url: job.url,
+      method: job.method,
+      headers: job.headers,
+      body: job.body,
+      notifyOnFailure: job.notifyOnFailure,
+      responseRules: job.responseRules,
+      timeoutMs: job.timeoutMs,
+    });
   }
 
   /** Executes an unsaved definition once and answers the outcome; nothing is stored. Rate-limited per user (429). */
   async testRun(userId: string, request: Omit<ExecutionRequest, 'executionId'>): Promise<TestRunOutcome> {
+    this.assertTimeout(request.timeoutMs ? request.timeoutMs / 1000 : null);
     this.targets.assertAllowed(request.url);
     const wait = this.testRuns.take(userId);
     if (wait > 0) throw ApiError.tooManyRequests('Too many test requests. Please try again later.', wait);
@@ -280,6 +295,12 @@ export class JobsService {
     return parsed.data;
   }
 
+  /** A job may shorten the request time limit, never lengthen it past the server's. */
+  private assertTimeout(timeoutSeconds: number | null): void {
+    const max = Math.floor(this.executor.maxTimeoutMs / 1000);
+    if (timeoutSeconds !== null && timeoutSeconds > max) throw ApiError.invalidField(['body', 'timeout_seconds'], RESPONSE_RULE_MESSAGES.timeout(max));
+  }
+
   /** The target policy's message for a URL it refuses, or null. */
   private targetRefusal(url: string): string | null {
     try {
@@ -315,6 +336,9 @@ function columns(definition: ValidJobDefinition): JobDefinitionColumns {
     body: definition.body,
     cronExpression: definition.cron_expression,
     timeZone: definition.time_zone,
+    responseRules: definition.response_rules,
+    timeoutMs: definition.timeout_seconds === null ? null : definition.timeout_seconds * 1000,
+    autoPauseAfter: definition.auto_pause_after,
     notifyOnFailure: definition.notify_on_failure,
   };
 }

@@ -43,3 +43,18 @@ export function recoveryMail(to: AlertRecipient, outcome: ExecutionOutcome, dash
     ].join('\n'),
   };
 }
+
+/** The email saying a job paused itself after its consecutive failures. */
+export function autoPauseMail(to: AlertRecipient, failures: number, dashboardUrl: string): MailMessage {
+  return {
+    to: to.email,
+    subject: `Cronbeam: job "${to.jobName}" paused after ${failures} failed runs`,
+    text: [
+      `Your job "${to.jobName}" failed ${failures} times in a row and has been paused, as its auto-pause setting asks.`,
+      '',
+      `Target: ${to.jobUrl}`,
+      '',
+      `It stays paused until you resume it. Logs: ${dashboardUrl}`,
+    ].join('\n'),
+  };
+}

@@ -5,7 +5,7 @@ import { UsersService } from '../auth/users.service';
 import { JobsService } from '../jobs/jobs.service';
 import { MailService } from '../mail/mail.service';
 import { RunsService, type ExecutionOutcome } from '../runs/runs.service';
-import { failureMail, recoveryMail, type AlertRecipient } from './failure-alert-mail';
+import { autoPauseMail, failureMail, recoveryMail, type AlertRecipient } from './failure-alert-mail';
 import { JobAlertStatesRepository } from './job-alert-states.repository';
 
 /**
@@ -35,6 +35,24 @@ export class FailureAlerts implements OnModuleInit, OnModuleDestroy {
         concatMap((o) => this.handle(o)),
       )
       .subscribe();
+    // A job that paused itself after its failures tells its owner so, whether or not it alerts on failures.
+    this.subscription.add(
+      this.jobs.changes$
+        .pipe(
+          filter((c) => c.autoPausedAfter !== undefined),
+          concatMap((c) => this.autoPaused(c.userId, c.jobId, c.autoPausedAfter!)),
+        )
+        .subscribe(),
+    );
+  }
+
+  private async autoPaused(userId: string, jobId: string, failures: number): Promise<void> {
+    try {
+      const recipient = await this.recipient(userId, jobId);
+      if (recipient) await this.mail.send(autoPauseMail(recipient, failures, `${this.config.publicUrl}/dashboard`));
+    } catch (error) {
+      this.logger.warn(`Auto-pause alert for job ${jobId} not sent: ${(error as Error).message}`);
+    }
   }
 
   onModuleDestroy(): void {

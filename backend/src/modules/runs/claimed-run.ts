@@ -1,4 +1,4 @@
-import type { HttpMethod, RunTrigger } from '@shared/jobs/job-types';
+import type { HttpMethod, ResponseRules, RunTrigger } from '@shared/jobs/job-types';
 
 /** A run this instance holds the lease on and will execute: the run record plus the job's request. */
 export interface ClaimedRun {
@@ -14,6 +14,8 @@ export interface ClaimedRun {
   method: HttpMethod;
   headers: Record<string, string>;
   body: string;
+  responseRules: ResponseRules | null;
+  timeoutMs: number | null;
 }
 
 /** A leased run as `job_runs` returns it. */
@@ -34,6 +36,9 @@ export interface JobRequest {
   headers: Record<string, string>;
   body: string;
   notifyOnFailure: boolean;
+  /** What counts as success (null: any 2xx) and the job's own time limit (null: the server's). */
+  responseRules: ResponseRules | null;
+  timeoutMs: number | null;
 }
 
 export function toClaimedRun(row: LeasedRunRow, job: JobRequest): ClaimedRun {
@@ -50,5 +55,7 @@ export function toClaimedRun(row: LeasedRunRow, job: JobRequest): ClaimedRun {
     method: job.method,
     headers: job.headers ?? {},
     body: job.body ?? '',
+    responseRules: job.responseRules ?? null,
+    timeoutMs: job.timeoutMs ?? null,
   };
 }

@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { RUN_OUTCOME, RUN_TRIGGER } from '@shared/jobs/job-types';
 import type { Queryable } from '../../common/database/transaction';
 import { UsersService } from '../auth/users.service';
-import { JobScheduleService } from '../jobs/job-schedule.service';
+import { JobScheduleService, toJobRequest } from '../jobs/job-schedule.service';
 import { QuotaService, usagePeriodOf, type QuotaRequest } from '../quota/quota.service';
 import { RunsService, toClaimedRun, type ClaimedRun, type LeasedRunRow, type NewRun } from '../runs/runs.service';
 import { planDue, type DuePlan } from './due-instants';
@@ -97,7 +97,7 @@ export class RunClaimer {
       return {
         runs: leased.map((row) => {
           const job = requests.get(row.job_id)!;
-          return toClaimedRun(row, { url: job.url, method: job.method, headers: job.headers, body: job.body, notifyOnFailure: job.notify_on_failure });
+          return toClaimedRun(row, toJobRequest(job));
         }),
         more: jobs.length === this.settings.batchSize,
       };

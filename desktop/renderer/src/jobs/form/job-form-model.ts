@@ -18,10 +18,17 @@ export interface JobFormValues {
   cron_expression: string;
   time_zone: string;
   notify_on_failure: boolean;
+  /** Response rules as typed; all empty (or the default status list alone) means no rules. */
+  expected_status: string;
+  body_contains: string;
+  json_path: string;
+  json_equals: string;
+  timeout_seconds: string;
+  auto_pause_after: string;
 }
 
 /** The fields whose messages the form shows next to them. */
-export type JobFormField = 'name' | 'url' | 'method' | 'headers' | 'body' | 'cron_expression' | 'time_zone' | 'notify_on_failure';
+export type JobFormField = 'name' | 'url' | 'method' | 'headers' | 'body' | 'cron_expression' | 'time_zone' | 'notify_on_failure' | 'response_rules' | 'timeout_seconds' | 'auto_pause_after';
 export type JobFormErrors = Partial<Record<JobFormField, string>>;
 
 let nextRowId = 1;
@@ -36,7 +43,32 @@ export const EMPTY_FORM: JobFormValues = {
   cron_expression: DEFAULT_CRON,
   time_zone: 'UTC',
   notify_on_failure: false,
+  expected_status: '',
+  body_contains: '',
+  json_path: '',
+  json_equals: '',
+  timeout_seconds: '',
+  auto_pause_after: '',
 };
+
+const DEFAULT_STATUSES = '200-299';
+
+/** The JSON value as typed: a JSON scalar (42, true, null, "x") when it parses as one, else the text itself. */
+function jsonValueOf(text: string): string | number | boolean | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value === null || ['string', 'number', 'boolean'].includes(typeof value) ? (value as string | number | boolean | null) : text;
+  } catch {
+    return text;
+  }
+}
+
+/** A whole number as typed, the text itself when it is not one (the rules then name the field), null when empty. */
+function numberOf(text: string): number | string | null {
+  const trimmed = text.trim();
+  if (!trimmed) return null;
+  return /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : trimmed;
+}
 
 /** The form's values for editing an existing job. */
 export function valuesFromJob(job: Job): JobFormValues {
@@ -49,6 +81,12 @@ export function valuesFromJob(job: Job): JobFormValues {
     cron_expression: job.cron_expression,
     time_zone: job.time_zone ?? 'UTC',
     notify_on_failure: job.notify_on_failure,
+    expected_status: job.response_rules?.expected_status ?? '',
+    body_contains: job.response_rules?.body_contains ?? '',
+    json_path: job.response_rules?.json_path ?? '',
+    json_equals: job.response_rules?.json_path ? JSON.stringify(job.response_rules.json_equals) : '',
+    timeout_seconds: job.timeout_seconds === null || job.timeout_seconds === undefined ? '' : String(job.timeout_seconds),
+    auto_pause_after: job.auto_pause_after === null || job.auto_pause_after === undefined ? '' : String(job.auto_pause_after),
   };
 }
 
@@ -73,6 +111,22 @@ export function definitionFromValues(values: JobFormValues): JobDefinition {
     cron_expression: values.cron_expression.trim().split(/\s+/).join(' '),
     time_zone: values.time_zone,
     notify_on_failure: values.notify_on_failure,
+    response_rules: rulesFromValues(values),
+    timeout_seconds: numberOf(values.timeout_seconds) as number | null,
+    auto_pause_after: numberOf(values.auto_pause_after) as number | null,
+  };
+}
+
+/** No rules unless one is set beyond the default 2xx. */
+function rulesFromValues(values: JobFormValues): JobDefinition['response_rules'] {
+  const statuses = values.expected_status.trim();
+  const path = values.json_path.trim();
+  if ((!statuses || statuses === DEFAULT_STATUSES) && !values.body_contains && !path) return null;
+  return {
+    expected_status: statuses || DEFAULT_STATUSES,
+    body_contains: values.body_contains || null,
+    json_path: path || null,
+    ...(path ? { json_equals: jsonValueOf(values.json_equals.trim()) } : {}),
   };
 }
 

@@ -108,6 +108,35 @@ describe('job form rules', () => {
       cron_expression: '*/15 * * * *',
       time_zone: 'UTC',
       notify_on_failure: false,
+      response_rules: null,
+      timeout_seconds: null,
+      auto_pause_after: null,
+    });
+  });
+
+  it('sends response rules, timeout and auto-pause, and shows the rules’ message for a bad status list', async () => {
+    const { calls } = installFakeApi({ 'GET /jobs': { status: 200, body: [] }, 'POST /jobs': { status: 201, body: created } });
+    renderForm();
+    await userEvent.type(name(), 'checked-job');
+    await userEvent.type(url(), 'https://example.com/health');
+    fireEvent.click(screen.getByText('Response rules and limits'));
+    await userEvent.type(screen.getByLabelText('Expected status codes'), '200-299, 99');
+    fireEvent.click(submit());
+    expect(await screen.findByText('expected_status must list status codes or ranges from 100 to 599, e.g. "200-299, 304"')).toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+
+    await userEvent.clear(screen.getByLabelText('Expected status codes'));
+    await userEvent.type(screen.getByLabelText('Expected status codes'), '200, 304');
+    await userEvent.type(screen.getByLabelText('JSON path'), '$.status');
+    await userEvent.type(screen.getByLabelText('JSON value at the path'), '"up"');
+    await userEvent.type(screen.getByLabelText('Timeout (seconds)'), '5');
+    await userEvent.type(screen.getByLabelText('Pause after failed runs in a row'), '3');
+    fireEvent.click(submit());
+    await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /jobs', 'POST /jobs']));
+    expect(calls[1].body).toMatchObject({
+      response_rules: { expected_status: '200, 304', body_contains: null, json_path: '$.status', json_equals: 'up' },
+      timeout_seconds: 5,
+      auto_pause_after: 3,
     });
   });
 

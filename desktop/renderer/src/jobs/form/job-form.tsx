@@ -171,6 +171,35 @@ export function JobForm({ job, onSaved, onCancel }: JobFormProps) {
         onTimeZoneChange={(zone) => set('time_zone', zone)}
         timeZoneError={errors.time_zone}
       />
+      <details className="response-rules" open={Boolean(values.expected_status || values.body_contains || values.json_path || values.timeout_seconds || values.auto_pause_after)}>
+        <summary>Response rules and limits</summary>
+        <p className="field-hint">By default a run succeeds on any 2xx status. Every rule given here must hold; a failed run names the rule it broke.</p>
+        <div className="form-grid">
+          {(
+            [
+              ['expected_status', 'Expected status codes', '200-299, 304'],
+              ['body_contains', 'Body contains', 'OK'],
+              ['json_path', 'JSON path', '$.status'],
+              ['json_equals', 'JSON value at the path', '"up"'],
+              ['timeout_seconds', 'Timeout (seconds)', 'server default'],
+              ['auto_pause_after', 'Pause after failed runs in a row', 'never'],
+            ] as const
+          ).map(([key, label, placeholder]) => (
+            <div className="field" key={key}>
+              <label htmlFor={`job-${key}`}>{label}</label>
+              <input id={`job-${key}`} value={values[key]} placeholder={placeholder} spellCheck={false} onChange={(e) => set(key, e.target.value)} />
+            </div>
+          ))}
+        </div>
+        {(['response_rules', 'timeout_seconds', 'auto_pause_after'] as const).map(
+          (field) =>
+            errors[field] && (
+              <span key={field} className="field-error" role="alert">
+                {errors[field]}
+              </span>
+            ),
+        )}
+      </details>
       <label className="checkbox-row">
         <input type="checkbox" checked={values.notify_on_failure} onChange={(e) => set('notify_on_failure', e.target.checked)} />
         Email me when a run fails
