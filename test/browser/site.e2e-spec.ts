@@ -171,7 +171,7 @@ describe('public site (browser)', () => {
     await page.close();
   });
 
-  it('shows guide toasts top-right, closing after 3 s, paused while hovered, closed by a click', async () => {
+  it('shows guide toasts top-right, closing after 3 s, paused while hovered or unfocused, dismissed by a drag past 60 % or a click', async () => {
     const page = await browser.newPage();
     await page.goto('/guides/webhooks', { waitUntil: 'networkidle' });
     const copy = page.getByRole('button', { name: 'Copy Create a scheduled webhook' });
@@ -193,6 +193,37 @@ describe('public site (browser)', () => {
     expect(await toast.count()).toBe(1);
     await page.mouse.move(0, 0);
     await toast.waitFor({ state: 'detached', timeout: 10_000 });
+
+    // While the window has lost focus it stays too.
+    await copy.click();
+    await toast.waitFor();
+    await page.mouse.move(0, 0);
+    await page.evaluate("dispatchEvent(new Event('blur'))");
+    await page.waitForTimeout(4_000); // as above: the pause is the behaviour under test
+    expect(await toast.count()).toBe(1);
+    await page.evaluate("dispatchEvent(new Event('focus'))");
+    await toast.waitFor({ state: 'detached', timeout: 10_000 });
+
+    // Dragged (to the left: it sits at the right edge) less than 60 % of its width it springs back; further, it is dismissed.
+    await copy.click();
+    await toast.waitFor();
+    // Once its slide-in has ended (it enters from beyond the right edge).
+    let box = (await toast.boundingBox())!;
+    for (const started = Date.now(); box.x + box.width > DESKTOP.width && Date.now() - started < 5_000; ) {
+      await new Promise((r) => setTimeout(r, 50));
+      box = (await toast.boundingBox())!;
+    }
+    const drag = async (fraction: number) => {
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width / 2 + box.width * fraction, box.y + box.height / 2, { steps: 8 });
+      await page.mouse.up();
+    };
+    await drag(-0.4);
+    await page.waitForTimeout(300); // let the spring-back animation run
+    expect(await toast.count()).toBe(1);
+    await drag(-0.8);
+    await toast.waitFor({ state: 'detached', timeout: 2_000 });
 
     await copy.click();
     await toast.waitFor();
