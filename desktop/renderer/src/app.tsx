@@ -6,6 +6,7 @@ import { LoginPage } from './auth/login-page';
 import { prefetchDashboardData } from './dashboard/dashboard-prefetch';
 import { SignupPage } from './auth/signup-page';
 import { VerifyPage } from './auth/verify-page';
+import { ForgotPasswordPage } from './auth/forgot-password-page';
 import { isIdTokenExpired } from './session/id-token';
 import { useSession } from './session/session-store';
 import { loginUrl } from './session/use-session-expiry';
@@ -58,6 +59,7 @@ export function AppRoutes() {
           <Route path="/login" element={<LoginPage />} />
           <Route path="/signup" element={<SignupPage />} />
           <Route path="/verify" element={<VerifyPage />} />
+          <Route path="/forgot-password" element={<ForgotPasswordPage />} />
           <Route path="/verify/:email" element={<VerifyPage />} />
           <Route path="/auth/callback" element={<AuthCallbackPage />} />
           <Route path="/dashboard/auth/callback" element={<AuthCallbackPage />} />

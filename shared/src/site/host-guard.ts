@@ -25,7 +25,7 @@ export function isOpenPath(path: string): boolean {
   return (OPEN_PATHS as readonly string[]).includes(path) || path.startsWith('/guides/');
 }
 
-const AUTH_PAGES = ['/login', '/signup', '/verify'];
+const AUTH_PAGES = ['/login', '/signup', '/verify', '/forgot-password'];
 const SOCIAL_CALLBACK = '/dashboard/auth/callback';
 
 function isAuthPage(path: string): boolean {
@@ -48,7 +48,7 @@ function needsSessionOnly(path: string): boolean {
  * 404 for a path that is neither one of these nor a public page, so a new
  * screen must be listed here.
  */
-export const APP_PATH_PREFIXES = ['/login', '/signup', '/verify', '/auth', '/dashboard', '/profile', '/success', '/cancel', '/pricing', '/desktop'] as const;
+export const APP_PATH_PREFIXES = ['/login', '/signup', '/verify', '/forgot-password', '/auth', '/dashboard', '/profile', '/success', '/cancel', '/pricing', '/desktop'] as const;
 
 export function isAppPath(path: string): boolean {
   return APP_PATH_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));

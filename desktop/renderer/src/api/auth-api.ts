@@ -12,6 +12,9 @@ export const authApi = {
   signup: (name: string, email: string, password: string) =>
     apiRequest<unknown>('POST', '/auth/signup', { auth: false, body: { name, email, password } }),
   verify: (email: string, code: string) => apiRequest<unknown>('POST', '/auth/verify', { auth: false, body: { email, code } }),
+  forgotPassword: (email: string) => apiRequest<unknown>('POST', '/auth/forgot-password', { auth: false, body: { email } }),
+  resetPassword: (email: string, code: string, newPassword: string) =>
+    apiRequest<unknown>('POST', '/auth/reset-password', { auth: false, body: { email, code, new_password: newPassword } }),
   resendCode: (email: string) => apiRequest<unknown>('POST', '/auth/resend-code', { auth: false, body: { email } }),
   socialLogin: (code: string, state: string | null) =>
     apiRequest<TokenResponse>('POST', '/auth/social-login', { auth: false, body: { code, state } }),

@@ -72,9 +72,9 @@ export function LoginPage() {
         <div className="field">
           <div className="field-label-row">
             <label htmlFor="login-password">Password</label>
-            <a className="link-muted" href="#forgot-password" onClick={(e) => e.preventDefault()}>
+            <Link className="link-muted" to={email.trim() ? `/forgot-password?email=${encodeURIComponent(email.trim())}` : '/forgot-password'}>
               Forgot Password?
-            </a>
+            </Link>
           </div>
           <input
             id="login-password"
