@@ -28,12 +28,14 @@ const GROWTH_SHARE = 0.5;
 export const SCHEDULER_NODE_FLAGS = ['--expose-gc', '--heap-growing-percent=300', '--no-memory-reducer'] as const;
 
 /**
- * A collection that paused the thread longer than this means the heap is too
- * large for one pause to pass unnoticed (a test runner hosting the service,
- * say); the collector then stops and leaves the heap to V8's incremental
- * marking (at the raised trigger the process was started with).
+ * Collections that paused the thread longer than this, LONG_PAUSES_TO_STOP
+ * times in a row, mean the heap is too large for one pause to pass unnoticed;
+ * the collector then stops and leaves the heap to V8's incremental marking
+ * (at the raised trigger the process was started with, so memory grows: it
+ * says so in a warning). A single long pause is a busy machine, not a big heap.
  */
 const MAX_PAUSE_MS = 100;
+const LONG_PAUSES_TO_STOP = 3;
 /**
  * A collection waits this long for the tail of a burst: with the burst's last
  * requests in flight, more of the objects hot code was specialised on are
@@ -72,6 +74,8 @@ export class IdleCollector implements OnApplicationBootstrap, OnModuleDestroy {
   private liveAfterCollection = 0;
   /** When the collector started waiting for a burst's tail to collect at (0: not waiting). */
   private tailWaitSince = 0;
+  /** Consecutive collections that paused longer than MAX_PAUSE_MS. */
+  private longPauses = 0;
   /** Full collections run by this collector so far. */
   collections = 0;
 
@@ -88,6 +92,9 @@ export class IdleCollector implements OnApplicationBootstrap, OnModuleDestroy {
       return;
     }
     this.collect = gc;
+    // With V8's trigger raised from the process's start, the start-up garbage (modules, Nest's set-up) is
+    // still on the heap: collect it once, before the first instant, so growth is measured from live data.
+    gc();
     this.liveAfterCollection = v8.getHeapStatistics().used_heap_size;
     this.timer = setInterval(() => this.check(), CHECK_INTERVAL_MS);
     this.timer.unref();
@@ -110,8 +117,9 @@ export class IdleCollector implements OnApplicationBootstrap, OnModuleDestroy {
     this.collections++;
     this.tailWaitSince = 0;
     this.liveAfterCollection = v8.getHeapStatistics().used_heap_size;
-    if (pause > MAX_PAUSE_MS) {
-      this.logger.log(`A full collection took ${Math.round(pause)} ms; collections are left to V8 from now on`);
+    this.longPauses = pause > MAX_PAUSE_MS ? this.longPauses + 1 : 0;
+    if (this.longPauses === LONG_PAUSES_TO_STOP) {
+      this.logger.warn(`${LONG_PAUSES_TO_STOP} full collections in a row took over ${MAX_PAUSE_MS} ms (the last ${Math.round(pause)} ms); collections are left to V8 from now on`);
       this.stop();
     }
   }
