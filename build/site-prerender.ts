@@ -69,6 +69,8 @@ export function sitePrerender(): Plugin {
     async closeBundle() {
       const outDir = config.build.outDir;
       const templateFile = join(outDir, 'site.html');
+      // No template: the bundle failed and reports its own error, which prerendering would only hide.
+      if (!existsSync(templateFile)) return;
       const template = readFileSync(templateFile, 'utf8');
       const vite = await createServer({
         configFile: false,
