@@ -1,7 +1,4 @@
 import type { PlanId } from '../plans';
-import type { ResponseRules } from './response-rules';
-
-export type { ResponseRules };
 
 /**
  * Types of the job API, shared by the backend, the web app, the desktop app
@@ -43,6 +40,21 @@ export type RunState = (typeof RUN_STATE)[keyof typeof RUN_STATE];
 /** How a finished run ended; skipped and missed runs never executed. */
 export const RUN_OUTCOME = { success: 'success', failed: 'failed', skipped: 'skipped', missed: 'missed' } as const;
 export type RunOutcome = (typeof RUN_OUTCOME)[keyof typeof RUN_OUTCOME];
+
+/**
+ * What counts as a successful response for a job. Without rules a run
+ * succeeds on any 2xx status; with them every rule given must hold.
+ */
+export interface ResponseRules {
+  /** Status codes and ranges, e.g. "200-299, 304". */
+  expected_status: string;
+  /** Text the response body must contain (case-sensitive). */
+  body_contains: string | null;
+  /** A JSON path into the response body, e.g. "$.status" or "$.checks[0].ok"; with json_equals. */
+  json_path: string | null;
+  /** The value found at json_path must equal this JSON value. */
+  json_equals: string | number | boolean | null;
+}
 
 /** A job as every API answers it. Times are ISO 8601 strings in UTC. */
 export interface Job {

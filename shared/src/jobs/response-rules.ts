@@ -1,19 +1,7 @@
 import { z } from 'zod';
+import type { ResponseRules } from './job-types';
 
-/**
- * What counts as a successful response for a job. Without rules a run
- * succeeds on any 2xx status; with them every rule given must hold.
- */
-export interface ResponseRules {
-  /** Status codes and ranges, e.g. "200-299, 304". */
-  expected_status: string;
-  /** Text the response body must contain (case-sensitive). */
-  body_contains: string | null;
-  /** A JSON path into the response body, e.g. "$.status" or "$.checks[0].ok"; with json_equals. */
-  json_path: string | null;
-  /** The value found at json_path must equal this JSON value. */
-  json_equals: string | number | boolean | null;
-}
+export type { ResponseRules };
 
 export const RESPONSE_RULE_LIMITS = { bodyContainsMaxLength: 1000, jsonPathMaxLength: 200, minTimeoutSeconds: 1 } as const;
 
