@@ -84,8 +84,9 @@ function Body() {
       <CodeBlock label="A crontab line" code={`*/15 * * * * curl -fsS -H "X-Token: abc123" https://example.com/tasks/sync >> /var/log/sync.log 2>&1`} />
       <ol>
         <li>
-          The schedule stays the same: <code>*/15 * * * *</code>. Check the server&apos;s time zone first: Cronbeam reads schedules in UTC, so a
-          line like <code>0 8 * * *</code> on a server set to Berlin time becomes <code>0 7 * * *</code> in winter.
+          The schedule stays the same: <code>*/15 * * * *</code>. Check the server&apos;s time zone first: Cronbeam reads schedules in UTC unless you give the job a time zone, so a
+          line like <code>0 8 * * *</code> on a server set to Berlin time either becomes <code>0 7 * * *</code> (UTC, winter) or stays as it is
+          with the job&apos;s time zone set to <code>Europe/Berlin</code>.
         </li>
         <li>The URL, method and headers of the curl command become the job&apos;s URL, method and headers.</li>
         <li>The log file is no longer needed: each run&apos;s status, duration and answer are in the job&apos;s logs.</li>

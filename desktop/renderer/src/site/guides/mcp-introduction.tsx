@@ -106,7 +106,9 @@ function Body() {
         <li>
           It turns &quot;every 10 minutes during business hours on weekdays&quot; into <code>*/10 9-17 * * 1-5</code> and checks it with{' '}
           <code>validate_cron</code> and <code>next_cron_runs</code>, so it can show you the next three runs before anything is created. Remember
-          that the hours are UTC: for 09:00-17:59 in Berlin in winter it should propose <code>*/10 8-16 * * 1-5</code>.
+          that the hours are read in UTC unless the job gets a <code>time_zone</code>: for 09:00-17:59 in Berlin it should either propose{' '}
+          <code>*/10 8-16 * * 1-5</code> (winter, UTC) or keep <code>*/10 9-17 * * 1-5</code> with <code>time_zone</code> set to{' '}
+          <code>Europe/Berlin</code>, which also follows daylight saving time.
         </li>
         <li>
           It calls <code>estimate_executions</code>: 6 runs an hour, 9 hours a day, about 22 weekdays a month is roughly 1,190 executions, which
@@ -162,7 +164,7 @@ function Body() {
 
       <h2>Limits worth knowing</h2>
       <ul>
-        <li>Schedules are 5-field cron expressions in UTC; the smallest interval is one minute.</li>
+        <li>Schedules are 5-field cron expressions, read in UTC unless the job has a time_zone; the smallest interval is one minute.</li>
         <li>Job names use letters, digits, hyphens and underscores, 1-50 characters, unique in your account.</li>
         <li>Your plan caps the number of jobs (2 on Free, 10 on Basic, 50 on Pro) and the executions per month (100, 1,500, 10,000).</li>
         <li>

@@ -247,7 +247,7 @@ function ApiDocsPage() {
             </li>
           ))}
         </ul>
-        <p>Cron examples (all times UTC):</p>
+        <p>Cron examples (read in the job&apos;s time_zone, UTC unless you set one):</p>
         <div className="site-table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
           <table>
             <thead>

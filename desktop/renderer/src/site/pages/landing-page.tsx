@@ -8,13 +8,13 @@ const STEPS = [
   ['Sign Up', 'Create a free account; no credit card needed.'],
   ['Create a Job', 'Give it a name from the dashboard or the API.'],
   ['Paste URL', 'The endpoint to call, its method, headers and body.'],
-  ['Set Schedule', 'A 5-field cron expression, run in UTC.'],
+  ['Set Schedule', 'A 5-field cron expression, in UTC or a time zone you choose.'],
   ['Sleep Well', 'Runs are logged, retried and reported by email.'],
 ] as const;
 
 const FEATURES = [
   ['Any HTTP endpoint', 'GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS with your own headers and request body.'],
-  ['Cron schedules', 'Standard 5-field cron expressions in UTC, from every minute to once a year, with a plain-words preview.'],
+  ['Cron schedules', 'Standard 5-field cron expressions in UTC or any IANA time zone, from every minute to once a year, with a plain-words preview.'],
   ['Run logs', 'Every run keeps its time, status code, duration and the start of the response body.'],
   ['Automatic retries', 'Timeouts, 5xx answers and connection errors are retried up to 3 times with exponential backoff.'],
   ['Failure emails', 'Turn on notify on failure and get an email when a run fails for good.'],
