@@ -133,6 +133,22 @@ describe('MCP server against a running Cronbeam', () => {
       expect(after.next_run_at).toBe(nextRun('15 7 * * *')?.toISOString());
     });
 
+    it('creates a job in a time zone, and an update keeps the zone and the response rules it does not name', async () => {
+      const created = await callTool(client(), 'create_job', { name: name('berlin'), url: 'https://example.com/berlin', cron_expression: '30 2 * * *', time_zone: 'Europe/Berlin' });
+      expect(created.isError).toBeFalsy();
+      const job = data<Job>(created);
+      expect(job.time_zone).toBe('Europe/Berlin');
+      expect(job.next_run_at).toBe(nextRun('30 2 * * *', new Date(), 'Europe/Berlin')?.toISOString());
+      const bad = await callTool(client(), 'create_job', { name: name('mars'), url: 'https://example.com/', cron_expression: '0 * * * *', time_zone: 'Mars/Olympus' });
+      expect(bad.isError).toBe(true);
+      expect(JSON.stringify(bad.content)).toContain('Time zone must be an IANA time zone name');
+      const renamed = data<Job>(await callTool(client(), 'update_job', { job: job.job_id, url: 'https://example.com/berlin-2' }));
+      expect(renamed).toMatchObject({ url: 'https://example.com/berlin-2', time_zone: 'Europe/Berlin' });
+      const moved = data<Job>(await callTool(client(), 'update_job', { job: job.job_id, time_zone: 'Asia/Tokyo' }));
+      expect(moved.time_zone).toBe('Asia/Tokyo');
+      await callTool(client(), 'delete_job', { job: job.job_id });
+    });
+
     it('renames a job', async () => {
       const result = await callTool(client(), 'update_job', { job: name('report'), name: name('daily-report') });
       expect(data<Job>(result).name).toBe(name('daily-report'));

@@ -23,8 +23,10 @@ const descriptions = {
   headers: `Request headers as an object of name to text value (at most ${JOB_LIMITS.maxHeaders}); hop-by-hop headers such as Host or Content-Length are refused.`,
   body: `Request body: text, or a JSON object/array (sent as its JSON text), at most ${JOB_LIMITS.bodyMaxBytes / 1024} KiB. Default empty.`,
   cron_expression:
-    'Standard 5-field cron schedule in UTC: minute hour day-of-month month day-of-week (0-6, Sunday is 0; names like MON and JAN allowed). Example: "*/15 * * * *" every 15 minutes, "0 9 * * 1-5" 09:00 UTC on weekdays.',
+    'Standard 5-field cron schedule, read in time_zone (UTC by default): minute hour day-of-month month day-of-week (0-6, Sunday is 0; names like MON and JAN allowed). Example: "*/15 * * * *" every 15 minutes, "0 9 * * 1-5" 09:00 UTC on weekdays.',
   notify_on_failure: 'Email the account owner when an execution fails after its retries. Default false.',
+  time_zone:
+    'IANA time zone the schedule is read in, e.g. "Europe/Berlin". Default UTC. A local time skipped by a daylight-saving change fires once, shifted; one shown twice fires once.',
 } as const;
 
 /** A cron expression: typed as text for the assistant, checked by the shared cron rules. */
@@ -42,6 +44,7 @@ export const jobDefinitionFields = {
   headers: rules.headers.describe(descriptions.headers),
   body: rules.body.describe(descriptions.body),
   cron_expression: cronExpression,
+  time_zone: z.string().default('UTC').pipe(rules.time_zone as unknown as z.ZodType<string, string>).describe(descriptions.time_zone),
   notify_on_failure: rules.notify_on_failure.describe(descriptions.notify_on_failure),
 };
 
@@ -57,6 +60,7 @@ export const jobChangeFields = {
   headers: z.pipe(rules.headers.in.unwrap(), rules.headers.out).optional().describe(`Replaces all headers. ${descriptions.headers}`),
   body: rules.body.unwrap().optional().describe(descriptions.body),
   cron_expression: cronExpression.optional(),
+  time_zone: z.string().pipe(rules.time_zone as unknown as z.ZodType<string, string>).optional().describe(descriptions.time_zone),
   notify_on_failure: rules.notify_on_failure.unwrap().optional().describe(descriptions.notify_on_failure),
 };
 
@@ -69,6 +73,12 @@ export const jobOutput = z.object({
   headers: z.record(z.string(), z.string()),
   body: z.string(),
   cron_expression: z.string(),
+  time_zone: z.string(),
+  response_rules: z
+    .object({ expected_status: z.string(), body_contains: z.string().nullable(), json_path: z.string().nullable(), json_equals: z.union([z.string(), z.number(), z.boolean(), z.null()]) })
+    .nullable(),
+  timeout_seconds: z.number().nullable(),
+  auto_pause_after: z.number().nullable(),
   status: z.enum(JOB_STATUSES),
   notify_on_failure: z.boolean(),
   next_run_at: z.string().nullable(),

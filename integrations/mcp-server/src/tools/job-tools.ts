@@ -10,15 +10,19 @@ import { guarded, toolResult } from './tool-results';
 const when = (iso: string | null) => iso ?? 'none';
 const jobLine = (job: Job) => `${job.name} (${job.job_id}): ${job.status}, ${job.method} ${job.url}, '${job.cron_expression}', next run ${when(job.next_run_at)}`;
 
-/** The definition fields of a stored job, as PUT expects them. */
+/** The definition fields of a stored job, as PUT expects them (PUT replaces the whole definition, so every field is carried over). */
 const definitionOf = (job: Job): Required<JobDefinition> => ({
   name: job.name,
   url: job.url,
   method: job.method,
   headers: job.headers,
   body: job.body,
-  cron_expression: job.cron_expression,
-  notify_on_failure: job.notify_on_failure,
+    cron_expression: job.cron_expression,
+    time_zone: job.time_zone,
+    response_rules: job.response_rules,
+    timeout_seconds: job.timeout_seconds,
+    auto_pause_after: job.auto_pause_after,
+    notify_on_failure: job.notify_on_failure,
 });
 
 /** Tools for every operation of the /prog API. */

@@ -34,7 +34,7 @@ function definitionChanges(fields: DefinitionFields): Partial<JobDefinition> {
   return changes;
 }
 
-/** A job as stored, in the shape PUT takes (which replaces the whole definition). */
+/** A job as stored, in the shape PUT takes (which replaces the whole definition, so fields the node does not edit are carried over). */
 function definitionOf(job: Job): JobDefinition {
   return {
     name: job.name,
@@ -43,6 +43,10 @@ function definitionOf(job: Job): JobDefinition {
     headers: job.headers,
     body: job.body,
     cron_expression: job.cron_expression,
+    time_zone: job.time_zone,
+    response_rules: job.response_rules,
+    timeout_seconds: job.timeout_seconds,
+    auto_pause_after: job.auto_pause_after,
     notify_on_failure: job.notify_on_failure,
   };
 }
