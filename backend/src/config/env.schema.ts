@@ -32,6 +32,14 @@ export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: int(3000, 0, 65535),
+  // Prometheus /metrics (see backend/src/modules/metrics): a bearer token, or a port of its own on loopback.
+  METRICS_TOKEN: z.string().min(24, { message: 'expected at least 24 characters' }).optional(),
+  METRICS_PORT: z
+    .string()
+    .regex(/^\s*\d+\s*$/, { message: 'expected a whole number from 1 to 65535' })
+    .transform((v) => Number(v.trim()))
+    .refine((n) => n >= 1 && n <= 65535, { message: 'expected a whole number from 1 to 65535' })
+    .optional(),
   PUBLIC_URL: z.url({ message: 'expected an absolute URL such as https://cronbeam.example' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: postgresUrl.optional(),

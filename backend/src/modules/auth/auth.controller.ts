@@ -23,6 +23,7 @@ import { AppConfig } from '../../config/app-config';
 import { CurrentUser, type AuthenticatedUser } from './authenticated-user';
 import { AuthService } from './auth.service';
 import { BearerAuthGuard } from './bearer-auth.guard';
+import { assertSameOrigin } from './cookie-security';
 import { clearRefreshCookie, refreshCookieOf } from './refresh-cookie';
 import { bearerTokenOf, clientIp } from './request-credentials';
 import { sessionResponse, signInResponse } from './session-response';
@@ -85,7 +86,7 @@ export class AuthController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<TokenResponse> {
-    const token = body.refresh_token ?? refreshCookieOf(req);
+    const token = body.refresh_token ?? this.cookieToken(req);
     if (!token) throw ApiError.unauthorized(AUTH_MESSAGES.invalidRefreshToken);
     return sessionResponse(req, res, await this.auth.refresh(token), this.config);
   }
@@ -97,8 +98,8 @@ export class AuthController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ) {
-    await this.auth.logout(body.refresh_token ?? refreshCookieOf(req));
-    clearRefreshCookie(req, res);
+    await this.auth.logout(body.refresh_token ?? this.cookieToken(req));
+    clearRefreshCookie(req, res, this.config);
     return { message: 'Logged out' };
   }
 
@@ -134,7 +135,14 @@ export class AuthController {
   @UseGuards(BearerAuthGuard)
   async globalSignOut(@CurrentUser() user: AuthenticatedUser, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     await this.auth.globalSignOut(user, bearerTokenOf(req));
-    clearRefreshCookie(req, res);
+    clearRefreshCookie(req, res, this.config);
     return { message: 'Signed out everywhere' };
+  }
+
+  /** The refresh token from the cookie; the browser sent it on its own, so the request must come from this site. */
+  private cookieToken(req: Request): string | undefined {
+    const token = refreshCookieOf(req);
+    if (token) assertSameOrigin(req, this.config.publicUrl);
+    return token;
   }
 }

@@ -9,7 +9,7 @@ import { setRefreshCookie } from './refresh-cookie';
 
 /** The answer of login, refresh and social-login: the tokens in the body, the refresh token also in its HttpOnly cookie. */
 export function sessionResponse(req: Request, res: Response, tokens: TokenSet, config: AppConfig): TokenResponse {
-  setRefreshCookie(req, res, tokens.refreshToken, config.env.AUTH_REFRESH_TOKEN_TTL_DAYS);
+  setRefreshCookie(req, res, tokens.refreshToken, config);
   return {
     access_token: tokens.accessToken,
     id_token: tokens.idToken,

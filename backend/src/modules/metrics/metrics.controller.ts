@@ -1,14 +1,22 @@
-import { Controller, Get, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Res } from '@nestjs/common';
 import type { Response } from 'express';
+import { ApiError } from '../../common/http/api-error';
+import { MetricsAccess } from './metrics-access';
 import { MetricsRegistry } from './metrics-registry';
 
 @Controller()
 export class MetricsController {
-  constructor(private readonly registry: MetricsRegistry) {}
+  constructor(
+    private readonly registry: MetricsRegistry,
+    private readonly access: MetricsAccess,
+  ) {}
 
   /** Prometheus exposition: execution outcomes, dispatch lateness, in-flight requests, queue depth, process stats. */
   @Get('metrics')
-  async metrics(@Res() res: Response): Promise<void> {
+  async metrics(@Headers('authorization') authorization: string | undefined, @Res() res: Response): Promise<void> {
+    const answer = this.access.publicAnswer(authorization);
+    if (answer === 'not-found') throw ApiError.notFound();
+    if (answer === 'unauthorized') throw new ApiError(401, 'A valid metrics token is required', { 'WWW-Authenticate': 'Bearer realm="metrics"' });
     res.setHeader('Content-Type', this.registry.contentType);
     res.setHeader('Cache-Control', 'no-store');
     res.send(await this.registry.metrics());

@@ -21,10 +21,10 @@ const COOKIE = 'cb_oauth_flow';
 const COOKIE_PATH = '/api/auth';
 const MAX_AGE_MS = 10 * 60_000;
 
-export function setSocialFlowCookie(req: Request, res: Response, flow: SocialFlow): void {
+export function setSocialFlowCookie(req: Request, res: Response, flow: SocialFlow, publicUrl: string): void {
   res.cookie(COOKIE, Buffer.from(JSON.stringify(flow)).toString('base64url'), {
     httpOnly: true,
-    secure: secureCookieFor(req),
+    secure: secureCookieFor(req, publicUrl),
     // Lax: sent on the same-site POST from /auth/callback, never on cross-site subrequests.
     sameSite: 'lax',
     path: COOKIE_PATH,

@@ -30,7 +30,7 @@ export class SocialController {
     @Res() res: Response,
   ): Promise<void> {
     const { url, flow } = await this.social.authorize(query.provider, query.intent);
-    setSocialFlowCookie(req, res, flow);
+    setSocialFlowCookie(req, res, flow, this.config.publicUrl);
     res.redirect(302, url);
   }
 
