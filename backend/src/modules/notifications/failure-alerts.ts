@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { concatMap, filter, type Subscription } from 'rxjs';
 import { AppConfig } from '../../config/app-config';
+import { AlertChannelsService } from '../alert-channels/alert-channels.service';
 import { UsersService } from '../auth/users.service';
 import { JobsService } from '../jobs/jobs.service';
 import { MailService } from '../mail/mail.service';
@@ -26,6 +27,7 @@ export class FailureAlerts implements OnModuleInit, OnModuleDestroy {
     private readonly users: UsersService,
     private readonly mail: MailService,
     private readonly config: AppConfig,
+    private readonly channels: AlertChannelsService,
   ) {}
 
   onModuleInit(): void {
@@ -49,7 +51,15 @@ export class FailureAlerts implements OnModuleInit, OnModuleDestroy {
   private async autoPaused(userId: string, jobId: string, failures: number): Promise<void> {
     try {
       const recipient = await this.recipient(userId, jobId);
-      if (recipient) await this.mail.send(autoPauseMail(recipient, failures, `${this.config.publicUrl}/dashboard`));
+      if (!recipient) return;
+      await this.mail.send(autoPauseMail(recipient, failures, `${this.config.publicUrl}/dashboard`));
+      this.toChannels(userId, jobId, {
+        event: 'auto_paused',
+        jobName: recipient.jobName,
+        jobUrl: recipient.jobUrl,
+        detail: `Paused after ${failures} failed runs in a row; it stays paused until resumed.`,
+        at: new Date(),
+      });
     } catch (error) {
       this.logger.warn(`Auto-pause alert for job ${jobId} not sent: ${(error as Error).message}`);
     }
@@ -67,9 +77,24 @@ export class FailureAlerts implements OnModuleInit, OnModuleDestroy {
       if (!recipient) return;
       const dashboard = `${this.config.publicUrl}/dashboard`;
       await this.mail.send(outcome.status === 'failed' ? failureMail(recipient, outcome, dashboard) : recoveryMail(recipient, outcome, dashboard));
+      // The same episode rule for the user's channels: one alert when it opens, one when it closes.
+      // Not awaited: a channel's retries must not hold up the alerts of other jobs behind it.
+      const failed = outcome.status === 'failed';
+      const cause = outcome.errorMessage ?? (outcome.responseCode ? `HTTP ${outcome.responseCode}` : 'unknown error');
+      this.toChannels(outcome.userId, outcome.jobId, {
+        event: failed ? 'failed' : 'recovered',
+        jobName: recipient.jobName,
+        jobUrl: recipient.jobUrl,
+        detail: failed ? `Failed after ${outcome.attempt} attempt(s): ${cause}` : `Succeeded again at ${outcome.executedAt.toISOString()} (HTTP ${outcome.responseCode}).`,
+        at: outcome.executedAt,
+      });
     } catch (error) {
       this.logger.warn(`Failure alert for job ${outcome.jobId} not sent: ${(error as Error).message}`);
     }
+  }
+
+  private toChannels(userId: string, jobId: string, alert: Parameters<AlertChannelsService['notify']>[2]): void {
+    this.channels.notify(userId, jobId, alert).catch((error: Error) => this.logger.warn(`Channel alerts for job ${jobId} not sent: ${error.message}`));
   }
 
   /** The job's owner and what the mail names; null when the job or its owner was deleted meanwhile. */

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AlertChannelsModule } from '../alert-channels/alert-channels.module';
 import { AuthModule } from '../auth/auth.module';
 import { DeploymentsModule } from '../deployments/deployments.module';
 import { JobsModule } from '../jobs/jobs.module';
@@ -9,7 +10,7 @@ import { FailureAlerts } from './failure-alerts';
 
 /** Tells users about executions: failure/recovery emails and the SSE stream. */
 @Module({
-  imports: [RunsModule, JobsModule, AuthModule, DeploymentsModule],
+  imports: [RunsModule, JobsModule, AuthModule, DeploymentsModule, AlertChannelsModule],
   controllers: [EventsController],
   providers: [JobAlertStatesRepository, FailureAlerts],
 })

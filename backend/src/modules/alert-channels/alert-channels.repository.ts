@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import type { AlertChannelKind, AlertDelivery } from '@shared/notifications/alert-channels';
+
+/** A row of `alert_channels`. */
+export interface AlertChannelRow {
+  id: string;
+  user_id: string;
+  name: string;
+  kind: AlertChannelKind;
+  target: string;
+  secret: string | null;
+  job_ids: string[] | null;
+  created_at: Date;
+}
+
+export interface NewDelivery {
+  channelId: string;
+  jobId: string | null;
+  event: AlertDelivery['event'];
+  attempt: number;
+  status: AlertDelivery['status'];
+  responseCode: number | null;
+  error: string | null;
+}
+
+type DeliveryRow = { id: string; job_id: string | null; event: AlertDelivery['event']; attempt: number; status: AlertDelivery['status']; response_code: number | null; error: string | null; created_at: Date };
+
+/** Every SQL statement on `alert_channels` and `alert_deliveries`, one per function, scoped by user. */
+@Injectable()
+export class AlertChannelsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  listOwned(userId: string): Promise<AlertChannelRow[]> {
+    return this.db.query(`SELECT * FROM alert_channels WHERE user_id = $1 ORDER BY created_at, id`, [userId]);
+  }
+
+  async findOwned(userId: string, channelId: string): Promise<AlertChannelRow | null> {
+    const [row] = await this.db.query(`SELECT * FROM alert_channels WHERE id = $1 AND user_id = $2`, [channelId, userId]);
+    return row ?? null;
+  }
+
+  async countOwned(userId: string): Promise<number> {
+    const [row] = await this.db.query(`SELECT count(*)::int AS n FROM alert_channels WHERE user_id = $1`, [userId]);
+    return row.n;
+  }
+
+  async insert(userId: string, fields: Pick<AlertChannelRow, 'name' | 'kind' | 'target' | 'secret' | 'job_ids'>): Promise<AlertChannelRow> {
+    const [row] = await this.db.query(
+      `INSERT INTO alert_channels (user_id, name, kind, target, secret, job_ids) VALUES ($1, $2, $3, $4, $5, $6::uuid[]) RETURNING *`,
+      [userId, fields.name, fields.kind, fields.target, fields.secret, fields.job_ids],
+    );
+    return row;
+  }
+
+  async deleteOwned(userId: string, channelId: string): Promise<boolean> {
+    const [, count] = (await this.db.query(`DELETE FROM alert_channels WHERE id = $1 AND user_id = $2`, [channelId, userId])) as [unknown, number];
+    return count > 0;
+  }
+
+  /** The user's channels that take this job's alerts: those naming it and those taking every job. */
+  forJob(userId: string, jobId: string): Promise<AlertChannelRow[]> {
+    return this.db.query(`SELECT * FROM alert_channels WHERE user_id = $1 AND (job_ids IS NULL OR $2::uuid = ANY(job_ids)) ORDER BY created_at, id`, [userId, jobId]);
+  }
+
+  async logDelivery(d: NewDelivery): Promise<void> {
+    await this.db.query(
+      `INSERT INTO alert_deliveries (channel_id, job_id, event, attempt, status, response_code, error) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [d.channelId, d.jobId, d.event, d.attempt, d.status, d.responseCode, d.error],
+    );
+  }
+
+  async deliveries(channelId: string, limit: number): Promise<AlertDelivery[]> {
+    const rows: DeliveryRow[] = await this.db.query(
+      `SELECT id, job_id, event, attempt, status, response_code, error, created_at FROM alert_deliveries WHERE channel_id = $1 ORDER BY created_at DESC, attempt DESC LIMIT $2`,
+      [channelId, limit],
+    );
+    return rows.map((r) => ({
+      delivery_id: r.id,
+      event: r.event,
+      job_id: r.job_id,
+      attempt: r.attempt,
+      status: r.status,
+      response_code: r.response_code,
+      error: r.error,
+      created_at: new Date(r.created_at).toISOString(),
+    }));
+  }
+}
