@@ -1,3 +1,5 @@
+// First: the schemas the other imports build must see this setting.
+import './zod-without-eval';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
