@@ -15,6 +15,7 @@ const JobsSection = lazy(() => import('../jobs/jobs-section'));
 const CreateJobSection = lazy(() => import('../jobs/create-job-section'));
 const MonitoringSection = lazy(() => import('../monitoring/monitoring-section'));
 const DeployN8nSection = lazy(() => import('../deployments/deploy-n8n-section'));
+const AlertChannelsSection = lazy(() => import('../alerts/alert-channels-section'));
 
 /** /dashboard: needs a valid ID token; the sections share one job list. */
 export default function DashboardPage() {
@@ -53,6 +54,7 @@ export default function DashboardPage() {
               <Route path="create" element={<CreateJobSection />} />
               <Route path="monitoring" element={<MonitoringSection />} />
               <Route path="n8n" element={<DeployN8nSection />} />
+              <Route path="alerts" element={<AlertChannelsSection />} />
               <Route path="*" element={<OverviewSection />} />
             </Routes>
           </Suspense>

@@ -1,0 +1,158 @@
+import { ALERT_CHANNEL_KINDS, type AlertChannel, type AlertChannelKind } from '@shared/notifications/alert-channels';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { ApiRequestError, errorMessage } from '../api/api-error';
+import { alertChannelsApi } from '../api/alert-channels-api';
+import { notify } from '../ui/toasts';
+
+const KIND_LABELS: Record<AlertChannelKind, string> = { email: 'Email address', webhook: 'Webhook (signed)', slack: 'Slack incoming webhook', discord: 'Discord webhook' };
+const TARGET_LABELS: Record<AlertChannelKind, string> = { email: 'Email address', webhook: 'Webhook URL', slack: 'Slack webhook URL', discord: 'Discord webhook URL' };
+
+/**
+ * The Alerts section: where failure, recovery and auto-pause alerts of jobs
+ * with "Email me when a run fails" also go, with a test button per channel.
+ */
+export default function AlertChannelsSection() {
+  const [channels, setChannels] = useState<AlertChannel[]>([]);
+  const [kind, setKind] = useState<AlertChannelKind>('webhook');
+  const [name, setName] = useState('');
+  const [target, setTarget] = useState('');
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const load = useCallback(async () => {
+    try {
+      setChannels(await alertChannelsApi.list());
+    } catch (error) {
+      notify.error(`Failed to load alert channels: ${errorMessage(error)}`);
+    }
+  }, []);
+  useEffect(() => void load(), [load]);
+
+  const add = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setFieldError(null);
+    try {
+      const created = await alertChannelsApi.create({ name: name.trim(), kind, target: target.trim() });
+      setSecret(created.secret ?? null);
+      setName('');
+      setTarget('');
+      notify.success(`Alert channel '${created.name}' added`);
+      await load();
+    } catch (error) {
+      const issues = error instanceof ApiRequestError && Array.isArray(error.detail) ? (error.detail as Array<{ msg: string }>) : null;
+      setFieldError(issues?.[0]?.msg ?? errorMessage(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const test = async (channel: AlertChannel) => {
+    try {
+      const delivery = await alertChannelsApi.test(channel.channel_id);
+      if (delivery.status === 'delivered') notify.success(`Test alert delivered to '${channel.name}'`);
+      else notify.error(`Test alert to '${channel.name}' failed after ${delivery.attempt} attempts: ${delivery.error ?? `HTTP ${delivery.response_code}`}`);
+    } catch (error) {
+      notify.error(`Failed to send test alert: ${errorMessage(error)}`);
+    }
+  };
+
+  const remove = async (channel: AlertChannel) => {
+    try {
+      await alertChannelsApi.remove(channel.channel_id);
+      await load();
+    } catch (error) {
+      notify.error(`Failed to delete alert channel: ${errorMessage(error)}`);
+    }
+  };
+
+  return (
+    <section aria-labelledby="alerts-title" className="section">
+      <div className="section-header">
+        <div>
+          <h1 id="alerts-title">Alert Channels</h1>
+          <p className="muted">Jobs with failure alerts on also alert these channels: once when failures start, once on recovery, and when a job pauses itself.</p>
+        </div>
+      </div>
+      <form className="panel panel-padded form" onSubmit={add} noValidate>
+        <div className="form-grid">
+          <div className="field">
+            <label htmlFor="channel-kind">Channel type</label>
+            <select id="channel-kind" value={kind} onChange={(e) => setKind(e.target.value as AlertChannelKind)}>
+              {ALERT_CHANNEL_KINDS.map((k) => (
+                <option key={k} value={k}>
+                  {KIND_LABELS[k]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="channel-name">Channel name</label>
+            <input id="channel-name" value={name} onChange={(e) => setName(e.target.value)} />
+          </div>
+          <div className="field">
+            <label htmlFor="channel-target">{TARGET_LABELS[kind]}</label>
+            <input id="channel-target" value={target} onChange={(e) => setTarget(e.target.value)} spellCheck={false} />
+          </div>
+        </div>
+        {fieldError && (
+          <span className="field-error" role="alert">
+            {fieldError}
+          </span>
+        )}
+        <div className="button-row">
+          <button type="submit" className="button button-primary" disabled={busy || !name.trim() || !target.trim()}>
+            Add channel
+          </button>
+        </div>
+        {secret && (
+          <p className="field-hint" data-testid="webhook-secret">
+            Signing secret (shown once; verify the X-Cronbeam-Signature header with it): <code>{secret}</code>
+          </p>
+        )}
+      </form>
+      <div className="panel">
+        {channels.length === 0 ? (
+          <p className="empty-state">No alert channels yet: alerts go to your account email only.</p>
+        ) : (
+          <table className="data-table" aria-label="Alert channels">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Type</th>
+                <th scope="col">Target</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {channels.map((channel) => (
+                <tr key={channel.channel_id}>
+                  <td className="strong">{channel.name}</td>
+                  <td>{KIND_LABELS[channel.kind]}</td>
+                  <td>
+                    <span className="truncate url-cell" title={channel.target}>
+                      {channel.target}
+                    </span>
+                  </td>
+                  <td>
+                    <div className="row-actions">
+                      <button type="button" className="button button-secondary button-small" onClick={() => test(channel)}>
+                        Send test alert<span className="visually-hidden"> to {channel.name}</span>
+                      </button>
+                      <button type="button" className="button button-small button-danger-outline" onClick={() => remove(channel)}>
+                        Delete<span className="visually-hidden"> {channel.name}</span>
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+    </section>
+  );
+}

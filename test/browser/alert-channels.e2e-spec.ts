@@ -1,0 +1,59 @@
+import type { Page } from 'playwright-core';
+import { AlertReceiver } from '../fakes/alert-receiver';
+import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
+import { startTestServer, type TestServer } from '../support/test-server';
+import { launchBrowser, screenshot, type Browser } from './support/browser';
+import { setSessionCookies } from './support/session-cookies';
+import { buildWebApp } from './support/web-build';
+
+jest.setTimeout(90_000);
+
+/** The Alert Channels section: add a signed webhook, see its secret once, send a test alert, refuse a bad target. */
+describe('alert channels (browser)', () => {
+  let server: TestServer;
+  let receiver: AlertReceiver;
+  let browser: Browser;
+  let page: Page;
+  let account: SignedInAccount;
+
+  beforeAll(async () => {
+    receiver = await AlertReceiver.start();
+    server = await startTestServer({ WEB_DIST_DIR: buildWebApp(), PRIVATE_TARGET_ALLOWLIST: '127.0.0.1' });
+    browser = await launchBrowser(server.baseUrl);
+    account = await signUpAndLogin(server, { name: 'Alert Tester' });
+    await setSessionCookies(browser.context, server.baseUrl, account);
+    page = await browser.newPage();
+  }, 180_000);
+  afterAll(async () => {
+    await page?.close();
+    await browser?.close();
+    await server?.close();
+    await receiver?.close();
+  });
+
+  it('adds a webhook channel, shows its signing secret once and delivers a signed test alert', async () => {
+    await page.goto('/dashboard');
+    await page.getByRole('navigation', { name: 'Dashboard sections' }).getByRole('link', { name: 'Alert Channels' }).click();
+    await page.getByText('No alert channels yet').waitFor();
+    await page.getByLabel('Channel type').selectOption('webhook');
+    await page.getByLabel('Channel name').fill('ops-webhook');
+    await page.getByLabel('Webhook URL').fill(receiver.url('/ops'));
+    await page.getByRole('button', { name: 'Add channel' }).click();
+    const secret = (await page.getByTestId('webhook-secret').locator('code').textContent())!;
+    expect(secret).toMatch(/^whsec_/);
+    await page.getByRole('row').filter({ hasText: 'ops-webhook' }).waitFor();
+    await page.getByRole('button', { name: 'Send test alert to ops-webhook' }).click();
+    await page.getByText("Test alert delivered to 'ops-webhook'").waitFor();
+    const [request] = await receiver.waitFor('/ops', 1);
+    expect(AlertReceiver.verifySignature(request!, secret)).toBe(true);
+    await screenshot(page, 'alert-channels');
+  });
+
+  it('names the problem with a bad target', async () => {
+    await page.getByLabel('Channel type').selectOption('email');
+    await page.getByLabel('Channel name').fill('bad-mail');
+    await page.getByLabel('Email address', { exact: true }).fill('not-an-address');
+    await page.getByRole('button', { name: 'Add channel' }).click();
+    await page.getByRole('alert').filter({ hasText: 'target must be an email address' }).waitFor();
+  });
+});
