@@ -13,7 +13,7 @@ const range = (from: number, to: number) => Array.from({ length: to - from + 1 }
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** The builder fields for each frequency (minutes, hourly, daily, weekly, monthly); edits become cron text at once. */
-export function CronBuilder({ value, onChange }: { value: string; onChange(cron: string): void }) {
+export function CronBuilder({ value, onChange, timeZone = 'UTC' }: { value: string; onChange(cron: string): void; timeZone?: string }) {
   const ids = useId();
   // What the fields show when the text is beyond the builder: the last builder state.
   const [last, setLast] = useState<BuilderState>(() => cronToBuilder(value) ?? DEFAULT_BUILDER);
@@ -59,7 +59,7 @@ export function CronBuilder({ value, onChange }: { value: string; onChange(cron:
         {state.frequency === 'hourly' && number('At minute', 'minute', range(0, 59), pad)}
         {state.frequency === 'weekly' && number('Day of week', 'weekday', range(0, 6), (d) => WEEKDAYS[d])}
         {state.frequency === 'monthly' && number('Day of month', 'dayOfMonth', range(1, 31))}
-        {['daily', 'weekly', 'monthly'].includes(state.frequency) && number('At hour (UTC)', 'hour', range(0, 23), (h) => `${pad(h)}:00`)}
+        {['daily', 'weekly', 'monthly'].includes(state.frequency) && number(`At hour (${timeZone})`, 'hour', range(0, 23), (h) => `${pad(h)}:00`)}
       </div>
     </div>
   );

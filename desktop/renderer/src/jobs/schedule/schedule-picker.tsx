@@ -63,7 +63,7 @@ export function SchedulePicker({ value, onChange, onBlur, error, timeZone = DEFA
         ))}
       </div>
       <div role="tabpanel" id={`${ids}-panel`} aria-labelledby={`${ids}-tab-${tab}`} className="tab-panel">
-        {tab === 'Builder' && <CronBuilder value={value} onChange={onChange} />}
+        {tab === 'Builder' && <CronBuilder value={value} onChange={onChange} timeZone={timeZone} />}
         {tab === 'Expression' && (
           <div className="field">
             <label htmlFor={`${ids}-cron`}>Cron expression</label>
