@@ -19,9 +19,9 @@ describe('scheduler: two instances on one database', () => {
     target = await HttpTarget.start();
     database = await createTestDatabase(12);
     // The first start runs the migrations; the second finds them applied.
-    // Runs are claimed up to 4 s ahead of their instant, so a pause can land between claim and instant
-    // even on a busy machine.
-    const env = { ...FAST_SCHEDULER_ENV, EXECUTION_TIMEOUT_MS: '10000', SCHEDULER_LOOKAHEAD_MS: '4000' };
+    // Runs are claimed up to 10 s ahead of their instant, so a pause can land between claim and instant
+    // even on a heavily loaded machine.
+    const env = { ...FAST_SCHEDULER_ENV, EXECUTION_TIMEOUT_MS: '10000', SCHEDULER_LOOKAHEAD_MS: '10000' };
     const first = await startTestServer(env, database);
     const second = await startTestServer(env, database);
     instances = [first, second];
@@ -66,13 +66,13 @@ describe('scheduler: two instances on one database', () => {
 
   it('a job paused on one instance does not fire from the run another instance claimed ahead of time', async () => {
     const user = await signUpAndLogin(apiOnly);
-    const due = new Date(Date.now() + 6_000);
+    const due = new Date(Date.now() + 14_000);
     const jobId = await db.job(user.userId, { url: `${target.url}/paused-elsewhere`, nextRunAt: due, status: 'scheduled' });
-    // One of the two schedulers claims the run (leased to it) about 4 s before the instant.
+    // One of the two schedulers claims the run (leased to it) about 10 s before the instant.
     const [claimed] = await eventually(async () => {
       const runs = await db.runs(jobId);
       return runs.length === 1 && runs[0].state === 'running' ? runs : null;
-    }, 5_000, 'claim ahead of the instant');
+    }, 10_000, 'claim ahead of the instant');
     expect(new Date(claimed.scheduled_for).getTime()).toBe(due.getTime());
 
     // The pause arrives through an instance that schedules nothing: only the notification can stop the run.
@@ -80,7 +80,7 @@ describe('scheduler: two instances on one database', () => {
     expect(paused.status).toBe(200);
     expect(Date.now()).toBeLessThan(due.getTime());
 
-    await eventually(async () => (await db.runs(jobId)).length === 0, 5_000, 'claim undone');
+    await eventually(async () => (await db.runs(jobId)).length === 0, 10_000, 'claim undone');
     const [usage] = await db.query(`SELECT executions FROM usage_periods WHERE user_id = $1`, [user.userId]);
     expect(usage.executions).toBe(0);
     await schedulerPassed(db, `${target.url}/sentinel`, due.getTime() + 500 - Date.now());
@@ -90,25 +90,25 @@ describe('scheduler: two instances on one database', () => {
 
   it('a job paused and resumed before its claimed instant still fires at that instant, once', async () => {
     const user = await signUpAndLogin(apiOnly);
-    // Start 8 s before a minute boundary: the job's next run is that boundary, claimed 4 s ahead of it.
+    // Start 14 s before a minute boundary: the job's next run is that boundary, claimed 10 s ahead of it.
     const minute = 60_000;
-    const wait = (minute - (Date.now() % minute) - 8_000 + minute) % minute;
+    const wait = (minute - (Date.now() % minute) - 14_000 + minute) % minute;
     await new Promise((resolve) => setTimeout(resolve, wait));
     const boundary = Math.ceil(Date.now() / minute) * minute;
     const created = await apiOnly.http.post('/api/jobs', { name: 'pause-resume', url: `${target.url}/pause-resume`, cron_expression: '* * * * *' }, { token: user.accessToken });
     expect(created.status).toBe(200);
     const jobId = created.body.job_id;
     expect(new Date(created.body.next_run_at).getTime()).toBe(boundary);
-    await eventually(async () => (await db.runs(jobId))[0]?.state === 'running', 5_000, 'claim ahead of the instant');
+    await eventually(async () => (await db.runs(jobId))[0]?.state === 'running', 12_000, 'claim ahead of the instant');
 
     expect((await apiOnly.http.post(`/api/jobs/${jobId}/pause`, undefined, { token: user.accessToken })).status).toBe(200);
-    await eventually(async () => (await db.runs(jobId)).length === 0, 5_000, 'claim undone');
+    await eventually(async () => (await db.runs(jobId)).length === 0, 10_000, 'claim undone');
     const resumed = await apiOnly.http.post(`/api/jobs/${jobId}/resume`, undefined, { token: user.accessToken });
     expect(resumed.status).toBe(200);
     expect(new Date(resumed.body.next_run_at).getTime()).toBe(boundary);
     expect(Date.now()).toBeLessThan(boundary);
 
-    await target.waitFor(() => target.requests('/pause-resume').length === 1, 5_000);
+    await target.waitFor(() => target.requests('/pause-resume').length === 1, 20_000);
     const [request] = target.requests('/pause-resume');
     expect(request.arrivedAt).toBeGreaterThanOrEqual(boundary);
     const [run] = await eventually(async () => {
@@ -120,5 +120,5 @@ describe('scheduler: two instances on one database', () => {
     await schedulerPassed(db, `${target.url}/sentinel`, 500);
     expect(target.requests('/pause-resume')).toHaveLength(1);
     expect(await db.runs(jobId)).toHaveLength(1);
-  }, 90_000);
+  }, 120_000);
 });
