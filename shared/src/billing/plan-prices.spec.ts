@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { annualSavingPercent, parsePriceLookupKey, priceInCents, priceLookupKey, PLAN_OFFERS } from '../plans';
 
 describe('plan prices', () => {
