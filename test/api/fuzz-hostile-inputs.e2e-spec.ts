@@ -163,9 +163,9 @@ describe('hostile inputs at the HTTP edge: 4xx with {"detail"}, never 500', () =
       const created = (await server.http.post('/api/jobs', jobDefinition(), { token: user.accessToken })).body;
       for (const [method, path, token] of [
         ['POST', '/api/jobs', user.accessToken],
-        ['PUT', `/api/jobs/${created.id}`, user.accessToken],
+        ['PUT', `/api/jobs/${created.job_id}`, user.accessToken],
         ['POST', '/prog/jobs', apiKey],
-        ['PUT', `/prog/jobs/${created.id}`, apiKey],
+        ['PUT', `/prog/jobs/${created.job_id}`, apiKey],
       ]) {
         const res = await server.http.request(method, path, { token, body });
         expect({ method, path, status: res.status }).toEqual({ method, path, status: 422 });
