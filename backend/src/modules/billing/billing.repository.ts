@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { BillingInterval, PaidPlanId } from '@shared/plans';
+import { isForeignKeyViolation } from '../../common/database/constraint-violation';
 import { returnedRows } from '../../common/database/query-rows';
 
 /** Stripe statuses under which the customer keeps the plan they pay for. */
@@ -77,18 +78,25 @@ export class BillingRepository {
     return (await this.customerIdOf(userId)) ?? customerId;
   }
 
-  async saveSubscription(s: SubscriptionRow): Promise<void> {
-    await this.db.query(
-      `INSERT INTO billing_subscriptions (stripe_subscription_id, user_id, stripe_status, plan, billing_interval, kept_plan, kept_plan_until,
-         cancel_at_period_end, current_period_start, current_period_end, created, synced_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now())
-       ON CONFLICT (stripe_subscription_id) DO UPDATE SET stripe_status = EXCLUDED.stripe_status, plan = EXCLUDED.plan,
-         billing_interval = EXCLUDED.billing_interval, kept_plan = EXCLUDED.kept_plan, kept_plan_until = EXCLUDED.kept_plan_until,
-         cancel_at_period_end = EXCLUDED.cancel_at_period_end, current_period_start = EXCLUDED.current_period_start,
-         current_period_end = EXCLUDED.current_period_end, synced_at = now()
-       WHERE billing_subscriptions.user_id = EXCLUDED.user_id`,
-      [s.subscriptionId, s.userId, s.stripeStatus, s.plan, s.interval, s.keptPlan, s.keptPlanUntil, s.cancelAtPeriodEnd, s.currentPeriodStart, s.currentPeriodEnd, s.created],
-    );
+  /** Stores the subscription; false when its owner's account was deleted meanwhile (the foreign key refuses it). */
+  async saveSubscription(s: SubscriptionRow): Promise<boolean> {
+    try {
+      await this.db.query(
+        `INSERT INTO billing_subscriptions (stripe_subscription_id, user_id, stripe_status, plan, billing_interval, kept_plan, kept_plan_until,
+           cancel_at_period_end, current_period_start, current_period_end, created, synced_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now())
+         ON CONFLICT (stripe_subscription_id) DO UPDATE SET stripe_status = EXCLUDED.stripe_status, plan = EXCLUDED.plan,
+           billing_interval = EXCLUDED.billing_interval, kept_plan = EXCLUDED.kept_plan, kept_plan_until = EXCLUDED.kept_plan_until,
+           cancel_at_period_end = EXCLUDED.cancel_at_period_end, current_period_start = EXCLUDED.current_period_start,
+           current_period_end = EXCLUDED.current_period_end, synced_at = now()
+         WHERE billing_subscriptions.user_id = EXCLUDED.user_id`,
+        [s.subscriptionId, s.userId, s.stripeStatus, s.plan, s.interval, s.keptPlan, s.keptPlanUntil, s.cancelAtPeriodEnd, s.currentPeriodStart, s.currentPeriodEnd, s.created],
+      );
+      return true;
+    } catch (error) {
+      if (isForeignKeyViolation(error)) return false;
+      throw error;
+    }
   }
 
   /** The user's subscription by id; null when it is someone else's or unknown. */

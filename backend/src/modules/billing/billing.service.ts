@@ -202,7 +202,11 @@ export class BillingService {
       return null;
     }
     const row = subscriptionRowOf(subscription, userId);
-    await this.repo.saveSubscription(row);
+    // The account can be deleted between the lookup and the write (its deletion cancels the subscription, whose events arrive meanwhile).
+    if (!(await this.repo.saveSubscription(row))) {
+      this.logger.warn({ customerId, subscriptionId: subscription.id }, 'Stripe subscription of a deleted account ignored');
+      return null;
+    }
     await this.settlePlan(userId);
     return row;
   }
