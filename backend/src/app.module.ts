@@ -20,6 +20,7 @@ import { MailModule } from './modules/mail/mail.module';
 import { SiteModule } from './modules/site/site.module';
 import { BillingModule } from './modules/billing/billing.module';
 import { DeploymentsModule } from './modules/deployments/deployments.module';
+import { MonitorsModule } from './modules/monitors/monitors.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -51,6 +52,7 @@ export class AppModule {
         NotificationsModule,
         BillingModule,
         DeploymentsModule,
+        MonitorsModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }],
     };

@@ -63,6 +63,13 @@ export class JobsService {
     private readonly events: JobEvents,
   ) {}
 
+  /** Other things that count toward the plan's job limit (heartbeat monitors), per user; set by their module. */
+  private countOthers: (userId: string) => Promise<number> = () => Promise.resolve(0);
+
+  setLimitSharer(count: (userId: string) => Promise<number>): void {
+    this.countOthers = count;
+  }
+
   /** Every committed change to a job's schedule (the scheduler re-arms on it). */
   get changes$() {
     return this.events.changes$;
@@ -82,10 +89,12 @@ export class JobsService {
     this.assertTimeout(definition.timeout_seconds);
     const plan = await this.users.getPlan(userId);
     const maxJobs = this.quota.jobLimit(plan);
+    // Read before the transaction: it holds a connection, and the embedded database has only one.
+    const others = await this.countOthers(userId);
     const job = await this.saveUniqueName(() =>
       this.jobs.transaction(async (tx) => {
         await this.jobs.lockUserJobs(tx, userId);
-        const jobCount = await this.jobs.countOwned(tx, userId);
+        const jobCount = (await this.jobs.countOwned(tx, userId)) + others;
         if (jobCount >= maxJobs) {
           const detail: JobLimitExceeded = { error: 'Job limit exceeded', plan, job_count: jobCount, max_jobs: maxJobs };
           throw ApiError.forbidden(detail);

@@ -1,0 +1,67 @@
+import { All, Body, Controller, Delete, Get, Header, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
+import type { Request } from 'express';
+import { monitorSchema, type Monitor, type MonitorDefinition } from '@shared/notifications/monitors';
+import { ApiError } from '../../common/http/api-error';
+import { ZodPipe } from '../../common/validation/zod-body.pipe';
+import { type AuthenticatedUser, CurrentUser } from '../auth';
+import { BearerAuthGuard } from '../auth/bearer-auth.guard';
+import { MonitorsService } from './monitors.service';
+import { PingLimiter } from './ping-limiter';
+
+/** The dashboard's heartbeat monitors. */
+@Controller('api/monitors')
+@UseGuards(BearerAuthGuard)
+export class MonitorsController {
+  constructor(private readonly monitors: MonitorsService) {}
+
+  @Get()
+  list(@CurrentUser() user: AuthenticatedUser): Promise<Monitor[]> {
+    return this.monitors.list(user.id);
+  }
+
+  @Post()
+  @HttpCode(200)
+  create(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(monitorSchema)) body: MonitorDefinition): Promise<Monitor> {
+    return this.monitors.create(user.id, body);
+  }
+
+  @Delete(':id')
+  async remove(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<{ message: string }> {
+    await this.monitors.remove(user.id, id);
+    return { message: 'Monitor deleted' };
+  }
+}
+
+/** The unauthenticated ping URLs (GET or POST): cheap, rate-limited per token. */
+@Controller('ping')
+export class PingController {
+  constructor(
+    private readonly monitors: MonitorsService,
+    private readonly limiter: PingLimiter,
+  ) {}
+
+  @All(':token')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  success(@Req() req: Request, @Param('token') token: string) {
+    return this.handle(req, token, 'success');
+  }
+
+  @All(':token/:kind')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  other(@Req() req: Request, @Param('token') token: string, @Param('kind') kind: string) {
+    if (kind !== 'fail' && kind !== 'start') throw ApiError.notFound('Not found');
+    return this.handle(req, token, kind);
+  }
+
+  /** GET and POST (HEAD too, as GET) are pings; other methods are not. */
+  private async handle(req: Request, token: string, kind: 'success' | 'fail' | 'start'): Promise<{ message: string }> {
+    if (!['GET', 'POST', 'HEAD'].includes(req.method)) throw new ApiError(405, 'Ping with GET or POST');
+    if (!/^[A-Za-z0-9_-]{10,64}$/.test(token)) throw ApiError.notFound('Unknown ping URL');
+    const wait = this.limiter.take(token);
+    if (wait > 0) throw ApiError.tooManyRequests('Too many pings for this monitor; slow down', wait);
+    await this.monitors.ping(token, kind);
+    return { message: 'OK' };
+  }
+}
