@@ -1,35 +1,20 @@
 import type { DeploymentLimitExceeded } from '@shared/deployments/deployment-types';
 import { PLAN_LIMITS } from '@shared/plans';
-import { Link } from 'react-router-dom';
-import { Modal } from '../ui/modal';
+import { PlanLimitModal } from '../ui/plan-limit-modal';
 
 /** 'N8N Deployment Quota Exceeded': this month's use, the ways out, and every plan's limit. */
 export function DeploymentQuotaModal({ limit, onClose }: { limit: DeploymentLimitExceeded; onClose(): void }) {
   return (
-    <Modal
+    <PlanLimitModal
       title="N8N Deployment Quota Exceeded"
+      message="You have used all the n8n deployments your plan includes this month."
+      plan={limit.plan}
+      usageLabel="Deployments this month"
+      used={limit.deployments_used}
+      allowed={limit.deployments_quota}
+      advice="Wait for next month, when the count starts again, or upgrade your plan for more deployments."
       onClose={onClose}
-      actions={
-        <>
-          <button type="button" className="button button-secondary" onClick={onClose}>
-            Close
-          </button>
-          <Link to="/pricing" className="button button-primary">
-            View Plans
-          </Link>
-        </>
-      }
     >
-      <p>You have used all the n8n deployments your plan includes this month.</p>
-      <dl className="detail-grid">
-        <dt>Plan</dt>
-        <dd className="plan-name">{limit.plan}</dd>
-        <dt>Deployments this month</dt>
-        <dd>
-          {limit.deployments_used} / {limit.deployments_quota}
-        </dd>
-      </dl>
-      <p className="muted">Wait for next month, when the count starts again, or upgrade your plan for more deployments.</p>
       <table className="data-table compact-table" aria-label="Deployments per plan">
         <thead>
           <tr>
@@ -52,6 +37,6 @@ export function DeploymentQuotaModal({ limit, onClose }: { limit: DeploymentLimi
           </tr>
         </tbody>
       </table>
-    </Modal>
+    </PlanLimitModal>
   );
 }
