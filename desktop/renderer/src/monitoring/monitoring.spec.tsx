@@ -2,7 +2,7 @@ import type { JobLogEntry } from '@shared/jobs/job-types';
 import { render, screen } from '@testing-library/react';
 import { ApiRequestError } from '../api/api-error';
 import { formatResponse, outcomeLabel } from './execution-details';
-import { parseSseChunk } from './execution-events';
+import { parseSseChunk } from '../api/server-events';
 import { latestLogs, logsErrorText } from './job-logs';
 import { RunsChart, niceCeiling } from './runs-chart';
 
