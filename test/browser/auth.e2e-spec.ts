@@ -89,6 +89,9 @@ describe('sign-in screens (browser)', () => {
     await page.waitForURL('**/signup');
   });
 
+  // Opening /dashboard with an expired identity token is turned away by the host guard (server and app), which
+  // clears the session with its own message; 'Session expired. Please log in again.' belongs to the dashboard's
+  // periodic expiry check of an open dashboard (use-session-expiry.spec.tsx), which never starts here.
   it('sends an expired session from /dashboard to /login with the session-expired message', async () => {
     const past = Math.floor(Date.now() / 1000) - 60;
     await setSessionCookies(browser.context, server.baseUrl, {
@@ -97,7 +100,7 @@ describe('sign-in screens (browser)', () => {
     });
     await page.goto('/dashboard');
     await page.waitForURL('**/login?error=*');
-    await page.locator('.alert').filter({ hasText: 'Session expired. Please log in again.' }).waitFor();
+    await page.locator('.alert').filter({ hasText: 'Your session has expired. Please login again.' }).waitFor();
     await screenshot(page, 'login-session-expired');
     const cookies = await browser.context.cookies();
     expect(cookies.find((c) => c.name === 'idToken')).toBeUndefined();

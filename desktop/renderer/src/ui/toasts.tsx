@@ -1,5 +1,6 @@
 import { Slide, ToastContainer, toast } from 'react-toastify';
 import 'react-toastify/dist/ReactToastify.css';
+import './toasts.css';
 import { useTheme } from './theme';
 
 /** Toast settings: top-right, 5 s, at most 20 at once, dragged 60% of their width to dismiss. */
