@@ -29,7 +29,7 @@ const ProfilePage = lazy(() => import('./profile/profile-page'));
 /** The desktop shell's own settings (server URL, start at login, where the session is kept). */
 const DesktopSettingsPage = lazy(() => import('./platform/desktop-settings-page'));
 
-/** A 401 anywhere ends the session: clear it and go to /login with the spec's message. */
+/** A 401 anywhere ends the session: clear it and go to /login with the message the request was refused with. */
 function UnauthorizedRedirect() {
   const navigate = useNavigate();
   useEffect(() => {
