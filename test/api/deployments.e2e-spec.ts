@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import type { Deployment } from '@shared/deployments/deployment-types';
 import { FlyMachinesFake, type FlyOperation } from '../fakes/fly-machines';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
+import { openEventStream, type EventStream } from '../support/event-stream';
 import type { HttpResult } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 
@@ -9,40 +10,8 @@ jest.setTimeout(120_000);
 
 const N8N_PASSWORD = 'n8n-Secret-Pw-4711';
 
-/** Collects the `deployment` events of GET /api/events until closed. */
-async function openStream(server: TestServer, account: SignedInAccount) {
-  const abort = new AbortController();
-  const res = await fetch(`${server.baseUrl}/api/events`, { headers: { authorization: `Bearer ${account.accessToken}` }, signal: abort.signal });
-  const deployments: Deployment[] = [];
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const pump = (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += decoder.decode(value, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (/^event: deployment$/m.test(block) && data) deployments.push(JSON.parse(data));
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  return {
-    deployments,
-    close: async () => {
-      abort.abort();
-      await pump;
-    },
-  };
-}
+/** The `deployment` events a stream received so far. */
+const deploymentsOf = (stream: EventStream): Deployment[] => stream.named('deployment').map((e) => e.data as Deployment);
 
 describe('n8n deployments on Fly.io (against the Fly Machines stand-in)', () => {
   let fly: FlyMachinesFake;
@@ -194,13 +163,13 @@ describe('n8n deployments on Fly.io (against the Fly Machines stand-in)', () => 
   it("pushes every step change to the owner's event stream, and to nobody else's", async () => {
     const owner = await signUpAndLogin(server);
     const stranger = await signUpAndLogin(server);
-    const ownerStream = await openStream(server, owner);
-    const strangerStream = await openStream(server, stranger);
+    const ownerStream = await openEventStream(server, owner.accessToken);
+    const strangerStream = await openEventStream(server, stranger.accessToken);
     try {
       const live = await deploy(owner);
       const deadline = Date.now() + 10_000;
-      while (!ownerStream.deployments.some((d) => d.status === 'live') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      const seen = ownerStream.deployments.filter((d) => d.deployment_id === live.deployment_id);
+      while (!deploymentsOf(ownerStream).some((d) => d.status === 'live') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const seen = deploymentsOf(ownerStream).filter((d) => d.deployment_id === live.deployment_id);
       // Each of the six steps was pushed running, then done, before the deployment went live.
       for (const step of live.steps) {
         const states = seen.map((d) => d.steps.find((s) => s.name === step.name)!.state);
@@ -208,7 +177,7 @@ describe('n8n deployments on Fly.io (against the Fly Machines stand-in)', () => 
         expect(states.lastIndexOf('running')).toBeLessThan(states.indexOf('done'));
       }
       expect(seen[seen.length - 1]).toEqual(live);
-      expect(strangerStream.deployments).toEqual([]);
+      expect(deploymentsOf(strangerStream)).toEqual([]);
     } finally {
       await ownerStream.close();
       await strangerStream.close();

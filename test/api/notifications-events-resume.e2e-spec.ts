@@ -1,61 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { HttpTarget } from '../fakes/http-target';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
+import { openEventStream } from '../support/event-stream';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { FAST_SCHEDULER_ENV } from './scheduler-fixtures';
 
 jest.setTimeout(60_000);
-
-interface StreamEvent {
-  id: string | null;
-  event: string;
-  data: any;
-}
-
-/** Reads GET /api/events (optionally resuming with Last-Event-ID) and collects its events. */
-async function openStream(server: TestServer, account: SignedInAccount, lastEventId?: string) {
-  const abort = new AbortController();
-  const headers: Record<string, string> = { authorization: `Bearer ${account.accessToken}` };
-  if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
-  const res = await fetch(`${server.baseUrl}/api/events`, { headers, signal: abort.signal });
-  const events: StreamEvent[] = [];
-  const pump = (async () => {
-    if (!res.body || !res.headers.get('content-type')?.includes('text/event-stream')) return;
-    const reader = res.body.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += decoder.decode(value, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (data) events.push({ id: /^id: (.*)$/m.exec(block)?.[1] ?? null, event: /^event: (.*)$/m.exec(block)?.[1] ?? 'message', data: JSON.parse(data) });
-        }
-      }
-    } catch {
-      // aborted by close()
-    }
-  })();
-  const executions = () => events.filter((e) => e.event === 'execution');
-  return {
-    res,
-    executions,
-    async waitForExecutions(count: number, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (executions().length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      return executions();
-    },
-    close: async () => {
-      abort.abort();
-      await pump;
-    },
-  };
-}
 
 describe('notifications: SSE resume with Last-Event-ID', () => {
   let server: TestServer;
@@ -94,9 +44,9 @@ describe('notifications: SSE resume with Last-Event-ID', () => {
   });
 
   it('replays the outcomes stored after the last id seen, in order, then goes on live', async () => {
-    const first = await openStream(server, alice);
+    const first = await openEventStream(server, alice.accessToken);
     const seen = await runNow();
-    const [event] = await first.waitForExecutions(1);
+    const [event] = await first.waitForNamed('execution', 1);
     expect(event).toMatchObject({ id: seen, data: { run_id: seen, status: 'failed', response_code: 503, will_retry: false } });
     await first.close();
 
@@ -105,16 +55,16 @@ describe('notifications: SSE resume with Last-Event-ID', () => {
     target.on('/flaky', (_req, res) => res.end('ok'));
     const missedB = await runNow();
 
-    const resumed = await openStream(server, alice, seen);
+    const resumed = await openEventStream(server, alice.accessToken, seen);
     try {
       expect(resumed.res.status).toBe(200);
-      const replayed = await resumed.waitForExecutions(2);
+      const replayed = await resumed.waitForNamed('execution', 2);
       expect(replayed.map((e) => e.id)).toEqual([missedA, missedB]);
       expect(replayed.map((e) => e.data.status)).toEqual(['failed', 'success']);
       expect(replayed[1].data).toMatchObject({ run_id: missedB, job_id: jobId, trigger: 'manual', response_code: 200 });
 
       const live = await runNow();
-      const all = await resumed.waitForExecutions(3);
+      const all = await resumed.waitForNamed('execution', 3);
       expect(all.map((e) => e.id)).toEqual([missedA, missedB, live]);
     } finally {
       await resumed.close();
@@ -123,14 +73,14 @@ describe('notifications: SSE resume with Last-Event-ID', () => {
 
   it("replays nothing of another user's runs: Bob resuming from Alice's run id gets only his own", async () => {
     const aliceRun = await runNow();
-    const stream = await openStream(server, bob, aliceRun);
-    const aliceStream = await openStream(server, alice);
+    const stream = await openEventStream(server, bob.accessToken, aliceRun);
+    const aliceStream = await openEventStream(server, alice.accessToken);
     try {
       expect(stream.res.status).toBe(200);
       const next = await runNow();
       // Once Alice's own stream has her next outcome, Bob's (opened earlier) would have had any leak too.
-      expect((await aliceStream.waitForExecutions(1)).map((e) => e.id)).toEqual([next]);
-      expect(stream.executions()).toHaveLength(0);
+      expect((await aliceStream.waitForNamed('execution', 1)).map((e) => e.id)).toEqual([next]);
+      expect(stream.named('execution')).toHaveLength(0);
     } finally {
       await stream.close();
       await aliceStream.close();
@@ -138,11 +88,11 @@ describe('notifications: SSE resume with Last-Event-ID', () => {
   });
 
   it('an unknown id replays nothing but the stream stays live', async () => {
-    const stream = await openStream(server, alice, randomUUID());
+    const stream = await openEventStream(server, alice.accessToken, randomUUID());
     try {
       expect(stream.res.status).toBe(200);
       const live = await runNow();
-      const events = await stream.waitForExecutions(1);
+      const events = await stream.waitForNamed('execution', 1);
       expect(events.map((e) => e.id)).toEqual([live]);
     } finally {
       await stream.close();
@@ -150,7 +100,7 @@ describe('notifications: SSE resume with Last-Event-ID', () => {
   });
 
   it('a malformed Last-Event-ID answers 400 naming the header', async () => {
-    const stream = await openStream(server, alice, 'not-an-id');
+    const stream = await openEventStream(server, alice.accessToken, 'not-an-id');
     expect(stream.res.status).toBe(400);
     expect(await stream.res.json()).toEqual({ detail: 'Last-Event-ID must be the id of an event this stream sent' });
     await stream.close();

@@ -1,46 +1,10 @@
 import { HttpTarget } from '../fakes/http-target';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
+import { openEventStream } from '../support/event-stream';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { FAST_SCHEDULER_ENV } from './scheduler-fixtures';
 
 jest.setTimeout(60_000);
-
-/** Reads server-sent events from GET /api/events until `count` `execution` events arrived. */
-async function openStream(server: TestServer, account: SignedInAccount) {
-  const abort = new AbortController();
-  const res = await fetch(`${server.baseUrl}/api/events`, { headers: { authorization: `Bearer ${account.accessToken}` }, signal: abort.signal });
-  const events: Array<{ event: string; data: any }> = [];
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const pump = (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += decoder.decode(value, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const event = /^event: (.*)$/m.exec(block)?.[1] ?? 'message';
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (data) events.push({ event, data: JSON.parse(data) });
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  return {
-    res,
-    events,
-    close: async () => {
-      abort.abort();
-      await pump;
-    },
-  };
-}
 
 describe('notifications: SSE stream of execution outcomes', () => {
   let server: TestServer;
@@ -65,8 +29,8 @@ describe('notifications: SSE stream of execution outcomes', () => {
   });
 
   it("pushes each execution of the caller's jobs, and only theirs", async () => {
-    const aliceStream = await openStream(server, alice);
-    const bobStream = await openStream(server, bob);
+    const aliceStream = await openEventStream(server, alice.accessToken);
+    const bobStream = await openEventStream(server, bob.accessToken);
     try {
       expect(aliceStream.res.status).toBe(200);
       expect(aliceStream.res.headers.get('content-type')).toContain('text/event-stream');
