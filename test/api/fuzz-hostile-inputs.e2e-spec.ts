@@ -1,8 +1,9 @@
 import { connect } from 'node:net';
 import { request } from 'node:http';
 import { deflateSync, gzipSync } from 'node:zlib';
-import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
-import { startTestServer, type TestServer } from '../support/test-server';
+import type { SignedInAccount } from '../support/accounts';
+import { startServerWithApiKey } from '../support/api-key-account';
+import type { TestServer } from '../support/test-server';
 import { jobDefinition } from './jobs-fixtures';
 
 jest.setTimeout(120_000);
@@ -64,9 +65,7 @@ describe('hostile inputs at the HTTP edge: 4xx with {"detail"}, never 500', () =
   let apiKey: string;
 
   beforeAll(async () => {
-    server = await startTestServer();
-    user = await signUpAndLogin(server);
-    apiKey = (await server.http.post('/api/api-keys/generate', { name: 'hostile' }, { token: user.accessToken })).body.api_key;
+    ({ server, user, apiKey } = await startServerWithApiKey('hostile'));
   });
   afterAll(async () => {
     await server?.close();

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { API_KEY_MESSAGES } from '@shared/jobs/api-key-types';
-import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
-import { startTestServer, type TestServer } from '../support/test-server';
+import type { SignedInAccount } from '../support/accounts';
+import { startServerWithApiKey } from '../support/api-key-account';
+import type { TestServer } from '../support/test-server';
 
 jest.setTimeout(120_000);
 
@@ -12,9 +13,7 @@ describe('throttling of failed API-key authentications', () => {
   let apiKey: string;
 
   beforeAll(async () => {
-    server = await startTestServer();
-    user = await signUpAndLogin(server);
-    apiKey = (await server.http.post('/api/api-keys/generate', { name: 'throttle' }, { token: user.accessToken })).body.api_key;
+    ({ server, user, apiKey } = await startServerWithApiKey('throttle'));
   });
   afterAll(async () => {
     await server?.close();
