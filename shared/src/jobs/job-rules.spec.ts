@@ -21,6 +21,10 @@ describe('job definition rules', () => {
       body: '{"full":true}',
       cron_expression: '0 2 * * *',
       notify_on_failure: false,
+      time_zone: 'UTC',
+      response_rules: null,
+      timeout_seconds: null,
+      auto_pause_after: null,
     });
     expect(jobDefinitionSchema.parse(valid)).toMatchObject({ method: 'GET', headers: {}, body: '', notify_on_failure: false });
   });
