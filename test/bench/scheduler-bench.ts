@@ -102,6 +102,13 @@ class Arrivals {
 const WARM_UP_LEADS_MS = [8_000, 7_000, 6_000];
 const WARM_UP_JOBS = 1_000;
 
+/**
+ * Cold scenario: the instant falls this long (plus the insert time) after the
+ * new process answered ready: the 3 s look-ahead plus a second, so the claim
+ * can start on time, as it does for jobs already stored when a deploy starts.
+ */
+const COLD_LEAD_MS = 4_000;
+
 async function insertJobs(sql: Client, userId: string, url: string, count: number, firstDue: number, perSecond: number): Promise<void> {
   // Job n is due at firstDue + floor((n-1)/perSecond) seconds; `perSecond` = count puts them all on one instant.
   await sql.query(
@@ -122,7 +129,7 @@ async function scenario(
   target: BenchTarget,
   arrivals: Arrivals,
   label: string,
-  spec: { jobs: number; perSecond: number; instances: number; seconds?: number },
+  spec: { jobs: number; perSecond: number; instances: number; seconds?: number; cold?: boolean },
   printSeconds = false,
 ): Promise<{ row: Record<string, string | number>; rssMb: number[] }> {
   const logFile = path.join(os.tmpdir(), `cronbeam-bench-${process.pid}.log`);
@@ -138,9 +145,10 @@ async function scenario(
     arrivals.byJob = new Map();
     const byJob = arrivals.byJob;
     const inserting = Date.now();
-    // Due far enough ahead that the warm-up, inserting and claiming (3 s look-ahead) fit before it.
-    const firstDue = Math.ceil((inserting + 11_000 + spec.jobs / 10) / 1000) * 1000;
-    for (const lead of WARM_UP_LEADS_MS) await insertJobs(sql, userId, `${target.url}/warm-up-${lead}`, WARM_UP_JOBS, firstDue - lead, WARM_UP_JOBS);
+    // Warmed: due far enough ahead that the warm-up bursts, inserting and claiming (3 s look-ahead) fit before it.
+    // Cold: the first instant the new process meets, as soon after its start as the look-ahead allows.
+    const firstDue = Math.ceil((inserting + (spec.cold ? COLD_LEAD_MS : 11_000) + spec.jobs / 10) / 1000) * 1000;
+    if (!spec.cold) for (const lead of WARM_UP_LEADS_MS) await insertJobs(sql, userId, `${target.url}/warm-up-${lead}`, WARM_UP_JOBS, firstDue - lead, WARM_UP_JOBS);
     await insertJobs(sql, userId, `${target.url}/b`, spec.jobs, firstDue, spec.perSecond);
     const windowSeconds = spec.seconds ?? 1;
     const expected = Math.min(spec.jobs, spec.perSecond * windowSeconds);
@@ -150,7 +158,13 @@ async function scenario(
     for (const n of [...byJob.keys()]) if (Math.floor((n - 1) / spec.perSecond) >= windowSeconds) byJob.delete(n);
     const dueOf = (n: number) => firstDue + Math.floor((n - 1) / spec.perSecond) * 1000;
     const summary = summarise(byJob, dueOf, expected);
-    if (printSeconds) process.stdout.write(secondsTable(label, byJob, dueOf));
+    if (printSeconds) {
+      process.stdout.write(windowSeconds === 1 ? burstTimeline(label, byJob, firstDue) : secondsTable(label, byJob, dueOf));
+      // When the claim of the first instant ended (created_at of its last run row): a claim ending late makes the whole burst late.
+      const claim = await sql.query(`SELECT extract(epoch FROM min(created_at)) * 1000 AS first, extract(epoch FROM max(created_at)) * 1000 AS last FROM job_runs WHERE scheduled_for = to_timestamp($1 / 1000.0)`, [firstDue]);
+      const { first, last } = claim.rows[0] as { first: string | null; last: string | null };
+      if (first && last) process.stdout.write(`  ${label}: claims of the first instant committed from ${(Number(first) - firstDue).toFixed(0)} to ${(Number(last) - firstDue).toFixed(0)} ms relative to it\n`);
+    }
     const died = instances.filter((i) => i.exitedEarly).map((i) => i.exitedEarly);
     if (died.length > 0) process.stdout.write(`  ${label}: instance(s) ended during the run (${died.join(', ')})\n`);
     return { row: latenessRow(label, summary), rssMb: instances.map((i) => i.peakRssMb()) };
@@ -158,6 +172,21 @@ async function scenario(
     for (const instance of instances) await instance.stop();
     await sql.end();
   }
+}
+
+/** Arrivals of a one-instant burst per 25 ms after the instant: a slow start (cold code) or a late claim shows here. */
+function burstTimeline(label: string, byJob: Map<number, number[]>, due: number): string {
+  const SLICE_MS = 25;
+  const counts: number[] = [];
+  for (const times of byJob.values()) {
+    for (const t of times) {
+      const slice = Math.max(0, Math.floor((t - due) / SLICE_MS));
+      while (counts.length <= slice) counts.push(0);
+      counts[slice]++;
+    }
+  }
+  const rows = counts.map((count, i) => ({ from: `${i * SLICE_MS} ms`, arrived: count }));
+  return table(`${label}: arrivals per ${SLICE_MS} ms after the instant`, rows);
 }
 
 /** One row per due second: its own lateness percentiles. */
@@ -182,6 +211,7 @@ async function main(): Promise<void> {
   const opts = options();
   const arrivals = new Arrivals();
   const target = await BenchTarget.start((path, arrivedAt) => arrivals.record(path, arrivedAt));
+  await target.warmUp();
   const started = Date.now();
   try {
     for (const kind of opts.dbs) {
@@ -192,6 +222,14 @@ async function main(): Promise<void> {
       try {
         for (const s of opts.scenarios) {
           let result;
+          if (s.startsWith('cold')) {
+            for (const jobs of s === 'cold' ? [1_000, 10_000] : [Number(s.slice(5))]) {
+              result = await scenario(db, target, arrivals, `${jobs.toLocaleString('en')} at once, cold`, { jobs, perSecond: jobs, instances: 1, cold: true }, opts.perSecond);
+              rows.push({ ...result.row, 'peak RSS': result.rssMb.map((m) => `${m} MB`).join(' + ') });
+            }
+            process.stdout.write(`  done: ${kind} ${s}\n`);
+            continue;
+          }
           if (s === 'two') result = await scenario(db, target, arrivals, '10,000 at once, 2 instances', { jobs: 10_000, perSecond: 10_000, instances: 2 });
           else if (s === 'steady')
             result = await scenario(db, target, arrivals, `steady 1,000/s of 100,000 for ${opts.steadySeconds} s`, { jobs: 100_000, perSecond: 1_000, instances: 1, seconds: opts.steadySeconds }, opts.perSecond);
