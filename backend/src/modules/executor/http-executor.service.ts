@@ -1,4 +1,5 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { Agent } from 'undici';
 import { AppConfig } from '../../config/app-config';
 import { ExecutorSettings } from './executor-settings';
@@ -10,7 +11,7 @@ import { LoopbackSink } from './loopback-sink';
 import { WarmConnector } from './warm-connector';
 import { ForbiddenTargetError } from './target-address';
 import { TargetPolicy } from './target-policy.service';
-import type { HttpMethod, ResponseRules } from '@shared/jobs/job-types';
+import { HTTP_METHODS, type HttpMethod, type ResponseRules } from '@shared/jobs/job-types';
 import { compileResponseRules, responseRuleFailure, type ResponseCheck } from '@shared/jobs/response-rules';
 
 /** Redirects followed per execution, each one re-checked against the target rules. */
@@ -69,6 +70,31 @@ export interface PreparedRequest {
 
 /** A warm-up request that takes this long means the machine is too busy for it to be worth going on. */
 const WARM_UP_TIMEOUT_MS = 5_000;
+/** The warm-up's connections are dropped and opened again this many times. */
+const WARM_UP_PHASES = 3;
+/** Requests started per event-loop turn, as the dispatcher does. */
+const WARM_UP_SLICE = 48;
+/** Waits of the warm-up (connections opening, closing) end after this long. */
+const WARM_UP_WAIT_MS = 1_000;
+
+/** One warm-up request: mostly GETs, as most jobs are; every fourth a POST with a body and a header. */
+function warmUpRequest(origin: string, n: number): ExecutionRequest {
+  const post = n % 4 === 0;
+  return {
+    executionId: randomUUID(),
+    url: `${origin}/warm-up?n=${n}`,
+    method: post ? 'POST' : 'GET',
+    headers: post ? { 'content-type': 'application/json' } : {},
+    body: post ? '{"warm":true}' : '',
+    timeoutMs: WARM_UP_TIMEOUT_MS,
+  };
+}
+
+/** Polls `test` every few milliseconds until it holds, `stop()` says so, or WARM_UP_WAIT_MS passed. */
+async function waitUntil(test: () => boolean, stop: () => boolean): Promise<void> {
+  const until = performance.now() + WARM_UP_WAIT_MS;
+  while (!test() && !stop() && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 2));
+}
 
 /** Raised when an execution's deadline passes; failure-cause names it a timeout. */
 class ExecutionTimeoutError extends Error {
@@ -143,7 +169,9 @@ export class HttpExecutor implements OnApplicationShutdown {
     const sendsBody = request.body !== '' && request.method !== 'GET' && request.method !== 'HEAD';
     return {
       target: URL.canParse(request.url) ? hopTarget(new URL(request.url)) : null,
-      method: request.method,
+      // The literal, not the string read from the database: V8 compares literals by reference, and undici's code
+      // compiled for them (by the start-up warm-up or earlier bursts) would be thrown away for another kind of string.
+      method: HTTP_METHODS.find((m) => m === request.method) ?? request.method,
       headers,
       body: sendsBody ? request.body : undefined,
       check: request.responseRules ? compileResponseRules(request.responseRules) : null,
@@ -153,52 +181,55 @@ export class HttpExecutor implements OnApplicationShutdown {
 
   /** Sends a prepared job request; every hop's host is checked against the target rules. */
   execute(prepared: PreparedRequest): Promise<ExecutionResult> {
-    return this.send(prepared, null);
+    return this.send(prepared, '');
   }
 
   /**
-   * Sends up to `requests` requests, `inFlight` at a time, through the same code a burst runs
-   * (prepare, dispatch, the pool, response capture), to a sink this method
-   * opens on loopback and closes before it returns, so that V8 has compiled
-   * that code before the first real instant of a new process. It stops early
-   * when `stop()` says so (an instant is near). Nothing about it can be
-   * chosen from outside: the sink's address is its own, and only that exact
-   * origin is let past the target rules, for these requests only. Answers
-   * the number of requests sent; failures only end it sooner.
+   * Sends up to `requests` requests, `inFlight` at a time, through the code a
+   * burst runs (prepare, connections opened ahead, dispatch, the pool,
+   * response capture, connections closing), to a sink this method opens on
+   * loopback and closes before it returns, so that V8 has compiled that code
+   * before the first real instant of a new process. It stops early when
+   * `stop()` says so (an instant is near). Nothing about it can be chosen
+   * from outside: the sink's address is its own, and only that exact origin
+   * is let past the target rules, for these requests only. Answers the
+   * number of requests sent; a failed request ends it sooner.
    */
   async warmUp(requests: number, inFlight: number, stop: () => boolean): Promise<number> {
-    let sink: LoopbackSink | null = null;
+    const sink = await LoopbackSink.open();
+    const url = new URL(sink.origin);
     let sent = 0;
     try {
-      sink = await LoopbackSink.open();
-      const url = new URL(sink.origin);
-      this.connector.open(url, this.settings.connectionsPerOrigin);
-      while (sent < requests && !stop()) {
-        const round: Array<Promise<ExecutionResult>> = [];
-        for (let i = 0; i < inFlight && sent < requests; i++, sent++) {
-          // Mostly GETs, as most jobs are; some POSTs with a body and header, for the body path.
-          const post = sent % 4 === 0;
-          const prepared = this.prepare({
-            executionId: `warm-up-${sent}`,
-            url: `${sink.origin}/warm-up?n=${sent}`,
-            method: post ? 'POST' : 'GET',
-            headers: post ? { 'content-type': 'application/json' } : {},
-            body: post ? '{"warm":true}' : '',
-            timeoutMs: WARM_UP_TIMEOUT_MS,
-          });
-          round.push(this.send(prepared, sink.origin));
+      for (let phase = 0; phase < WARM_UP_PHASES && sent < requests && !stop(); phase++) {
+        // As before a burst: connections opened ahead, then taken by the pool.
+        this.connector.open(url, this.settings.connectionsPerOrigin);
+        await waitUntil(() => this.connector.pending(url) === 0, stop);
+        const phaseEnd = Math.min(requests, sent + Math.ceil(requests / WARM_UP_PHASES));
+        while (sent < phaseEnd && !stop()) {
+          const round: Array<Promise<ExecutionResult>> = [];
+          for (let i = 0; i < inFlight && sent < phaseEnd; i++, sent++) {
+            round.push(this.send(this.prepare(warmUpRequest(sink.origin, sent)), sink.origin));
+            // The dispatcher starts a burst in slices, one per event-loop turn.
+            if (i % WARM_UP_SLICE === WARM_UP_SLICE - 1) await new Promise(setImmediate);
+          }
+          if ((await Promise.all(round)).some((r) => !r.success)) return sent;
         }
-        const results = await Promise.all(round);
-        if (results.some((r) => !r.success)) break;
+        // Servers close idle connections: the pool's closing paths are part of the code a burst meets.
+        sink.dropConnections();
+        await waitUntil(() => this.connectedTo(sink.origin) === 0, stop);
       }
     } finally {
-      await sink?.close();
+      await sink.close();
     }
     return sent;
   }
 
-  /** `trustedOrigin`: the warm-up's own sink, the one origin exempt from the target rules (null for every job). */
-  private async send(prepared: PreparedRequest, trustedOrigin: string | null): Promise<ExecutionResult> {
+  private connectedTo(origin: string): number {
+    return (this.agent.stats as Record<string, { connected?: number } | undefined>)[origin]?.connected ?? 0;
+  }
+
+  /** `trustedOrigin`: the warm-up's own sink, the one origin exempt from the target rules ('' for every job). */
+  private async send(prepared: PreparedRequest, trustedOrigin: string): Promise<ExecutionResult> {
     const startedAt = new Date();
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);

@@ -34,6 +34,12 @@ export class LoopbackSink {
     return new LoopbackSink(server, sockets, `http://127.0.0.1:${(server.address() as { port: number }).port}`);
   }
 
+  /** Closes the connections accepted so far (as a server dropping idle keep-alive connections does); it goes on listening. */
+  dropConnections(): void {
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+  }
+
   /** Closes the listener and every connection, so the client's pool for this origin goes away too. */
   async close(): Promise<void> {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));

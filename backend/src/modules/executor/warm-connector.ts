@@ -41,6 +41,11 @@ export class WarmConnector {
     return (this.stash.get(key)?.length ?? 0) + (this.opening.get(key) ?? 0);
   }
 
+  /** Sockets for an origin still being opened. */
+  pending(origin: URL): number {
+    return this.opening.get(keyOf(origin.protocol, origin.hostname, origin.port)) ?? 0;
+  }
+
   /** Opens `count` more connections to the origin of `url` and keeps them for the pool. Failures are left to the real request. */
   open(url: URL, count: number): void {
     const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
