@@ -92,6 +92,8 @@ export const envSchema = z.object({
   RETRY_BACKOFF_BASE_MS: int(10_000, 1, 3_600_000),
   HOUSEKEEPING_INTERVAL_MS: int(60_000, 50, 86_400_000),
   SCHEDULER_IDLE_GC: bool(true),
+  SCHEDULER_HEARTBEAT_INTERVAL_MS: int(1_000, 50, 60_000),
+  SCHEDULER_INSTANCE_STALE_MS: int(3_000, 150, 600_000),
   // Self-hosted n8n on Fly.io (see backend/src/modules/deployments).
   FLY_API_BASE: z.url({ message: 'expected an absolute URL' }).default('https://api.machines.dev'),
   FLY_ORG_SLUG: z.string().min(1).default('personal'),

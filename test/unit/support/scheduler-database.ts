@@ -21,7 +21,9 @@ import { LeaseOwner } from '../../../backend/src/modules/runs/lease-owner';
 import { RunRecorder } from '../../../backend/src/modules/runs/run-recorder';
 import { RunSettings } from '../../../backend/src/modules/runs/run-settings';
 import { RunsService } from '../../../backend/src/modules/runs/runs.service';
+import { InstanceLiveness } from '../../../backend/src/modules/scheduler/instance-liveness';
 import { RunClaimer } from '../../../backend/src/modules/scheduler/run-claimer';
+import { SchedulerInstancesRepository } from '../../../backend/src/modules/scheduler/scheduler-instances.repository';
 import { SchedulerSettings } from '../../../backend/src/modules/scheduler/scheduler-settings';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database';
 
@@ -70,8 +72,10 @@ export class SchedulerDatabase {
     const runs = new RunsService(this.db, runsRepository, recorder, events, owner, runSettings, quota, noExecutor, pressure, metrics);
     const jobs = new JobScheduleService(new JobsRepository(this.db.getRepository(JobEntity)), runs, new JobEvents());
     jobs.onModuleInit();
-    const claimer = new RunClaimer(this.db, new SchedulerSettings(this.config), jobs, runs, quota, users);
-    return { claimer, runs, events, owner };
+    const settings = new SchedulerSettings(this.config);
+    const liveness = new InstanceLiveness(settings, new SchedulerInstancesRepository(this.db), runs);
+    const claimer = new RunClaimer(this.db, settings, jobs, runs, quota, users, liveness);
+    return { claimer, runs, events, owner, liveness };
   }
 
   async createUser(plan = 'free'): Promise<string> {
@@ -93,6 +97,7 @@ export class SchedulerDatabase {
 
   /** Removes every job (their runs go with them) and usage count, so each test starts from an empty schedule. */
   async clear(): Promise<void> {
+    await this.db.query('DELETE FROM scheduler_instances');
     await this.db.query('DELETE FROM jobs');
     await this.db.query('DELETE FROM usage_periods');
   }
@@ -112,4 +117,6 @@ export interface SchedulerInstanceParts {
   runs: RunsService;
   events: ExecutionEvents;
   owner: LeaseOwner;
+  /** The instance's liveness row (not started: tests register and mark it themselves). */
+  liveness: InstanceLiveness;
 }

@@ -133,6 +133,30 @@ export class JobRunsRepository {
     ).then((result) => returnedRows<LeasedRunRow>(result));
   }
 
+  /**
+   * Takes over runs leased to dead instances that were never sent: scheduled
+   * runs and retries due after the instant their owner last released
+   * (`releasedThrough[i]` for `owners[i]`, null: none). Manual runs were sent
+   * as soon as they were inserted and keep their lease. The run keeps its id.
+   */
+  leaseUnsent(tx: Queryable, owners: string[], releasedThrough: (Date | null)[], limit: number, owner: string, now: Date, leaseMs: number): Promise<LeasedRunRow[]> {
+    return tx.query(
+      `WITH dead AS (
+         SELECT * FROM unnest($1::text[], $2::timestamptz[]) AS d(owner, released_through)
+       ), picked AS (
+         SELECT r.id FROM job_runs r JOIN dead d ON r.lease_owner = d.owner
+         WHERE r.state = '${RUNNING}' AND r.trigger <> '${RUN_TRIGGER.manual}'
+           AND (d.released_through IS NULL OR r.due_at > d.released_through)
+         ORDER BY r.due_at LIMIT $3 FOR UPDATE OF r SKIP LOCKED
+       )
+       UPDATE job_runs r SET lease_owner = $4,
+         lease_expires_at = greatest(r.due_at, $5::timestamptz) + make_interval(secs => $6::double precision / 1000)
+       FROM picked WHERE r.id = picked.id
+       RETURNING ${LEASED_COLUMNS.split(', ').map((c) => `r.${c}`).join(', ')}`,
+      [owners, releasedThrough, limit, owner, now, leaseMs],
+    ).then((result) => returnedRows<LeasedRunRow>(result));
+  }
+
   /** Puts leased, unstarted runs back in the queue (shutdown). */
   async release(runIds: string[], owner: string): Promise<void> {
     await this.db.query(

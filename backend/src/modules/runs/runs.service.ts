@@ -75,6 +75,11 @@ export class RunsService {
     readonly metrics: ExecutionMetrics,
   ) {}
 
+  /** This process's identity as the owner of run leases (and of its scheduler liveness row). */
+  get leaseOwner(): string {
+    return this.owner.id;
+  }
+
   /** Every stored execution result, as it is stored. */
   get outcomes$(): Observable<ExecutionOutcome> {
     return this.events.outcomes$;
@@ -191,6 +196,12 @@ export class RunsService {
   /** Takes over runs whose lease expired because their instance died. */
   leaseExpired(tx: Queryable, limit: number, now: number): Promise<LeasedRunRow[]> {
     return this.runs.leaseExpired(tx, new Date(now), limit, this.owner.id, this.settings.leaseMs);
+  }
+
+  /** Takes over the never-sent runs of dead instances (see JobRunsRepository.leaseUnsent); the run ids stay the same. */
+  leaseUnsent(tx: Queryable, dead: Array<{ id: string; releasedThrough: Date | null }>, limit: number, now: number): Promise<LeasedRunRow[]> {
+    if (dead.length === 0) return Promise.resolve([]);
+    return this.runs.leaseUnsent(tx, dead.map((d) => d.id), dead.map((d) => d.releasedThrough), limit, this.owner.id, new Date(now), this.settings.leaseMs);
   }
 
   /** Gives back runs claimed ahead of time but not started (shutdown), so another instance fires them on time. */

@@ -8,6 +8,7 @@ import { JobScheduleService, toJobRequest } from '../jobs/job-schedule.service';
 import { QuotaService, usagePeriodOf, type QuotaRequest } from '../quota/quota.service';
 import { RunsService, toClaimedRun, type ClaimedRun, type LeasedRunRow, type NewRun } from '../runs/runs.service';
 import { planDue, type DuePlan } from './due-instants';
+import { InstanceLiveness } from './instance-liveness';
 import { SchedulerSettings } from './scheduler-settings';
 
 /**
@@ -30,6 +31,7 @@ export class RunClaimer {
     private readonly runs: RunsService,
     private readonly quota: QuotaService,
     private readonly users: UsersService,
+    private readonly liveness: InstanceLiveness,
   ) {}
 
   /**
@@ -111,6 +113,24 @@ export class RunClaimer {
     const orphaned = await this.db.transaction((tx) => this.withRequests(tx, this.runs.leaseExpired(tx, limit, now)));
     if (orphaned.length > 0) this.logger.warn(`Took over ${orphaned.length} run(s) whose lease expired`);
     return { runs: [...queued, ...orphaned], more: queued.length === limit || orphaned.length === limit };
+  }
+
+  /**
+   * Takes over the never-sent runs of instances whose heartbeat went stale
+   * (see InstanceLiveness), keeping their ids; a stale instance's row is
+   * deleted once nothing of it is left to take.
+   */
+  async takeOverDead(now: number): Promise<{ runs: ClaimedRun[]; more: boolean }> {
+    const limit = this.settings.batchSize;
+    const taken = await this.db.transaction(async (tx) => {
+      const dead = await this.liveness.takeOverStale(tx);
+      if (dead.length === 0) return [];
+      const runs = await this.withRequests(tx, this.runs.leaseUnsent(tx, dead.map((d) => ({ id: d.id, releasedThrough: d.released_through })), limit, now));
+      if (runs.length < limit) await this.liveness.forget(tx, dead.map((d) => d.id));
+      if (runs.length > 0) this.logger.warn(`Took over ${runs.length} unsent run(s) of ${dead.length} instance(s) whose heartbeat stopped`);
+      return runs;
+    });
+    return { runs: taken, more: taken.length === limit };
   }
 
   private async withRequests(tx: Queryable, leasing: Promise<LeasedRunRow[]>): Promise<ClaimedRun[]> {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { HttpExecutor, type ExecutionResult, type PreparedRequest } from '../executor/http-executor.service';
 import { RunsService, type ClaimedRun } from '../runs/runs.service';
 import { DatabaseClock } from './database-clock';
+import { InstanceLiveness } from './instance-liveness';
 import { SchedulerSettings } from './scheduler-settings';
 
 interface ReadyRun {
@@ -55,6 +56,8 @@ export class RunDispatcher {
   private lastRelease = -Infinity;
   private readonly idle = new Set<() => void>();
   private tailListeners: Array<() => void> = [];
+  /** Due instants whose release is being recorded in the liveness row. */
+  private readonly marking = new Set<number>();
 
   private readonly metrics: RunsService['metrics'];
   private readonly pressure: RunsService['pressure'];
@@ -64,6 +67,7 @@ export class RunDispatcher {
     private readonly executor: HttpExecutor,
     private readonly runs: RunsService,
     private readonly clock: DatabaseClock,
+    private readonly liveness: InstanceLiveness,
   ) {
     this.metrics = runs.metrics;
     this.pressure = runs.pressure;
@@ -140,10 +144,23 @@ export class RunDispatcher {
     this.executor.warm(byOrigin);
   }
 
-  /** Waits out the last milliseconds (setImmediate turns), then queues the group. */
+  /**
+   * Waits out the last milliseconds (setImmediate turns), then queues the
+   * group. Nothing is sent before the liveness row records the release (one
+   * tiny UPDATE, started at the early wake): if this instance dies, runs due
+   * later are known to be unsent and are taken over at once.
+   */
   private release(due: number): void {
+    if (!this.waiting.has(due)) return;
+    const recorded = this.liveness.mayRelease(due);
+    if (!recorded) this.recordRelease(due);
     if (this.clock.now() < due) {
       this.timers.set(due, setImmediate(() => this.release(due)));
+      return;
+    }
+    if (!recorded) {
+      // Due, not yet recorded: the record's answer releases the group (no spinning meanwhile).
+      this.timers.delete(due);
       return;
     }
     this.timers.delete(due);
@@ -154,6 +171,17 @@ export class RunDispatcher {
     this.waiting.delete(due);
     for (const ready of group) this.queue.push(ready);
     this.pump();
+  }
+
+  /** Records the release of `due` once; when recorded, releases the group if it waits for nothing else. */
+  private recordRelease(due: number): void {
+    if (this.marking.has(due)) return;
+    this.marking.add(due);
+    void this.liveness.markReleased(due).then((ok) => {
+      this.marking.delete(due);
+      // Refused: this instance was taken over, and the group goes back to the database (InstanceTakeover).
+      if (ok && this.waiting.has(due) && !this.timers.has(due)) this.release(due);
+    });
   }
 
   private pump(): void {

@@ -23,6 +23,10 @@ export class SchedulerSettings {
   readonly idleCollection: boolean;
   /** How long shutdown waits for in-flight requests: half the process's shutdown budget, so results can still be stored. */
   readonly drainTimeoutMs: number;
+  /** How often this instance refreshes its liveness row. */
+  readonly heartbeatIntervalMs: number;
+  /** A heartbeat older than this marks its instance dead: its never-sent runs are taken over. */
+  readonly instanceStaleMs: number;
 
   constructor(config: AppConfig) {
     const env = config.env;
@@ -34,5 +38,8 @@ export class SchedulerSettings {
     this.housekeepingIntervalMs = env.HOUSEKEEPING_INTERVAL_MS;
     this.idleCollection = env.SCHEDULER_IDLE_GC;
     this.drainTimeoutMs = Math.min(env.EXECUTION_TIMEOUT_MS, Math.floor(env.SHUTDOWN_TIMEOUT_MS / 2));
+    this.heartbeatIntervalMs = env.SCHEDULER_HEARTBEAT_INTERVAL_MS;
+    // A live instance must get at least two beats in before it could be thought dead.
+    this.instanceStaleMs = Math.max(env.SCHEDULER_INSTANCE_STALE_MS, 2 * env.SCHEDULER_HEARTBEAT_INTERVAL_MS + 100);
   }
 }

@@ -8,19 +8,23 @@ import { RunsModule } from '../runs/runs.module';
 import { DatabaseClock } from './database-clock';
 import { Housekeeping } from './housekeeping';
 import { IdleCollector } from './idle-collector';
+import { InstanceLiveness } from './instance-liveness';
+import { InstanceTakeover } from './instance-takeover';
 import { RunClaimer } from './run-claimer';
 import { RunDispatcher } from './run-dispatcher';
 import { SchedulerLoop } from './scheduler-loop';
+import { SchedulerInstancesRepository } from './scheduler-instances.repository';
 import { SchedulerSettings } from './scheduler-settings';
 import { WakeChannel } from './wake-channel';
 
 /**
  * Fires every job on time, exactly once per due time, on any number of
  * instances sharing one PostgreSQL: claims due jobs, releases their runs on
- * the instant, wakes on job changes, corrects for clock skew (see ADR 0003).
+ * the instant, wakes on job changes, corrects for clock skew (see ADR 0003),
+ * and takes over the unsent runs of an instance that died (ADR 0091).
  */
 @Module({
   imports: [ScheduleModule.forRoot(), AuthModule, JobsModule, RunsModule, QuotaModule, ExecutorModule],
-  providers: [SchedulerSettings, DatabaseClock, WakeChannel, RunClaimer, RunDispatcher, SchedulerLoop, Housekeeping, IdleCollector],
+  providers: [SchedulerSettings, DatabaseClock, WakeChannel, SchedulerInstancesRepository, InstanceLiveness, RunClaimer, RunDispatcher, InstanceTakeover, SchedulerLoop, Housekeeping, IdleCollector],
 })
 export class SchedulerModule {}

@@ -1,0 +1,100 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { returnedRows } from '../../common/database/query-rows';
+import type { Queryable } from '../../common/database/transaction';
+
+/** A stale instance as a takeover sees it: its unsent runs are those due after `released_through`. */
+export interface StaleInstanceRow {
+  id: string;
+  released_through: Date | null;
+}
+
+/** What a heartbeat learns, in database milliseconds. */
+export interface HeartbeatRow {
+  now_ms: number;
+  /** The oldest heartbeat of the other instances (null: there are none). */
+  oldest_other_ms: number | null;
+}
+
+/** Seconds as SQL wants them for make_interval. */
+const SECONDS = (param: string) => `make_interval(secs => ${param}::double precision / 1000)`;
+
+/**
+ * Every SQL statement on `scheduler_instances`, one per function. Each
+ * scheduling instance keeps one row (id = its lease owner) whose heartbeat
+ * is written with the database's clock, so the hosts' clocks never matter.
+ * `taken_over_at` is set by the instance that takes over a stale one; from
+ * then on the stale instance can neither beat nor release (the statements
+ * below require it unset), so it never sends what was taken from it.
+ */
+@Injectable()
+export class SchedulerInstancesRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** Creates (or revives) this instance's row with a fresh heartbeat. */
+  async register(id: string): Promise<void> {
+    await this.db.query(
+      `INSERT INTO scheduler_instances (id) VALUES ($1)
+       ON CONFLICT (id) DO UPDATE SET heartbeat_at = now(), taken_over_at = NULL`,
+      [id],
+    );
+  }
+
+  /** Refreshes the heartbeat; null when the row was taken over or is gone (the instance must stop sending). */
+  async beat(id: string): Promise<HeartbeatRow | null> {
+    const [row] = returnedRows<HeartbeatRow>(
+      await this.db.query(
+        `UPDATE scheduler_instances SET heartbeat_at = now()
+         WHERE id = $1 AND taken_over_at IS NULL
+         RETURNING (extract(epoch FROM now()) * 1000)::float8 AS now_ms,
+           (SELECT (extract(epoch FROM min(o.heartbeat_at)) * 1000)::float8 FROM scheduler_instances o WHERE o.id <> $1) AS oldest_other_ms`,
+        [id],
+      ),
+    );
+    return row ? { now_ms: Number(row.now_ms), oldest_other_ms: row.oldest_other_ms === null ? null : Number(row.oldest_other_ms) } : null;
+  }
+
+  /**
+   * Records that runs due up to `through` may now be sent (it never moves
+   * back); false when the row was taken over or is gone: nothing may be sent.
+   */
+  async markReleased(id: string, through: Date): Promise<boolean> {
+    const rows = returnedRows<{ id: string }>(
+      await this.db.query(
+        `UPDATE scheduler_instances SET released_through = greatest(released_through, $2::timestamptz)
+         WHERE id = $1 AND taken_over_at IS NULL
+         RETURNING id`,
+        [id, through],
+      ),
+    );
+    return rows.length === 1;
+  }
+
+  /**
+   * Marks the other instances whose heartbeat is older than `staleMs` as
+   * taken over and answers them. The rows stay locked until the caller's
+   * transaction ends, so their owner's next beat or release waits for it and
+   * then finds them taken over.
+   */
+  takeOverStale(tx: Queryable, id: string, staleMs: number): Promise<StaleInstanceRow[]> {
+    return tx
+      .query(
+        `UPDATE scheduler_instances SET taken_over_at = coalesce(taken_over_at, now())
+         WHERE id <> $1 AND heartbeat_at < now() - ${SECONDS('$2')}
+         RETURNING id, released_through`,
+        [id, staleMs],
+      )
+      .then((result) => returnedRows<StaleInstanceRow>(result));
+  }
+
+  /** Deletes the rows of stale instances that have nothing left to take over. */
+  async removeStale(tx: Queryable, ids: string[]): Promise<void> {
+    await tx.query(`DELETE FROM scheduler_instances WHERE id = ANY($1::text[]) AND taken_over_at IS NOT NULL`, [ids]);
+  }
+
+  /** Deletes this instance's row (a graceful stop). */
+  async remove(id: string): Promise<void> {
+    await this.db.query(`DELETE FROM scheduler_instances WHERE id = $1`, [id]);
+  }
+}
