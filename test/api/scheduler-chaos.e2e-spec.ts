@@ -74,7 +74,7 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
   let database: TestDatabase;
   let target: HttpTarget;
   let db: SchedulerFixtures;
-  let instances: InstanceProcess[] = [];
+  const instances: InstanceProcess[] = [];
 
   beforeAll(async () => {
     target = await HttpTarget.start();
