@@ -16,14 +16,10 @@
  *
  * Only loopback is used; every wait is bounded.
  */
-import { randomBytes } from 'node:crypto';
 import * as os from 'node:os';
-import * as path from 'node:path';
-import { Client } from 'pg';
-import { EmbeddedPostgres } from '../../backend/src/database/embedded-postgres';
-import { BenchInstance } from './bench-instance';
+import { Arrivals, loadAverage, migrate, openDatabase, scenario } from './bench-scenarios';
 import { BenchTarget } from './bench-target';
-import { latenessRow, summarise, table, type LatenessSummary } from './bench-stats';
+import { table, type LatenessSummary } from './bench-stats';
 import { TARGETS, verdict } from './bench-targets';
 
 interface Options {
@@ -45,178 +41,6 @@ function options(): Options {
   };
 }
 
-/**
- * Scheduler settings for the benchmark: the defaults (3 s look-ahead, 512
- * requests in flight, 32 connections per origin), except a 1 s safety poll,
- * because the benchmark writes its jobs straight into the database and so
- * skips the wake-up the API sends.
- */
-const INSTANCE_ENV = {
-  ALLOW_PRIVATE_TARGETS: 'true',
-  SCHEDULER_POLL_INTERVAL_MS: '1000',
-  DATABASE_POOL_SIZE: '10',
-};
-
-interface BenchDatabase {
-  url: string;
-  close(): Promise<void>;
-}
-
-async function openDatabase(kind: string, pgUrl: string): Promise<BenchDatabase> {
-  if (kind === 'embedded') {
-    const embedded = await EmbeddedPostgres.start('memory://', 40);
-    return { url: embedded.url, close: () => embedded.stop() };
-  }
-  const name = `cronbeam_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new Client({ connectionString: pgUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(pgUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    close: async () => {
-      const c = new Client({ connectionString: pgUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
-
-/** Arrivals at the target per job number (/b?n=<job>), kept as they come so waiting costs nothing. */
-class Arrivals {
-  byJob = new Map<number, number[]>();
-
-  record(path: string, arrivedAt: number): void {
-    if (!path.startsWith('/b?n=')) return; // warm-up requests
-    const n = Number(path.slice(5));
-    const list = this.byJob.get(n);
-    if (list) list.push(arrivedAt);
-    else this.byJob.set(n, [arrivedAt]);
-  }
-}
-
-/**
- * Bursts of 1,000 requests at 8, 7 and 6 s before the measured instant: a
- * running service (and the target) has its hot code compiled by V8, which a
- * process started seconds earlier has not; the first few thousand requests of
- * a new process run several times slower.
- */
-const WARM_UP_LEADS_MS = [8_000, 7_000, 6_000];
-const WARM_UP_JOBS = 1_000;
-
-/**
- * Cold scenario: the instant falls this long (plus the insert time) after the
- * new process answered ready: the 3 s look-ahead plus a second, so the claim
- * can start on time, as it does for jobs already stored when a deploy starts.
- */
-const COLD_LEAD_MS = 4_000;
-
-async function insertJobs(sql: Client, userId: string, url: string, count: number, firstDue: number, perSecond: number): Promise<void> {
-  // Job n is due at firstDue + floor((n-1)/perSecond) seconds; `perSecond` = count puts them all on one instant.
-  await sql.query(
-    `INSERT INTO jobs (user_id, name, url, cron_expression, status, next_run_at)
-     SELECT $1, 'bench-' || $2 || n, $2 || '?n=' || n, '0 0 1 1 *', 'scheduled',
-            to_timestamp(($3::bigint + ((n - 1) / $5) * 1000) / 1000.0)
-     FROM generate_series(1, $4::int) AS n`,
-    [userId, url, firstDue, count, perSecond],
-  );
-}
-
-async function waitFor(test: () => boolean, deadline: number): Promise<void> {
-  while (!test() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-}
-
-async function scenario(
-  db: BenchDatabase,
-  target: BenchTarget,
-  arrivals: Arrivals,
-  label: string,
-  spec: { jobs: number; perSecond: number; instances: number; seconds?: number; cold?: boolean },
-  printSeconds = false,
-): Promise<{ row: Record<string, string | number>; summary: LatenessSummary; rssMb: number[] }> {
-  const logFile = path.join(os.tmpdir(), `cronbeam-bench-${process.pid}.log`);
-  const sql = new Client({ connectionString: db.url });
-  await sql.connect();
-  await sql.query(`TRUNCATE job_runs, jobs CASCADE`);
-  const instances: BenchInstance[] = [];
-  for (let i = 0; i < spec.instances; i++) instances.push(await BenchInstance.start(db.url, INSTANCE_ENV, logFile));
-  try {
-    const [{ id: userId }] = (
-      await sql.query(`INSERT INTO users (email, name, plan) VALUES ($1, 'Bench', 'unlimited') RETURNING id`, [`bench-${randomBytes(4).toString('hex')}@example.test`])
-    ).rows;
-    arrivals.byJob = new Map();
-    const byJob = arrivals.byJob;
-    const inserting = Date.now();
-    // Warmed: due far enough ahead that the warm-up bursts, inserting and claiming (3 s look-ahead) fit before it.
-    // Cold: the first instant the new process meets, as soon after its start as the look-ahead allows.
-    const firstDue = Math.ceil((inserting + (spec.cold ? COLD_LEAD_MS : 11_000) + spec.jobs / 10) / 1000) * 1000;
-    if (!spec.cold) for (const lead of WARM_UP_LEADS_MS) await insertJobs(sql, userId, `${target.url}/warm-up-${lead}`, WARM_UP_JOBS, firstDue - lead, WARM_UP_JOBS);
-    await insertJobs(sql, userId, `${target.url}/b`, spec.jobs, firstDue, spec.perSecond);
-    const windowSeconds = spec.seconds ?? 1;
-    const expected = Math.min(spec.jobs, spec.perSecond * windowSeconds);
-    const lastDue = firstDue + (windowSeconds - 1) * 1000;
-    await waitFor(() => byJob.size >= expected, lastDue + 60_000);
-    await new Promise((resolve) => setTimeout(resolve, 1_500)); // anything fired twice arrives by now
-    for (const n of [...byJob.keys()]) if (Math.floor((n - 1) / spec.perSecond) >= windowSeconds) byJob.delete(n);
-    const dueOf = (n: number) => firstDue + Math.floor((n - 1) / spec.perSecond) * 1000;
-    const summary = summarise(byJob, dueOf, expected);
-    if (printSeconds) {
-      process.stdout.write(windowSeconds === 1 ? burstTimeline(label, byJob, firstDue) : secondsTable(label, byJob, dueOf));
-      // When the claim of the first instant ended (created_at of its last run row): a claim ending late makes the whole burst late.
-      const claim = await sql.query(`SELECT extract(epoch FROM min(created_at)) * 1000 AS first, extract(epoch FROM max(created_at)) * 1000 AS last FROM job_runs WHERE scheduled_for = to_timestamp($1 / 1000.0)`, [firstDue]);
-      const { first, last } = claim.rows[0] as { first: string | null; last: string | null };
-      if (first && last) process.stdout.write(`  ${label}: claims of the first instant committed from ${(Number(first) - firstDue).toFixed(0)} to ${(Number(last) - firstDue).toFixed(0)} ms relative to it\n`);
-    }
-    const died = instances.filter((i) => i.exitedEarly).map((i) => i.exitedEarly);
-    if (died.length > 0) process.stdout.write(`  ${label}: instance(s) ended during the run (${died.join(', ')})\n`);
-    return { row: latenessRow(label, summary), summary, rssMb: instances.map((i) => i.peakRssMb()) };
-  } finally {
-    for (const instance of instances) await instance.stop();
-    await sql.end();
-  }
-}
-
-/** Arrivals of a one-instant burst per 25 ms after the instant: a slow start (cold code) or a late claim shows here. */
-function burstTimeline(label: string, byJob: Map<number, number[]>, due: number): string {
-  const SLICE_MS = 25;
-  const counts: number[] = [];
-  for (const times of byJob.values()) {
-    for (const t of times) {
-      const slice = Math.max(0, Math.floor((t - due) / SLICE_MS));
-      while (counts.length <= slice) counts.push(0);
-      counts[slice]++;
-    }
-  }
-  const rows = counts.map((count, i) => ({ from: `${i * SLICE_MS} ms`, arrived: count }));
-  return table(`${label}: arrivals per ${SLICE_MS} ms after the instant`, rows);
-}
-
-/** One row per due second: its own lateness percentiles. */
-function secondsTable(label: string, byJob: Map<number, number[]>, dueOf: (job: number) => number): string {
-  const bySecond = new Map<number, Map<number, number[]>>();
-  for (const [job, times] of byJob) {
-    const due = dueOf(job);
-    const second = bySecond.get(due) ?? new Map<number, number[]>();
-    second.set(job, times);
-    bySecond.set(due, second);
-  }
-  const rows = [...bySecond.keys()]
-    .sort((a, b) => a - b)
-    .map((due) => {
-      const s = summarise(bySecond.get(due)!, dueOf, bySecond.get(due)!.size);
-      return { due: new Date(due).toISOString().slice(11, 19), p50: s.p50.toFixed(1), p99: s.p99.toFixed(1), max: s.max.toFixed(1) };
-    });
-  return table(`${label}: lateness per due second (ms)`, rows);
-}
-
-/** The 1-minute load average: figures taken while other work shares the cores are not comparable. */
-function loadAverage(): string {
-  return os.loadavg()[0].toFixed(2);
-}
-
 async function main(): Promise<void> {
   const opts = options();
   const arrivals = new Arrivals();
@@ -226,8 +50,7 @@ async function main(): Promise<void> {
   try {
     for (const kind of opts.dbs) {
       const db = await openDatabase(kind, opts.pg);
-      // One start runs the migrations before any scenario.
-      await (await BenchInstance.start(db.url, { ...INSTANCE_ENV, SCHEDULER_ENABLED: 'false' }, path.join(os.tmpdir(), `cronbeam-bench-${process.pid}.log`))).stop();
+      await migrate(db);
       const rows: Array<Record<string, string | number>> = [];
       try {
         const add = (key: string, result: { row: Record<string, string | number>; summary: LatenessSummary; rssMb: number[] }) =>
