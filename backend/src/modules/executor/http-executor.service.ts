@@ -185,7 +185,8 @@ export class HttpExecutor implements OnApplicationShutdown {
   }
 
   /**
-   * Sends up to `requests` requests, `inFlight` at a time, through the code a
+   * Sends up to `requests` requests (by default the settings' number),
+   * `inFlight` at a time, through the code a
    * burst runs (prepare, connections opened ahead, dispatch, the pool,
    * response capture, connections closing), to a sink this method opens on
    * loopback and closes before it returns, so that V8 has compiled that code
@@ -195,7 +196,8 @@ export class HttpExecutor implements OnApplicationShutdown {
    * is let past the target rules, for these requests only. Answers the
    * number of requests sent; a failed request ends it sooner.
    */
-  async warmUp(requests: number, inFlight: number, stop: () => boolean): Promise<number> {
+  async warmUp(inFlight: number, stop: () => boolean, requests = this.settings.warmUpRequests): Promise<number> {
+    if (requests <= 0) return 0;
     const sink = await LoopbackSink.open();
     const url = new URL(sink.origin);
     let sent = 0;

@@ -15,13 +15,7 @@ const CONTENDED_RETRY_MS = 25;
 /** Claimed-but-unstarted runs allowed per execution slot before this instance stops claiming more. */
 const BACKLOG_PER_SLOT = 100;
 
-/**
- * Requests a new process sends to a loopback sink before its first instant
- * (see HttpExecutor.warmUp): the first burst of a cold process otherwise runs
- * on unoptimized code, several times slower than the same burst later.
- */
-const WARM_UP_REQUESTS = 8_000;
-/** The warm-up stops this long before a release, so it never competes with one. */
+/** The start-up warm-up (HttpExecutor.warmUp) stops this long before a release, so it never competes with one. */
 const WARM_UP_QUIET_MS = 250;
 
 /**
@@ -77,12 +71,16 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
     void this.warmUp();
   }
 
-  /** Runs the executor's warm-up beside the first claims; it gives way to the first release. */
+  /**
+   * A new process's first burst would otherwise run on code V8 has not
+   * compiled yet: the executor warms it up beside the first claims, giving
+   * way to the first release.
+   */
   private async warmUp(): Promise<void> {
     const started = performance.now();
     try {
-      const sent = await this.executor.warmUp(WARM_UP_REQUESTS, this.settings.concurrency, () => this.stopped || this.dispatcher.msUntilNextRelease() < WARM_UP_QUIET_MS);
-      this.logger.log(`Warm-up: ${sent} requests to a loopback sink in ${Math.round(performance.now() - started)} ms`);
+      const sent = await this.executor.warmUp(this.settings.concurrency, () => this.stopped || this.dispatcher.msUntilNextRelease() < WARM_UP_QUIET_MS);
+      if (sent > 0) this.logger.log(`Warm-up: ${sent} requests to a loopback sink in ${Math.round(performance.now() - started)} ms`);
     } catch (error) {
       this.logger.warn(`Warm-up failed: ${(error as Error).message}`);
     }
