@@ -2,7 +2,8 @@ import { AlertReceiver } from '../fakes/alert-receiver';
 import { HttpTarget } from '../fakes/http-target';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';
-import { jobDefinition, setPlan, TEST_ADMIN_TOKEN } from './jobs-fixtures';
+import { createTestDatabase } from '../support/test-database';
+import { jobDefinition, setPlan, sql, TEST_ADMIN_TOKEN } from './jobs-fixtures';
 
 jest.setTimeout(60_000);
 
@@ -30,7 +31,20 @@ describe('alert channels', () => {
     await target?.close();
   });
 
-  const create = (who: SignedInAccount, body: Record<string, unknown>) => server.http.post('/api/alert-channels', body, as(who));
+  const create = (who: SignedInAccount, body: Record<string, unknown>, on: TestServer = server) => on.http.post('/api/alert-channels', body, as(who));
+  type Delivery = { attempt: number; status: string; response_code: number | null };
+  const deliveries = async (on: TestServer, who: SignedInAccount, channelId: string): Promise<Delivery[]> =>
+    (await on.http.get(`/api/alert-channels/${channelId}/deliveries`, as(who))).body.deliveries;
+  const queued = async (on: TestServer) => (await sql<{ n: number }>(on, 'SELECT count(*)::int AS n FROM alert_queue'))[0]!.n;
+  async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await read();
+      if (ok(value)) return value;
+      if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
 
   it('creates a webhook channel with a signing secret shown once, lists only the owner’s channels, and deletes', async () => {
     const created = await create(alice, { name: 'ops-hook', kind: 'webhook', target: receiver.url('/hook-a') });
@@ -72,13 +86,16 @@ describe('alert channels', () => {
     expect(log).toHaveLength(1);
   });
 
-  it('retries a failing receiver and logs every attempt', async () => {
+  it('retries a failing receiver from the queue and logs every attempt', async () => {
     receiver.answer('/down', 503);
     const channel = (await create(alice, { name: 'down', kind: 'webhook', target: receiver.url('/down') })).body;
     const test = await server.http.post(`/api/alert-channels/${channel.channel_id}/test`, undefined, as(alice));
-    expect(test.body).toMatchObject({ status: 'failed', attempt: 3, response_code: 503 });
+    // The answer is the first attempt; the two retries follow from the queue (1 s, then 4 s later).
+    expect(test.body).toMatchObject({ status: 'failed', attempt: 1, response_code: 503 });
+    await receiver.waitFor('/down', 3);
+    const log = await until(() => deliveries(server, alice, channel.channel_id), (d) => d.length === 3);
+    expect(await queued(server)).toBe(0);
     expect(receiver.received('/down')).toHaveLength(3);
-    const log = (await server.http.get(`/api/alert-channels/${channel.channel_id}/deliveries`, as(alice))).body.deliveries;
     expect(log.map((d: { attempt: number; status: string }) => [d.attempt, d.status])).toEqual([
       [3, 'failed'],
       [2, 'failed'],
@@ -114,5 +131,66 @@ describe('alert channels', () => {
     // The episode's two alerts and nothing for the repeated failure or the other job.
     expect(receiver.received('/slack')).toHaveLength(2);
     expect(slack.every((r) => !r.body.includes('unwatched'))).toBe(true);
+  });
+
+  it('keeps a pending retry in the database across a restart, and the restarted server delivers it', async () => {
+    const database = await createTestDatabase(5);
+    const env = { PRIVATE_TARGET_ALLOWLIST: '127.0.0.1' };
+    let first: TestServer | null = await startTestServer(env, database);
+    let second: TestServer | null = null;
+    try {
+      const carol = await signUpAndLogin(first);
+      receiver.answer('/restart', 503);
+      const channel = (await create(carol, { name: 'restart', kind: 'webhook', target: receiver.url('/restart') }, first)).body;
+      const test = await first.http.post(`/api/alert-channels/${channel.channel_id}/test`, undefined, as(carol));
+      expect(test.body).toMatchObject({ status: 'failed', attempt: 1 });
+      await first.close();
+      first = null;
+      expect(await queued({ database } as TestServer)).toBe(1);
+      const failedBefore = receiver.received('/restart').length;
+
+      // The receiver is back; only the restarted server can deliver now.
+      receiver.answer('/restart', 200);
+      second = await startTestServer(env, database);
+      const log = await until(() => deliveries(second!, carol, channel.channel_id), (d) => d[0]?.status === 'delivered');
+      expect(log[0]).toMatchObject({ status: 'delivered', attempt: failedBefore + 1, response_code: 200 });
+      expect(log.filter((d) => d.status === 'failed')).toHaveLength(failedBefore);
+      expect(await queued(second)).toBe(0);
+      const requests = receiver.received('/restart');
+      expect(requests).toHaveLength(failedBefore + 1);
+      expect(AlertReceiver.verifySignature(requests.at(-1)!, channel.secret)).toBe(true);
+    } finally {
+      await first?.close();
+      await second?.close();
+      await database.drop();
+    }
+  });
+
+  it('delivers each queued retry once when two instances share the queue', async () => {
+    const database = await createTestDatabase(5);
+    const env = { PRIVATE_TARGET_ALLOWLIST: '127.0.0.1' };
+    const [one, two] = [await startTestServer(env, database), await startTestServer(env, database)];
+    try {
+      const dave = await signUpAndLogin(one);
+      receiver.answer('/shared', 503);
+      const channel = (await create(dave, { name: 'shared', kind: 'webhook', target: receiver.url('/shared') }, one)).body;
+      const alerts = 6;
+      for (let i = 0; i < alerts; i++) {
+        const on = i % 2 ? two : one;
+        expect((await on.http.post(`/api/alert-channels/${channel.channel_id}/test`, undefined, as(dave))).body).toMatchObject({ attempt: 1, status: 'failed' });
+      }
+      receiver.answer('/shared', 200);
+      // Both instances' workers read the queue; once it is empty nothing more can be sent.
+      await until(() => queued(one), (n) => n === 0);
+      const log = await deliveries(one, dave, channel.channel_id);
+      const delivered = log.filter((d) => d.status === 'delivered');
+      expect(delivered).toHaveLength(alerts);
+      expect(receiver.received('/shared')).toHaveLength(log.length);
+      expect(receiver.received('/shared').length).toBeLessThanOrEqual(alerts * 3);
+    } finally {
+      await one.close();
+      await two.close();
+      await database.drop();
+    }
   });
 });

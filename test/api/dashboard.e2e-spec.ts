@@ -30,6 +30,8 @@ describe('dashboard stats (/api/dashboard)', () => {
       failed_jobs: 0,
       job_count: 0,
       max_jobs: 2,
+      total_monitors: 0,
+      monitors_down: 0,
       executions_used: 0,
       execution_quota: 100,
       plan: 'free',
@@ -62,6 +64,8 @@ describe('dashboard stats (/api/dashboard)', () => {
       failed_jobs: 1,
       job_count: 6,
       max_jobs: 10,
+      total_monitors: 0,
+      monitors_down: 0,
       executions_used: 42,
       execution_quota: 1500,
       plan: 'basic',
@@ -71,6 +75,12 @@ describe('dashboard stats (/api/dashboard)', () => {
     const afterDelete = await server.http.delete(`/api/jobs/${ids[2]}`, as(user));
     expect(afterDelete.status).toBe(200);
     expect((await server.http.get('/api/dashboard', as(user))).body).toMatchObject({ total_jobs: 5, active_jobs: 3, failed_jobs: 0 });
+
+    // Heartbeat monitors sit beside the jobs and use places of the job limit.
+    const monitor = (await server.http.post('/api/monitors', { name: 'nightly-backup', period_seconds: 3600 }, as(user))).body;
+    await server.http.post('/api/monitors', { name: 'etl', period_seconds: 60 }, as(user));
+    await server.http.post(`${new URL(monitor.ping_url).pathname}/fail`);
+    expect((await server.http.get('/api/dashboard', as(user))).body).toMatchObject({ total_jobs: 5, job_count: 7, total_monitors: 2, monitors_down: 1 });
   });
 
   it('requires a bearer token', async () => {

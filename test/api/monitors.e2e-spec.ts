@@ -1,24 +1,43 @@
+import { AlertReceiver } from '../fakes/alert-receiver';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';
-import { jobDefinition } from './jobs-fixtures';
+import { jobDefinition, setPlan, TEST_ADMIN_TOKEN } from './jobs-fixtures';
 
 jest.setTimeout(60_000);
 
-type Monitor = { monitor_id: string; ping_url: string; status: string; last_duration_ms: number | null; due_at: string | null };
+type Monitor = {
+  monitor_id: string;
+  name: string;
+  ping_url: string;
+  status: string;
+  period_seconds: number | null;
+  cron_expression: string | null;
+  time_zone: string;
+  grace_seconds: number;
+  channel_ids: string[] | null;
+  last_ping_at: string | null;
+  last_duration_ms: number | null;
+  due_at: string | null;
+};
 
-/** Heartbeat monitors: ping URLs, a missed ping opening an episode, a ping closing it, /fail and /start, the job limit. */
+/** Heartbeat monitors: ping URLs, a missed ping opening an episode, a ping closing it, /fail and /start, cron schedules, edit, pause, events, channels, the job limit. */
 describe('heartbeat monitors', () => {
   let server: TestServer;
+  let receiver: AlertReceiver;
   let alice: SignedInAccount;
   const as = (who: SignedInAccount) => ({ token: who.accessToken });
 
   beforeAll(async () => {
-    server = await startTestServer();
+    receiver = await AlertReceiver.start();
+    // Loopback is allowed for the local receiver only.
+    server = await startTestServer({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, PRIVATE_TARGET_ALLOWLIST: '127.0.0.1' });
     alice = await signUpAndLogin(server);
+    await setPlan(server, alice.userId, 'pro');
   });
 
   afterAll(async () => {
     await server?.close();
+    await receiver?.close();
   });
 
   const pathOf = (monitor: Monitor, suffix = '') => `${new URL(monitor.ping_url).pathname}${suffix}`;
@@ -98,5 +117,104 @@ describe('heartbeat monitors', () => {
     const jobOver = await server.http.post('/api/jobs', jobDefinition(), as(bob));
     expect(jobOver.status).toBe(403);
     expect(jobOver.body.detail).toMatchObject({ job_count: 2, max_jobs: 2 });
+  });
+
+  it('expects pings on a cron schedule in the monitor’s time zone, and misses one by the cron expression plus grace', async () => {
+    const created = await server.http.post('/api/monitors', { name: 'nightly', cron_expression: '30  2 * * *', time_zone: 'Europe/Berlin', grace_seconds: 600 }, as(alice));
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ cron_expression: '30 2 * * *', time_zone: 'Europe/Berlin', period_seconds: null, grace_seconds: 600, status: 'new' });
+    await server.http.get(pathOf(created.body));
+    const up = await get(alice, created.body.monitor_id);
+    expect(up.status).toBe('up');
+    // Due at the next 02:30 in Berlin (whatever today's offset) plus ten minutes.
+    const due = new Date(up.due_at!);
+    const berlin = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    expect(berlin.format(new Date(due.getTime() - 600_000))).toBe('02:30');
+    expect(due.getTime() - Date.parse(up.last_ping_at!)).toBeLessThanOrEqual(25 * 3600_000 + 600_000);
+
+    // Every minute with no grace: the ping for the next minute boundary does not come, so the sweep takes it down.
+    const everyMinute: Monitor = (await server.http.post('/api/monitors', { name: 'minutely', cron_expression: '* * * * *', grace_seconds: 0 }, as(alice))).body;
+    await server.http.get(pathOf(everyMinute));
+    const pinged = await get(alice, everyMinute.monitor_id);
+    expect(new Date(pinged.due_at!).getUTCSeconds()).toBe(0);
+    const down = await until(() => get(alice, everyMinute.monitor_id), (m) => m.status === 'down', 75_000);
+    expect(down.status).toBe('down');
+    const events = (await server.http.get(`/api/monitors/${everyMinute.monitor_id}/events`, as(alice))).body.events;
+    expect(events.map((e: { kind: string }) => e.kind)).toEqual(['missed', 'success']);
+    await until(() => mailsTo(alice.email, 'Cronbeam: monitor "minutely" is down'), (m) => m.length > 0);
+    await server.http.delete(`/api/monitors/${created.body.monitor_id}`, as(alice));
+    await server.http.delete(`/api/monitors/${everyMinute.monitor_id}`, as(alice));
+  }, 120_000);
+
+  it.each([
+    [{ name: 'x' }, ['body', 'period_seconds']],
+    [{ name: 'x', period_seconds: 60, cron_expression: '* * * * *' }, ['body', 'cron_expression']],
+    [{ name: 'x', cron_expression: '61 * * * *' }, ['body', 'cron_expression']],
+    [{ name: 'x', cron_expression: '0 * * * *', time_zone: 'Mars/Olympus' }, ['body', 'time_zone']],
+    [{ name: 'x', period_seconds: 60, time_zone: 'Europe/Berlin' }, ['body', 'time_zone']],
+    [{ name: 'x', period_seconds: 60, grace_seconds: -1 }, ['body', 'grace_seconds']],
+    [{ name: 'x', period_seconds: 60, channel_ids: ['00000000-0000-4000-8000-000000000000'] }, ['body', 'channel_ids', 0]],
+    [{ name: 'x', period_seconds: 60, every: 5 }, ['body']],
+  ])('refuses %j with a 422 naming the field', async (body, loc) => {
+    const res = await server.http.post('/api/monitors', body, as(alice));
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0].loc.slice(0, loc.length)).toEqual(loc);
+  });
+
+  it('edits a monitor (same ping URL, deadline from the new schedule), pauses and resumes it, and lists its events', async () => {
+    const monitor: Monitor = (await server.http.post('/api/monitors', { name: 'report', period_seconds: 3600, grace_seconds: 0 }, as(alice))).body;
+    await server.http.get(pathOf(monitor, '/start'));
+    await server.http.get(pathOf(monitor));
+    const pinged = await get(alice, monitor.monitor_id);
+    expect(Date.parse(pinged.due_at!) - Date.parse(pinged.last_ping_at!)).toBe(3600_000);
+
+    const edited = await server.http.put(`/api/monitors/${monitor.monitor_id}`, { name: 'weekly report', cron_expression: '0 9 * * 1', time_zone: 'America/New_York', grace_seconds: 300 }, as(alice));
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ name: 'weekly report', period_seconds: null, cron_expression: '0 9 * * 1', time_zone: 'America/New_York', ping_url: monitor.ping_url, status: 'up' });
+    const ny = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    expect(ny.format(new Date(Date.parse(edited.body.due_at) - 300_000))).toBe('Mon 09:00');
+
+    const paused = await server.http.post(`/api/monitors/${monitor.monitor_id}/pause`, undefined, as(alice));
+    expect(paused.body).toMatchObject({ status: 'paused', due_at: null });
+    // Pings of a paused monitor are recorded but change nothing, a failure ping included.
+    expect((await server.http.get(pathOf(monitor, '/fail'))).status).toBe(200);
+    expect((await get(alice, monitor.monitor_id)).status).toBe('paused');
+    const resumed = await server.http.post(`/api/monitors/${monitor.monitor_id}/resume`, undefined, as(alice));
+    expect(resumed.body).toMatchObject({ status: 'new' });
+    await server.http.get(pathOf(monitor));
+    expect((await get(alice, monitor.monitor_id)).status).toBe('up');
+
+    const events = (await server.http.get(`/api/monitors/${monitor.monitor_id}/events`, as(alice))).body.events as Array<{ kind: string; duration_ms: number | null }>;
+    expect(events.map((e) => e.kind)).toEqual(['success', 'fail', 'success', 'start']);
+    expect(events[2]!.duration_ms).toEqual(expect.any(Number));
+
+    const bob = await signUpAndLogin(server);
+    expect((await server.http.put(`/api/monitors/${monitor.monitor_id}`, { name: 'mine', period_seconds: 60 }, as(bob))).status).toBe(404);
+    expect((await server.http.post(`/api/monitors/${monitor.monitor_id}/pause`, undefined, as(bob))).status).toBe(404);
+    expect((await server.http.get(`/api/monitors/${monitor.monitor_id}/events`, as(bob))).status).toBe(404);
+    expect((await server.http.get('/api/monitors/not-a-uuid/events', as(alice))).status).toBe(404);
+    await server.http.delete(`/api/monitors/${monitor.monitor_id}`, as(alice));
+  });
+
+  it('alerts the channels the monitor chose (or, by default, those taking every alert)', async () => {
+    await server.http.post('/api/alert-channels', { name: 'everything', kind: 'slack', target: receiver.url('/all') }, as(alice));
+    const chosen = (await server.http.post('/api/alert-channels', { name: 'chosen', kind: 'webhook', target: receiver.url('/chosen'), job_ids: [] }, as(alice))).body;
+    const picky: Monitor = (await server.http.post('/api/monitors', { name: 'picky', period_seconds: 60, channel_ids: [chosen.channel_id] }, as(alice))).body;
+    expect(picky.channel_ids).toEqual([chosen.channel_id]);
+    const plain: Monitor = (await server.http.post('/api/monitors', { name: 'plain', period_seconds: 60 }, as(alice))).body;
+
+    await server.http.get(pathOf(picky, '/fail'));
+    const [hook] = await receiver.waitFor('/chosen', 1);
+    expect(JSON.parse(hook!.body)).toMatchObject({ event: 'failed', job: null, monitor: { monitor_id: picky.monitor_id, name: 'picky', ping_url: picky.ping_url } });
+    expect(AlertReceiver.verifySignature(hook!, chosen.secret)).toBe(true);
+
+    await server.http.get(pathOf(plain, '/fail'));
+    const [slack] = await receiver.waitFor('/all', 1);
+    expect(JSON.parse(slack!.body).text).toContain('Cronbeam: monitor "plain" is down');
+    // Each monitor reached only its own channels.
+    expect(receiver.received('/chosen')).toHaveLength(1);
+    expect(receiver.received('/all')).toHaveLength(1);
+    await server.http.delete(`/api/monitors/${picky.monitor_id}`, as(alice));
+    await server.http.delete(`/api/monitors/${plain.monitor_id}`, as(alice));
   });
 });

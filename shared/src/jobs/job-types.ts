@@ -129,8 +129,12 @@ export interface DashboardStats {
   total_jobs: number;
   active_jobs: number;
   failed_jobs: number;
+  /** Jobs plus heartbeat monitors: both count toward max_jobs. */
   job_count: number;
   max_jobs: number;
+  /** Heartbeat monitors, and those of them that are down (absent from servers older than monitors, which the desktop app may talk to). */
+  total_monitors?: number;
+  monitors_down?: number;
   executions_used: number;
   execution_quota: number;
   plan: PlanId;

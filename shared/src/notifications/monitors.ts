@@ -1,41 +1,98 @@
 import { z } from 'zod';
+import { cronError } from '../cron/cron-parse';
+import { DEFAULT_TIME_ZONE, TIME_ZONE_MESSAGE, isTimeZone } from '../cron/time-zone';
 
 /** Limits of heartbeat monitors: the expected period and the grace time after it, in seconds. */
-export const MONITOR_LIMITS = { minPeriodSeconds: 1, maxPeriodSeconds: 31 * 86_400, maxGraceSeconds: 7 * 86_400, nameMaxLength: 50 } as const;
+export const MONITOR_LIMITS = { minPeriodSeconds: 1, maxPeriodSeconds: 31 * 86_400, maxGraceSeconds: 7 * 86_400, nameMaxLength: 50, recentEvents: 50 } as const;
 
 export const MONITOR_MESSAGES = {
   name: `Name must be 1 to ${MONITOR_LIMITS.nameMaxLength} characters`,
   period: `period_seconds must be a whole number from ${MONITOR_LIMITS.minPeriodSeconds} to ${MONITOR_LIMITS.maxPeriodSeconds}`,
   grace: `grace_seconds must be a whole number from 0 to ${MONITOR_LIMITS.maxGraceSeconds}`,
+  schedule: 'Give either period_seconds or cron_expression, not both',
+  timeZone: TIME_ZONE_MESSAGE,
+  timeZoneWithoutCron: 'time_zone applies to a cron_expression only',
+  channelIds: 'channel_ids must be null (every channel that takes all alerts) or a list of your alert channel ids',
+  unknownChannel: 'channel_ids names an alert channel that is not yours',
   notFound: 'Monitor not found',
   unknownPing: 'Unknown ping URL',
 } as const;
 
-export type MonitorStatus = 'new' | 'up' | 'down';
+export const MONITOR_STATUSES = ['new', 'up', 'down', 'paused'] as const;
+export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
 
-/** A heartbeat monitor as the API answers it. */
+/** What happened to a monitor: a ping of one of the three kinds, or the sweep finding its ping overdue. */
+export type MonitorEventKind = 'success' | 'fail' | 'start' | 'missed';
+
+export interface MonitorEvent {
+  kind: MonitorEventKind;
+  at: string;
+  /** A success ping after a start ping: the run time. */
+  duration_ms: number | null;
+}
+
+/** A heartbeat monitor as the API answers it. Its schedule is a period or a cron expression (read in time_zone). */
 export interface Monitor {
   monitor_id: string;
   name: string;
   ping_url: string;
-  period_seconds: number;
+  period_seconds: number | null;
+  cron_expression: string | null;
+  time_zone: string;
   grace_seconds: number;
+  /** Alert channels besides the account email; null: every channel that takes all alerts. */
+  channel_ids: string[] | null;
   status: MonitorStatus;
   last_ping_at: string | null;
   last_duration_ms: number | null;
-  /** When the monitor goes down if no ping comes; null before the first ping. */
+  /** When the monitor goes down if no ping comes; null before the first ping, while down and while paused. */
   due_at: string | null;
   created_at: string;
 }
 
 const whole = (message: string, min: number, max: number) => z.number({ error: message }).int(message).min(min, message).max(max, message);
 
-export const monitorSchema = z.strictObject(
-  {
-    name: z.string({ error: MONITOR_MESSAGES.name }).trim().min(1, MONITOR_MESSAGES.name).max(MONITOR_LIMITS.nameMaxLength, MONITOR_MESSAGES.name),
-    period_seconds: whole(MONITOR_MESSAGES.period, MONITOR_LIMITS.minPeriodSeconds, MONITOR_LIMITS.maxPeriodSeconds),
-    grace_seconds: whole(MONITOR_MESSAGES.grace, 0, MONITOR_LIMITS.maxGraceSeconds).default(60),
-  },
-  { error: (issue) => (issue.code === 'unrecognized_keys' ? `Unknown field: ${issue.keys.join(', ')}` : undefined) },
-);
+/** Whitespace collapsed to single spaces, as jobs store it. */
+const cronSchema = z
+  .unknown()
+  .superRefine((value, ctx) => {
+    const error = cronError(value);
+    if (error) ctx.addIssue({ code: 'custom', message: error });
+  })
+  .transform((value) => (value as string).trim().split(/\s+/).join(' '));
+
+/**
+ * A monitor definition, for create and for update (PUT replaces it whole).
+ * The expected schedule is either a period (a ping every N seconds) or a cron
+ * expression in a time zone (a ping at each of its instants); either way a
+ * ping later than the grace time after it is missed.
+ */
+export const monitorSchema = z
+  .strictObject(
+    {
+      name: z.string({ error: MONITOR_MESSAGES.name }).trim().min(1, MONITOR_MESSAGES.name).max(MONITOR_LIMITS.nameMaxLength, MONITOR_MESSAGES.name),
+      period_seconds: whole(MONITOR_MESSAGES.period, MONITOR_LIMITS.minPeriodSeconds, MONITOR_LIMITS.maxPeriodSeconds).nullable().default(null),
+      cron_expression: cronSchema.nullable().default(null),
+      time_zone: z
+        .unknown()
+        .superRefine((value, ctx) => {
+          if (!isTimeZone(value)) ctx.addIssue({ code: 'custom', message: MONITOR_MESSAGES.timeZone });
+        })
+        .transform((value) => value as string)
+        .default(DEFAULT_TIME_ZONE),
+      grace_seconds: whole(MONITOR_MESSAGES.grace, 0, MONITOR_LIMITS.maxGraceSeconds).default(60),
+      channel_ids: z
+        .array(z.string({ error: MONITOR_MESSAGES.channelIds }), { error: MONITOR_MESSAGES.channelIds })
+        .max(100, MONITOR_MESSAGES.channelIds)
+        .nullable()
+        .default(null),
+    },
+    { error: (issue) => (issue.code === 'unrecognized_keys' ? `Unknown field: ${issue.keys.join(', ')}` : undefined) },
+  )
+  .superRefine((monitor, ctx) => {
+    const hasPeriod = monitor.period_seconds !== null;
+    const hasCron = monitor.cron_expression !== null;
+    if (hasPeriod === hasCron) ctx.addIssue({ code: 'custom', message: MONITOR_MESSAGES.schedule, path: [hasPeriod ? 'cron_expression' : 'period_seconds'] });
+    if (hasPeriod && monitor.time_zone !== DEFAULT_TIME_ZONE) ctx.addIssue({ code: 'custom', message: MONITOR_MESSAGES.timeZoneWithoutCron, path: ['time_zone'] });
+  });
 export type MonitorDefinition = z.infer<typeof monitorSchema>;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { AlertChannelKind, AlertDelivery } from '@shared/notifications/alert-channels';
+import { returnedRows } from '../../common/database/query-rows';
 
 /** A row of `alert_channels`. */
 export interface AlertChannelRow {
@@ -25,9 +26,19 @@ export interface NewDelivery {
   error: string | null;
 }
 
+/** A delivery waiting in `alert_queue`, claimed with a lease, with its channel. */
+export interface QueuedDelivery {
+  id: string;
+  /** The alert as queued (dates as ISO text). */
+  alert: Record<string, unknown>;
+  /** Attempts made before this one. */
+  attempts: number;
+  channel: AlertChannelRow;
+}
+
 type DeliveryRow = { id: string; job_id: string | null; event: AlertDelivery['event']; attempt: number; status: AlertDelivery['status']; response_code: number | null; error: string | null; created_at: Date };
 
-/** Every SQL statement on `alert_channels` and `alert_deliveries`, one per function, scoped by user. */
+/** Every SQL statement on `alert_channels`, `alert_deliveries` and `alert_queue`, one per function; the user's queries are scoped by user. */
 @Injectable()
 export class AlertChannelsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -62,6 +73,52 @@ export class AlertChannelsRepository {
   /** The user's channels that take this job's alerts: those naming it and those taking every job. */
   forJob(userId: string, jobId: string): Promise<AlertChannelRow[]> {
     return this.db.query(`SELECT * FROM alert_channels WHERE user_id = $1 AND (job_ids IS NULL OR $2::uuid = ANY(job_ids)) ORDER BY created_at, id`, [userId, jobId]);
+  }
+
+  /** The channels a monitor alerts: the listed ones, or (null) those taking every alert. */
+  forMonitor(userId: string, channelIds: string[] | null): Promise<AlertChannelRow[]> {
+    return this.db.query(
+      `SELECT * FROM alert_channels WHERE user_id = $1 AND CASE WHEN $2::uuid[] IS NULL THEN job_ids IS NULL ELSE id = ANY($2::uuid[]) END ORDER BY created_at, id`,
+      [userId, channelIds],
+    );
+  }
+
+  /** Queues a delivery already leased to the caller, who makes its first attempt at once. */
+  async enqueueLeased(channelId: string, alert: Record<string, unknown>, leaseMs: number): Promise<string> {
+    const [row] = await this.db.query(
+      `INSERT INTO alert_queue (channel_id, alert, leased_until) VALUES ($1, $2::jsonb, now() + make_interval(secs => $3::double precision / 1000)) RETURNING id`,
+      [channelId, JSON.stringify(alert), leaseMs],
+    );
+    return row.id;
+  }
+
+  /**
+   * Leases up to `limit` due deliveries whose lease (if any) has run out.
+   * SKIP LOCKED and the lease keep two instances from taking the same one.
+   */
+  async claimDue(leaseMs: number, limit: number): Promise<QueuedDelivery[]> {
+    const rows = returnedRows<{ id: string; alert: Record<string, unknown>; attempts: number; channel: AlertChannelRow }>(await this.db.query(
+      `UPDATE alert_queue q SET leased_until = now() + make_interval(secs => $1::double precision / 1000)
+       FROM alert_channels c
+       WHERE c.id = q.channel_id AND q.id IN (
+         SELECT id FROM alert_queue WHERE due_at <= now() AND (leased_until IS NULL OR leased_until < now()) ORDER BY due_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING q.id, q.alert, q.attempts, to_jsonb(c) AS channel`,
+      [leaseMs, limit],
+    ));
+    return rows.map((r) => ({ ...r, alert: typeof r.alert === 'string' ? JSON.parse(r.alert) : r.alert, channel: typeof r.channel === 'string' ? JSON.parse(r.channel) : r.channel }));
+  }
+
+  /** After a failed attempt: released, due again after `waitMs`. */
+  async reschedule(queueId: string, attempts: number, waitMs: number): Promise<void> {
+    await this.db.query(
+      `UPDATE alert_queue SET attempts = $2, leased_until = NULL, due_at = now() + make_interval(secs => $3::double precision / 1000) WHERE id = $1`,
+      [queueId, attempts, waitMs],
+    );
+  }
+
+  /** Delivered, or out of attempts. */
+  async dequeue(queueId: string): Promise<void> {
+    await this.db.query(`DELETE FROM alert_queue WHERE id = $1`, [queueId]);
   }
 
   async logDelivery(d: NewDelivery): Promise<void> {

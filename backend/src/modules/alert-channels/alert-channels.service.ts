@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { ALERT_CHANNEL_LIMITS, ALERT_CHANNEL_MESSAGES, type AlertChannel, type AlertChannelDefinition, type AlertDelivery } from '@shared/notifications/alert-channels';
 import { AppConfig } from '../../config/app-config';
 import { ApiError } from '../../common/http/api-error';
@@ -14,16 +14,29 @@ import { AlertChannelsRepository, type AlertChannelRow } from './alert-channels.
 /** Attempts per delivery and the waits before the second and third (the receiver may be restarting). */
 export const DELIVERY_BACKOFF_MS = [1_000, 4_000];
 const DELIVERY_TIMEOUT_MS = 10_000;
+/** How often the queue is read for retries that fell due. */
+export const DELIVERY_POLL_MS = 500;
+/** A claimed delivery belongs to its instance this long: far beyond one attempt, so only a crashed instance's claims pass to another. */
+const DELIVERY_LEASE_MS = 60_000;
+const CLAIM_BATCH = 20;
+
+type Outcome = { ok: boolean; responseCode: number | null; error: string | null };
 
 /**
  * A user's alert channels and the delivery of alerts to them. Channel URLs
  * are job-like targets: the target policy checks them when they are saved and
  * the executor's guarded lookup on every delivery. Each delivery is tried up
- * to three times and every attempt is logged.
+ * to three times and every attempt is logged. A delivery lives in the
+ * database queue until it is delivered or out of attempts, so retries survive
+ * a restart; a worker in every instance takes due retries under a lease.
  */
 @Injectable()
-export class AlertChannelsService {
+export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(AlertChannelsService.name);
+  private timer: NodeJS.Timeout | null = null;
+  private draining = false;
+  /** Attempts under way, awaited on shutdown so none is cut off mid-way (its lease would delay the retry). */
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
     private readonly channels: AlertChannelsRepository,
@@ -33,6 +46,17 @@ export class AlertChannelsService {
     private readonly mail: MailService,
     private readonly config: AppConfig,
   ) {}
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.track(this.drain()), DELIVERY_POLL_MS);
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await Promise.allSettled([...this.inFlight]);
+  }
 
   async list(userId: string): Promise<AlertChannel[]> {
     return (await this.channels.listOwned(userId)).map((row) => toView(row));
@@ -61,47 +85,85 @@ export class AlertChannelsService {
     return this.channels.deliveries(channel.id, 50);
   }
 
-  /** "Send test alert": delivers a test event now (with the usual retries) and answers the last attempt. */
+  /** "Send test alert": answers the first attempt; a failed one is retried from the queue like any alert. */
   async sendTest(userId: string, channelId: string): Promise<AlertDelivery> {
     const channel = await this.find(userId, channelId);
-    await this.deliver(channel, { event: 'test', jobId: null, jobName: 'test', jobUrl: '', detail: `A test alert for the channel "${channel.name}".`, at: new Date(), dashboardUrl: this.dashboardUrl });
+    await this.send(channel, { event: 'test', jobId: null, jobName: 'test', jobUrl: '', detail: `A test alert for the channel "${channel.name}".`, at: new Date(), dashboardUrl: this.dashboardUrl });
     const [last] = await this.channels.deliveries(channel.id, 1);
     return last!;
   }
 
-  /** Sends an alert of one of the user's jobs to every channel that takes it; resolves when every delivery has ended. */
+  /** Sends an alert of one of the user's jobs to every channel that takes it; resolves when every first attempt has ended. */
   async notify(userId: string, jobId: string, alert: Omit<AlertEvent, 'jobId' | 'dashboardUrl'>): Promise<void> {
     const channels = await this.channels.forJob(userId, jobId);
-    await Promise.all(channels.map((channel) => this.deliver(channel, { ...alert, jobId, dashboardUrl: this.dashboardUrl })));
+    await Promise.all(channels.map((channel) => this.send(channel, { ...alert, jobId, dashboardUrl: this.dashboardUrl })));
+  }
+
+  /** A heartbeat monitor's alert, to the channels it chose (null: those taking every alert). */
+  async notifyMonitor(userId: string, monitorId: string, channelIds: string[] | null, alert: Omit<AlertEvent, 'jobId' | 'dashboardUrl' | 'source'>): Promise<void> {
+    const channels = await this.channels.forMonitor(userId, channelIds);
+    await Promise.all(channels.map((channel) => this.send(channel, { ...alert, source: 'monitor', jobId: monitorId, dashboardUrl: this.dashboardUrl })));
+  }
+
+  /** The ids of the user's channels, for monitors that name some. */
+  async ownedIds(userId: string): Promise<Set<string>> {
+    return new Set((await this.channels.listOwned(userId)).map((c) => c.id));
   }
 
   private get dashboardUrl(): string {
     return `${this.config.publicUrl}/dashboard`;
   }
 
-  private async deliver(channel: AlertChannelRow, alert: AlertEvent): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      const outcome = await this.attempt(channel, alert).catch((error: Error) => ({ ok: false, responseCode: null, error: error.message }));
-      await this.channels.logDelivery({
-        channelId: channel.id,
-        jobId: alert.jobId,
-        event: alert.event,
-        attempt,
-        status: outcome.ok ? 'delivered' : 'failed',
-        responseCode: outcome.responseCode,
-        error: outcome.ok ? null : outcome.error,
-      });
-      if (outcome.ok) return;
-      const wait = DELIVERY_BACKOFF_MS[attempt - 1];
-      if (wait === undefined) {
-        this.logger.warn(`Alert to channel ${channel.id} not delivered after ${attempt} attempts: ${outcome.error}`);
-        return;
-      }
-      await new Promise((resolve) => setTimeout(resolve, wait));
+  /** Queues the delivery (leased to this instance) and makes its first attempt at once. */
+  private async send(channel: AlertChannelRow, alert: AlertEvent): Promise<void> {
+    const queueId = await this.channels.enqueueLeased(channel.id, { ...alert, at: alert.at.toISOString() }, DELIVERY_LEASE_MS);
+    await this.track(this.attemptQueued(channel, queueId, alert, 0));
+  }
+
+  /** Takes the retries that fell due (any instance's), one batch per tick; a tick still running makes the next one wait. */
+  private async drain(): Promise<void> {
+    if (this.draining || !this.timer) return;
+    this.draining = true;
+    try {
+      const due = await this.channels.claimDue(DELIVERY_LEASE_MS, CLAIM_BATCH);
+      await Promise.all(
+        due.map((item) => this.track(this.attemptQueued(item.channel, item.id, { ...(item.alert as unknown as AlertEvent), at: new Date(String(item.alert.at)) }, item.attempts))),
+      );
+    } catch (error) {
+      this.logger.warn(`Alert queue not read: ${(error as Error).message}`);
+    } finally {
+      this.draining = false;
     }
   }
 
-  private async attempt(channel: AlertChannelRow, alert: AlertEvent): Promise<{ ok: boolean; responseCode: number | null; error: string | null }> {
+  /** One attempt, logged; then the delivery leaves the queue or waits there for its next attempt. */
+  private async attemptQueued(channel: AlertChannelRow, queueId: string, alert: AlertEvent, attemptsBefore: number): Promise<void> {
+    const attempt = attemptsBefore + 1;
+    const outcome: Outcome = await this.attempt(channel, alert).catch((error: Error) => ({ ok: false, responseCode: null, error: error.message }));
+    await this.channels.logDelivery({
+      channelId: channel.id,
+      jobId: alert.jobId,
+      event: alert.event,
+      attempt,
+      status: outcome.ok ? 'delivered' : 'failed',
+      responseCode: outcome.responseCode,
+      error: outcome.ok ? null : outcome.error,
+    });
+    const wait = outcome.ok ? undefined : DELIVERY_BACKOFF_MS[attempt - 1];
+    if (wait === undefined) {
+      if (!outcome.ok) this.logger.warn(`Alert to channel ${channel.id} not delivered after ${attempt} attempts: ${outcome.error}`);
+      await this.channels.dequeue(queueId);
+      return;
+    }
+    await this.channels.reschedule(queueId, attempt, wait);
+  }
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.inFlight.add(work);
+    return work.finally(() => this.inFlight.delete(work));
+  }
+
+  private async attempt(channel: AlertChannelRow, alert: AlertEvent): Promise<Outcome> {
     if (channel.kind === 'email') {
       await this.mail.send({ to: channel.target, subject: headline(alert), text: `${alert.detail}\n\nLogs: ${alert.dashboardUrl}` });
       return { ok: true, responseCode: null, error: null };

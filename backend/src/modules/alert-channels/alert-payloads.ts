@@ -4,6 +4,8 @@ import { WEBHOOK_SIGNATURE_HEADER, type AlertChannelKind, type AlertDelivery } f
 /** What an alert is about, in the words every channel shows. */
 export interface AlertEvent {
   event: AlertDelivery['event'];
+  /** What the alert is about: one of the user's jobs (the default) or a heartbeat monitor (jobId then holds its id). */
+  source?: 'job' | 'monitor';
   jobId: string | null;
   jobName: string;
   jobUrl: string;
@@ -20,8 +22,14 @@ const HEADLINES: Record<AlertDelivery['event'], (name: string) => string> = {
   test: () => 'Cronbeam: test alert',
 };
 
+const MONITOR_HEADLINES: Partial<Record<AlertDelivery['event'], (name: string) => string>> = {
+  failed: (name) => `Cronbeam: monitor "${name}" is down`,
+  recovered: (name) => `Cronbeam: monitor "${name}" is up again`,
+};
+
 export function headline(alert: AlertEvent): string {
-  return HEADLINES[alert.event](alert.jobName);
+  const monitorHeadline = alert.source === 'monitor' ? MONITOR_HEADLINES[alert.event] : undefined;
+  return (monitorHeadline ?? HEADLINES[alert.event])(alert.jobName);
 }
 
 /** The body a channel of this kind expects: Slack and Discord take their own message fields, a webhook the whole event. */
@@ -31,7 +39,8 @@ export function alertBody(kind: Exclude<AlertChannelKind, 'email'>, alert: Alert
   if (kind === 'discord') return JSON.stringify({ content: text.slice(0, 2000) });
   return JSON.stringify({
     event: alert.event,
-    job: alert.jobId ? { job_id: alert.jobId, name: alert.jobName, url: alert.jobUrl } : null,
+    job: alert.jobId && alert.source !== 'monitor' ? { job_id: alert.jobId, name: alert.jobName, url: alert.jobUrl } : null,
+    ...(alert.source === 'monitor' ? { monitor: { monitor_id: alert.jobId, name: alert.jobName, ping_url: alert.jobUrl } } : {}),
     detail: alert.detail,
     at: alert.at.toISOString(),
     dashboard_url: alert.dashboardUrl,

@@ -5,6 +5,7 @@ import { PLAN_LIMITS } from '@shared/plans';
 import { UsersService } from '../auth/users.service';
 import { DeploymentsService } from '../deployments/deployments.service';
 import { JobsService } from '../jobs/jobs.service';
+import { MonitorsService } from '../monitors/monitors.service';
 import { QuotaService } from '../quota/quota.service';
 
 /** The dashboard's stat cards, computed from the database for one user. */
@@ -15,23 +16,28 @@ export class DashboardService {
     private readonly users: UsersService,
     private readonly deployments: DeploymentsService,
     private readonly quota: QuotaService,
+    private readonly monitors: MonitorsService,
   ) {}
 
   async stats(userId: string): Promise<DashboardStats> {
-    const [plan, counts, executionsUsed, deploymentsUsed] = await Promise.all([
+    const [plan, counts, executionsUsed, deploymentsUsed, monitors] = await Promise.all([
       this.users.getPlan(userId),
       this.jobs.countByStatus(userId),
       this.quota.executionsUsed(userId),
       this.deployments.countThisMonth(userId),
+      this.monitors.countByStatus(userId),
     ]);
+    const totalMonitors = Object.values(monitors).reduce((sum, n) => sum + (n ?? 0), 0);
     const limits = PLAN_LIMITS[plan];
     const total = Object.values(counts).reduce((sum, n) => sum + (n ?? 0), 0);
     return {
       total_jobs: total,
       active_jobs: ACTIVE_JOB_STATUSES.reduce((sum, status) => sum + (counts[status] ?? 0), 0),
       failed_jobs: counts.failed ?? 0,
-      job_count: total,
+      job_count: total + totalMonitors,
       max_jobs: limits.maxJobs,
+      total_monitors: totalMonitors,
+      monitors_down: monitors.down ?? 0,
       executions_used: executionsUsed,
       execution_quota: limits.executionsPerMonth,
       plan,

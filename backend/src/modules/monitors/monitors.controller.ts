@@ -1,6 +1,6 @@
-import { All, Body, Controller, Delete, Get, Header, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { All, Body, Controller, Delete, Get, Header, HttpCode, Param, Post, Put, Req, UseGuards } from '@nestjs/common';
 import type { Request } from 'express';
-import { monitorSchema, type Monitor, type MonitorDefinition } from '@shared/notifications/monitors';
+import { monitorSchema, type Monitor, type MonitorDefinition, type MonitorEvent } from '@shared/notifications/monitors';
 import { ApiError } from '../../common/http/api-error';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
@@ -8,7 +8,7 @@ import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { MonitorsService } from './monitors.service';
 import { PingLimiter } from './ping-limiter';
 
-/** The dashboard's heartbeat monitors. */
+/** The dashboard's heartbeat monitors: create, list, replace, pause and resume, delete, and each one's recent events. */
 @Controller('api/monitors')
 @UseGuards(BearerAuthGuard)
 export class MonitorsController {
@@ -23,6 +23,29 @@ export class MonitorsController {
   @HttpCode(200)
   create(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(monitorSchema)) body: MonitorDefinition): Promise<Monitor> {
     return this.monitors.create(user.id, body);
+  }
+
+  @Put(':id')
+  update(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string, @Body(new ZodPipe(monitorSchema)) body: MonitorDefinition): Promise<Monitor> {
+    return this.monitors.update(user.id, id, body);
+  }
+
+  @Post(':id/pause')
+  @HttpCode(200)
+  pause(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<Monitor> {
+    return this.monitors.setPaused(user.id, id, true);
+  }
+
+  @Post(':id/resume')
+  @HttpCode(200)
+  resume(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<Monitor> {
+    return this.monitors.setPaused(user.id, id, false);
+  }
+
+  @Get(':id/events')
+  @Header('Cache-Control', 'no-store')
+  async events(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<{ events: MonitorEvent[] }> {
+    return { events: await this.monitors.events(user.id, id) };
   }
 
   @Delete(':id')

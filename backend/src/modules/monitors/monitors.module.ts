@@ -13,5 +13,6 @@ import { PingLimiter } from './ping-limiter';
   imports: [AuthModule, JobsModule, QuotaModule, AlertChannelsModule],
   controllers: [MonitorsController, PingController],
   providers: [MonitorsRepository, MonitorsService, PingLimiter],
+  exports: [MonitorsService],
 })
 export class MonitorsModule {}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import type { MonitorStatus } from '@shared/notifications/monitors';
+import type { MonitorEvent, MonitorEventKind, MonitorStatus } from '@shared/notifications/monitors';
 import { returnedRows } from '../../common/database/query-rows';
 
 export interface MonitorRow {
@@ -9,8 +9,11 @@ export interface MonitorRow {
   user_id: string;
   name: string;
   token: string;
-  period_seconds: number;
+  period_seconds: number | null;
+  cron_expression: string | null;
+  time_zone: string;
   grace_seconds: number;
+  channel_ids: string[] | null;
   status: MonitorStatus;
   last_ping_at: Date | null;
   started_at: Date | null;
@@ -19,10 +22,16 @@ export interface MonitorRow {
   created_at: Date;
 }
 
+/** The fields a user sets (create and update). */
+export type MonitorFields = Pick<MonitorRow, 'name' | 'period_seconds' | 'cron_expression' | 'time_zone' | 'grace_seconds' | 'channel_ids'>;
+
 /** A monitor whose status a ping or the sweep just changed, with its status before. */
 export type ChangedMonitorRow = MonitorRow & { was: MonitorStatus };
 
-/** Every SQL statement on `monitors`, one per function; the user's queries are scoped by user id. */
+/** Events kept per monitor: the screen shows the latest few dozen. */
+const EVENTS_KEPT = 100;
+
+/** Every SQL statement on `monitors` and `monitor_events`, one per function; the user's queries are scoped by user id. */
 @Injectable()
 export class MonitorsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -31,17 +40,56 @@ export class MonitorsRepository {
     return this.db.query(`SELECT * FROM monitors WHERE user_id = $1 ORDER BY created_at, id`, [userId]);
   }
 
+  async findOwned(userId: string, monitorId: string): Promise<MonitorRow | null> {
+    const [row] = await this.db.query(`SELECT * FROM monitors WHERE id = $1 AND user_id = $2`, [monitorId, userId]);
+    return row ?? null;
+  }
+
+  async findByToken(token: string): Promise<MonitorRow | null> {
+    const [row] = await this.db.query(`SELECT * FROM monitors WHERE token = $1`, [token]);
+    return row ?? null;
+  }
+
   async countOwned(userId: string): Promise<number> {
     const [row] = await this.db.query(`SELECT count(*)::int AS n FROM monitors WHERE user_id = $1`, [userId]);
     return row.n;
   }
 
-  async insert(userId: string, name: string, token: string, periodSeconds: number, graceSeconds: number): Promise<MonitorRow> {
+  /** The user's monitors by status, for the dashboard. */
+  async countByStatus(userId: string): Promise<Partial<Record<MonitorStatus, number>>> {
+    const rows: Array<{ status: MonitorStatus; n: number }> = await this.db.query(`SELECT status, count(*)::int AS n FROM monitors WHERE user_id = $1 GROUP BY status`, [userId]);
+    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  }
+
+  async insert(userId: string, token: string, f: MonitorFields): Promise<MonitorRow> {
     const [row] = await this.db.query(
-      `INSERT INTO monitors (user_id, name, token, period_seconds, grace_seconds) VALUES ($1, $2, $3, $4, $5) RETURNING *`,
-      [userId, name, token, periodSeconds, graceSeconds],
+      `INSERT INTO monitors (user_id, token, name, period_seconds, cron_expression, time_zone, grace_seconds, channel_ids)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::uuid[]) RETURNING *`,
+      [userId, token, f.name, f.period_seconds, f.cron_expression, f.time_zone, f.grace_seconds, f.channel_ids],
     );
     return row;
+  }
+
+  /** Replaces the definition; an up monitor's deadline is the one computed for the new schedule. */
+  async updateOwned(userId: string, monitorId: string, f: MonitorFields, dueAt: Date | null): Promise<MonitorRow | null> {
+    const [row] = returnedRows<MonitorRow>(await this.db.query(
+      `UPDATE monitors SET name = $3, period_seconds = $4, cron_expression = $5, time_zone = $6, grace_seconds = $7, channel_ids = $8::uuid[],
+         due_at = CASE WHEN status = 'up' THEN $9::timestamptz ELSE due_at END
+       WHERE id = $1 AND user_id = $2 RETURNING *`,
+      [monitorId, userId, f.name, f.period_seconds, f.cron_expression, f.time_zone, f.grace_seconds, f.channel_ids, dueAt],
+    ));
+    return row ?? null;
+  }
+
+  /** Paused monitors neither go down nor change on pings; resuming waits for the next ping, as a new monitor does. */
+  async setPausedOwned(userId: string, monitorId: string, paused: boolean): Promise<MonitorRow | null> {
+    const [row] = returnedRows<MonitorRow>(await this.db.query(
+      paused
+        ? `UPDATE monitors SET status = 'paused', due_at = NULL, started_at = NULL WHERE id = $1 AND user_id = $2 RETURNING *`
+        : `UPDATE monitors SET status = CASE WHEN status = 'paused' THEN 'new' ELSE status END WHERE id = $1 AND user_id = $2 RETURNING *`,
+      [monitorId, userId],
+    ));
+    return row ?? null;
   }
 
   async deleteOwned(userId: string, monitorId: string): Promise<boolean> {
@@ -49,38 +97,61 @@ export class MonitorsRepository {
     return count > 0;
   }
 
-  /** A success ping: up, due again one period (plus grace) from now, run time measured from a start ping. */
-  async ping(token: string): Promise<ChangedMonitorRow | null> {
+  /** A success ping at `at`: up, due again at `dueAt`, run time measured from a start ping. A paused monitor only records the time. */
+  async ping(monitorId: string, at: Date, dueAt: Date | null): Promise<ChangedMonitorRow | null> {
     const [row] = returnedRows<ChangedMonitorRow>(await this.db.query(
-      `UPDATE monitors m SET status = 'up', last_ping_at = now(),
-         last_duration_ms = CASE WHEN o.started_at IS NOT NULL THEN (extract(epoch FROM now() - o.started_at) * 1000)::int ELSE NULL END,
+      `UPDATE monitors m SET last_ping_at = $3::timestamptz,
+         status = CASE WHEN o.status = 'paused' THEN 'paused' ELSE 'up' END,
+         last_duration_ms = CASE WHEN o.started_at IS NOT NULL THEN GREATEST(0, (extract(epoch FROM $3::timestamptz - o.started_at) * 1000)::int) ELSE NULL END,
          started_at = NULL,
-         due_at = now() + make_interval(secs => m.period_seconds + m.grace_seconds)
-       FROM monitors o WHERE o.id = m.id AND m.token = $1
+         due_at = CASE WHEN o.status = 'paused' THEN NULL ELSE $2::timestamptz END
+       FROM monitors o WHERE o.id = m.id AND m.id = $1
        RETURNING m.*, o.status AS was`,
-      [token],
+      [monitorId, dueAt, at],
     ));
     return row ?? null;
   }
 
-  /** A failure ping: down at once; the next success ping brings it up. */
-  async fail(token: string): Promise<ChangedMonitorRow | null> {
+  /** A failure ping: down at once (unless paused); the next success ping brings it up. */
+  async fail(monitorId: string): Promise<ChangedMonitorRow | null> {
     const [row] = returnedRows<ChangedMonitorRow>(await this.db.query(
-      `UPDATE monitors m SET status = 'down', last_ping_at = now(), started_at = NULL, due_at = NULL
-       FROM monitors o WHERE o.id = m.id AND m.token = $1
+      `UPDATE monitors m SET last_ping_at = now(), started_at = NULL,
+         status = CASE WHEN o.status = 'paused' THEN 'paused' ELSE 'down' END, due_at = NULL
+       FROM monitors o WHERE o.id = m.id AND m.id = $1
        RETURNING m.*, o.status AS was`,
-      [token],
+      [monitorId],
     ));
     return row ?? null;
   }
 
-  async start(token: string): Promise<boolean> {
-    const [, count] = (await this.db.query(`UPDATE monitors SET started_at = now() WHERE token = $1`, [token])) as [unknown, number];
-    return count > 0;
+  async start(monitorId: string): Promise<void> {
+    await this.db.query(`UPDATE monitors SET started_at = now() WHERE id = $1`, [monitorId]);
   }
 
   /** Monitors whose ping is overdue by more than their grace time go down; answers them. */
   async overdue(): Promise<MonitorRow[]> {
     return returnedRows<MonitorRow>(await this.db.query(`UPDATE monitors SET status = 'down', due_at = NULL WHERE status = 'up' AND due_at < now() RETURNING *`));
+  }
+
+  async logEvent(monitorId: string, kind: MonitorEventKind, durationMs: number | null): Promise<void> {
+    await this.db.query(`INSERT INTO monitor_events (monitor_id, kind, duration_ms) VALUES ($1, $2, $3)`, [monitorId, kind, durationMs]);
+  }
+
+  /** The monitor's latest events, newest first (the caller has checked ownership). */
+  async events(monitorId: string, limit: number): Promise<MonitorEvent[]> {
+    const rows: Array<{ kind: MonitorEventKind; duration_ms: number | null; created_at: Date }> = await this.db.query(
+      `SELECT kind, duration_ms, created_at FROM monitor_events WHERE monitor_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
+      [monitorId, limit],
+    );
+    return rows.map((r) => ({ kind: r.kind, duration_ms: r.duration_ms, at: new Date(r.created_at).toISOString() }));
+  }
+
+  /** Keeps the latest EVENTS_KEPT events of each monitor. */
+  async pruneEvents(): Promise<void> {
+    await this.db.query(
+      `DELETE FROM monitor_events WHERE id IN (
+         SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY monitor_id ORDER BY created_at DESC, id DESC) AS n FROM monitor_events) ranked WHERE n > $1)`,
+      [EVENTS_KEPT],
+    );
   }
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { MONITOR_MESSAGES, type Monitor, type MonitorDefinition } from '@shared/notifications/monitors';
+import { MONITOR_LIMITS, MONITOR_MESSAGES, type Monitor, type MonitorDefinition, type MonitorEvent, type MonitorStatus } from '@shared/notifications/monitors';
 import type { JobLimitExceeded } from '@shared/jobs/job-types';
 import { AppConfig } from '../../config/app-config';
 import { ApiError } from '../../common/http/api-error';
@@ -10,21 +10,28 @@ import { UsersService } from '../auth/users.service';
 import { JobsService } from '../jobs/jobs.service';
 import { MailService } from '../mail/mail.service';
 import { QuotaService } from '../quota/quota.service';
-import { MonitorsRepository, type MonitorRow } from './monitors.repository';
+import { deadline } from './monitor-deadline';
+import { MonitorsRepository, type MonitorFields, type MonitorRow } from './monitors.repository';
 
 /** How often overdue monitors are looked for: a missed ping is noticed within this after its grace time. */
 export const MONITOR_SWEEP_MS = 2_000;
+/** How often old monitor events are pruned. */
+const PRUNE_EVERY_MS = 10 * 60_000;
 
 /**
- * Heartbeat monitors: a job that runs elsewhere pings its monitor's URL; a
- * ping that does not come within the period plus grace (or a failure ping)
- * opens a failure episode, the next ping closes it, with one alert each to
- * the owner's email and alert channels. Monitors count toward the plan's job limit.
+ * Heartbeat monitors: a job that runs elsewhere pings its monitor's URL. The
+ * next ping is expected one period after the last, or at the cron
+ * expression's next instant after it (in the monitor's time zone); a ping that
+ * does not come within the grace time after that (or a failure ping) opens a
+ * failure episode, the next ping closes it, with one alert each to the
+ * owner's email and the monitor's alert channels. Monitors count toward the
+ * plan's job limit.
  */
 @Injectable()
 export class MonitorsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(MonitorsService.name);
   private sweep: NodeJS.Timeout | null = null;
+  private lastPrune = 0;
 
   constructor(
     private readonly monitors: MonitorsRepository,
@@ -51,6 +58,7 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
   }
 
   async create(userId: string, definition: MonitorDefinition): Promise<Monitor> {
+    const fields = await this.checked(userId, definition);
     const plan = await this.users.getPlan(userId);
     const maxJobs = this.quota.jobLimit(plan);
     const used = (await this.jobs.list(userId)).length + (await this.monitors.countOwned(userId));
@@ -58,7 +66,22 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
       const detail: JobLimitExceeded = { error: 'Job limit exceeded', plan, job_count: used, max_jobs: maxJobs };
       throw ApiError.forbidden(detail);
     }
-    const row = await this.monitors.insert(userId, definition.name, randomBytes(18).toString('base64url'), definition.period_seconds, definition.grace_seconds);
+    return this.view(await this.monitors.insert(userId, randomBytes(18).toString('base64url'), fields));
+  }
+
+  /** Replaces the definition (the ping URL stays); an up monitor's deadline follows the new schedule from its last ping. */
+  async update(userId: string, monitorId: string, definition: MonitorDefinition): Promise<Monitor> {
+    const current = await this.find(userId, monitorId);
+    const fields = await this.checked(userId, definition);
+    const dueAt = current.last_ping_at ? deadline(fields, new Date(current.last_ping_at)) : null;
+    const row = await this.monitors.updateOwned(userId, current.id, fields, dueAt);
+    if (!row) throw ApiError.notFound(MONITOR_MESSAGES.notFound);
+    return this.view(row);
+  }
+
+  async setPaused(userId: string, monitorId: string, paused: boolean): Promise<Monitor> {
+    const row = isUuid(monitorId) ? await this.monitors.setPausedOwned(userId, monitorId, paused) : null;
+    if (!row) throw ApiError.notFound(MONITOR_MESSAGES.notFound);
     return this.view(row);
   }
 
@@ -66,21 +89,44 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
     if (!isUuid(monitorId) || !(await this.monitors.deleteOwned(userId, monitorId))) throw ApiError.notFound(MONITOR_MESSAGES.notFound);
   }
 
+  /** The monitor's latest pings and missed pings, newest first. */
+  async events(userId: string, monitorId: string): Promise<MonitorEvent[]> {
+    const monitor = await this.find(userId, monitorId);
+    return this.monitors.events(monitor.id, MONITOR_LIMITS.recentEvents);
+  }
+
+  /** For the dashboard: the user's monitors by status. */
+  countByStatus(userId: string): Promise<Partial<Record<MonitorStatus, number>>> {
+    return this.monitors.countByStatus(userId);
+  }
+
   /** `kind`: a success ping, a failure ping, or the start of a run (measures its time). Unknown tokens are a 404. */
   async ping(token: string, kind: 'success' | 'fail' | 'start'): Promise<void> {
+    const monitor = await this.monitors.findByToken(token);
+    if (!monitor) throw ApiError.notFound(MONITOR_MESSAGES.unknownPing);
     if (kind === 'start') {
-      if (!(await this.monitors.start(token))) throw ApiError.notFound(MONITOR_MESSAGES.unknownPing);
+      await this.monitors.start(monitor.id);
+      await this.monitors.logEvent(monitor.id, 'start', null);
       return;
     }
-    const row = kind === 'fail' ? await this.monitors.fail(token) : await this.monitors.ping(token);
+    const at = new Date();
+    const row = kind === 'fail' ? await this.monitors.fail(monitor.id) : await this.monitors.ping(monitor.id, at, deadline(monitor, at));
     if (!row) throw ApiError.notFound(MONITOR_MESSAGES.unknownPing);
-    if (kind === 'fail' && row.was !== 'down') this.alert(row, 'failed', 'The job reported a failure (/fail ping).');
+    await this.monitors.logEvent(row.id, kind, kind === 'success' ? row.last_duration_ms : null);
+    if (kind === 'fail' && row.was !== 'down' && row.status === 'down') this.alert(row, 'failed', 'The job reported a failure (/fail ping).');
     if (kind === 'success' && row.was === 'down') this.alert(row, 'recovered', 'A ping arrived: the job runs again.');
   }
 
   private async markOverdue(): Promise<void> {
     try {
-      for (const row of await this.monitors.overdue()) this.alert(row, 'failed', `No ping within ${row.period_seconds} s plus ${row.grace_seconds} s grace.`);
+      for (const row of await this.monitors.overdue()) {
+        await this.monitors.logEvent(row.id, 'missed', null);
+        this.alert(row, 'failed', `No ping ${expectation(row)} plus ${row.grace_seconds} s grace.`);
+      }
+      if (Date.now() - this.lastPrune >= PRUNE_EVERY_MS) {
+        this.lastPrune = Date.now();
+        await this.monitors.pruneEvents();
+      }
     } catch (error) {
       this.logger.warn(`Monitor sweep failed: ${(error as Error).message}`);
     }
@@ -92,8 +138,31 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
       const dashboard = `${this.config.publicUrl}/dashboard`;
       const subject = event === 'failed' ? `Cronbeam: monitor "${row.name}" is down` : `Cronbeam: monitor "${row.name}" is up again`;
       if (user) await this.mail.send({ to: user.email, subject, text: `${detail}\n\nLogs: ${dashboard}` });
-      await this.channels.notify(row.user_id, row.id, { event, jobName: row.name, jobUrl: this.pingUrl(row.token), detail, at: new Date() });
+      await this.channels.notifyMonitor(row.user_id, row.id, row.channel_ids, { event, jobName: row.name, jobUrl: this.pingUrl(row.token), detail, at: new Date() });
     })().catch((error: Error) => this.logger.warn(`Alert for monitor ${row.id} not sent: ${error.message}`));
+  }
+
+  private async find(userId: string, monitorId: string): Promise<MonitorRow> {
+    const row = isUuid(monitorId) ? await this.monitors.findOwned(userId, monitorId) : null;
+    if (!row) throw ApiError.notFound(MONITOR_MESSAGES.notFound);
+    return row;
+  }
+
+  /** The definition as stored, after checking that the channels it names are the user's. */
+  private async checked(userId: string, d: MonitorDefinition): Promise<MonitorFields> {
+    if (d.channel_ids) {
+      const own = await this.channels.ownedIds(userId);
+      const stranger = d.channel_ids.findIndex((id) => !own.has(id));
+      if (stranger >= 0) throw ApiError.invalidField(['body', 'channel_ids', stranger], MONITOR_MESSAGES.unknownChannel);
+    }
+    return {
+      name: d.name,
+      period_seconds: d.period_seconds,
+      cron_expression: d.cron_expression,
+      time_zone: d.time_zone,
+      grace_seconds: d.grace_seconds,
+      channel_ids: d.channel_ids ? [...new Set(d.channel_ids)] : null,
+    };
   }
 
   private pingUrl(token: string): string {
@@ -107,7 +176,10 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
       name: row.name,
       ping_url: this.pingUrl(row.token),
       period_seconds: row.period_seconds,
+      cron_expression: row.cron_expression,
+      time_zone: row.time_zone,
       grace_seconds: row.grace_seconds,
+      channel_ids: row.channel_ids,
       status: row.status,
       last_ping_at: iso(row.last_ping_at),
       last_duration_ms: row.last_duration_ms,
@@ -115,4 +187,8 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
       created_at: new Date(row.created_at).toISOString(),
     };
   }
+}
+
+function expectation(row: MonitorRow): string {
+  return row.cron_expression ? `at "${row.cron_expression}" (${row.time_zone})` : `within ${row.period_seconds} s`;
 }
