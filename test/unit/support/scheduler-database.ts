@@ -25,6 +25,7 @@ import { InstanceLiveness } from '../../../backend/src/modules/scheduler/instanc
 import { RunClaimer } from '../../../backend/src/modules/scheduler/run-claimer';
 import { SchedulerInstancesRepository } from '../../../backend/src/modules/scheduler/scheduler-instances.repository';
 import { SchedulerSettings } from '../../../backend/src/modules/scheduler/scheduler-settings';
+import { WakeChannel } from '../../../backend/src/modules/scheduler/wake-channel';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database';
 
 /**
@@ -73,7 +74,7 @@ export class SchedulerDatabase {
     const jobs = new JobScheduleService(new JobsRepository(this.db.getRepository(JobEntity)), runs, new JobEvents());
     jobs.onModuleInit();
     const settings = new SchedulerSettings(this.config);
-    const liveness = new InstanceLiveness(settings, new SchedulerInstancesRepository(this.db), runs);
+    const liveness = new InstanceLiveness(settings, new SchedulerInstancesRepository(this.db), runs, new WakeChannel(this.db));
     const claimer = new RunClaimer(this.db, settings, jobs, runs, quota, users, liveness);
     return { claimer, runs, events, owner, liveness };
   }

@@ -4,6 +4,7 @@ import type { Queryable } from '../../common/database/transaction';
 import { RunsService } from '../runs/runs.service';
 import { SchedulerInstancesRepository, type StaleInstanceRow } from './scheduler-instances.repository';
 import { SchedulerSettings } from './scheduler-settings';
+import { WakeChannel } from './wake-channel';
 
 /** What the liveness row tells this instance. */
 export type LivenessEvent =
@@ -16,13 +17,15 @@ export type LivenessEvent =
 const MARK_RETRY_MS = 50;
 
 /**
- * This instance's row in `scheduler_instances`: a heartbeat every
+ * On a PostgreSQL server, this instance's row in `scheduler_instances`: a heartbeat every
  * `heartbeatIntervalMs` on the database's clock, and the latest due instant
  * it has released ("released through"). The dispatcher sends a group of runs
  * only once that mark covers their due time, so any run of a dead instance due
  * later was provably never sent and can be taken over at once; the mark is
  * refused to an instance that was taken over, so a stalled instance that
- * comes back never sends what another one took.
+ * comes back never sends what another one took. The embedded database
+ * cannot be shared with another process, so every scheduler on it dies with
+ * the others: there it keeps no row and records nothing.
  */
 @Injectable()
 export class InstanceLiveness {
@@ -35,6 +38,8 @@ export class InstanceLiveness {
   private staleTimer: NodeJS.Timeout | null = null;
   /** The due instant (ms) up to which releases are recorded; runs due by it may be sent. */
   private markedThrough = -Infinity;
+  /** Whether liveness applies (a PostgreSQL server); asked once. */
+  private onServer: Promise<boolean> | null = null;
   /** The mark being written, and the instant it covers. */
   private marking: { through: number; done: Promise<boolean> } | null = null;
 
@@ -42,10 +47,20 @@ export class InstanceLiveness {
     private readonly settings: SchedulerSettings,
     private readonly instances: SchedulerInstancesRepository,
     private readonly runs: RunsService,
+    private readonly wake: WakeChannel,
   ) {}
 
   get id(): string {
     return this.runs.leaseOwner;
+  }
+
+  /** Whether instances keep liveness rows here: only a PostgreSQL server can be shared by processes that die apart. */
+  applies(): Promise<boolean> {
+    this.onServer ??= this.wake.postgres().then((server) => {
+      if (!server) this.markedThrough = Infinity; // nothing to record: every release may go at once
+      return server;
+    });
+    return this.onServer;
   }
 
   /** Registers the row and starts beating (idempotent). */
@@ -100,6 +115,7 @@ export class InstanceLiveness {
     const previous = this.marking?.done ?? Promise.resolve(true);
     const done = previous.then(async (ok) => {
       if (!ok) return false;
+      if (!(await this.applies())) return true;
       for (;;) {
         try {
           await this.start();

@@ -29,7 +29,7 @@ export class InstanceTakeover implements OnApplicationBootstrap, OnModuleDestroy
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.settings.enabled) return;
+    if (!this.settings.enabled || !(await this.liveness.applies())) return;
     this.subscription = this.liveness.events$.subscribe((event) => this.schedule(event === 'stale-instance' ? () => this.takeOver() : () => this.rejoin()));
     await this.liveness.start();
   }

@@ -14,6 +14,14 @@ interface ReadyRun {
 const EARLY_WAKE_MS = 4;
 
 /**
+ * A group's release is recorded in the liveness row this long before its
+ * instant: room for the round trip, so the record never delays the release;
+ * and short, because runs recorded as released keep their long lease should
+ * this instance die before sending them.
+ */
+const RECORD_LEAD_MS = 20;
+
+/**
  * Requests started per event-loop turn. Starting a whole burst in one
  * synchronous loop would hold back the socket writes and connects of the
  * first requests until the last one was queued; slices let them go out at once.
@@ -127,8 +135,15 @@ export class RunDispatcher {
 
   private arm(due: number): void {
     const until = due - this.clock.now();
-    this.timers.set(due, setTimeout(() => this.release(due), Math.max(0, until - EARLY_WAKE_MS)));
+    this.timers.set(due, setTimeout(() => this.prepareRelease(due), Math.max(0, until - RECORD_LEAD_MS)));
     if (until >= WARM_MIN_MS) this.warmTimers.set(due, setTimeout(() => this.warm(due), Math.max(0, until - WARM_LEAD_MS)));
+  }
+
+  /** Starts recording the release, then wakes a little early for the instant itself. */
+  private prepareRelease(due: number): void {
+    if (!this.waiting.has(due)) return;
+    if (!this.liveness.mayRelease(due)) this.recordRelease(due);
+    this.timers.set(due, setTimeout(() => this.release(due), Math.max(0, due - this.clock.now() - EARLY_WAKE_MS)));
   }
 
   /** Has connections opened to the origins of a group about to be released. */
@@ -147,8 +162,8 @@ export class RunDispatcher {
   /**
    * Waits out the last milliseconds (setImmediate turns), then queues the
    * group. Nothing is sent before the liveness row records the release (one
-   * tiny UPDATE, started at the early wake): if this instance dies, runs due
-   * later are known to be unsent and are taken over at once.
+   * tiny UPDATE, started RECORD_LEAD_MS ahead): if this instance dies, runs
+   * due later are known to be unsent and are taken over at once.
    */
   private release(due: number): void {
     if (!this.waiting.has(due)) return;

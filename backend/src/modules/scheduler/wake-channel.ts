@@ -81,7 +81,7 @@ export class WakeChannel implements OnApplicationBootstrap, OnModuleDestroy, OnA
   }
 
   /** Whether the database is a PostgreSQL server (LISTEN/NOTIFY) rather than the embedded one; asked once. */
-  private postgres(): Promise<boolean> {
+  postgres(): Promise<boolean> {
     this.onPostgres ??= this.db
       .query('SELECT version()')
       .then(([{ version }]: Array<{ version: string }>) => !version.includes('PGlite'))
