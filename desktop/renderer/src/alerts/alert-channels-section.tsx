@@ -52,7 +52,7 @@ export default function AlertChannelsSection() {
     try {
       const delivery = await alertChannelsApi.test(channel.channel_id);
       if (delivery.status === 'delivered') notify.success(`Test alert delivered to '${channel.name}'`);
-      else notify.error(`Test alert to '${channel.name}' failed after ${delivery.attempt} attempts: ${delivery.error ?? `HTTP ${delivery.response_code}`}`);
+      else notify.error(`Test alert to '${channel.name}' failed: ${delivery.error ?? `HTTP ${delivery.response_code}`}. It is tried twice more within 5 seconds.`);
     } catch (error) {
       notify.error(`Failed to send test alert: ${errorMessage(error)}`);
     }

@@ -16,6 +16,7 @@ const CreateJobSection = lazy(() => import('../jobs/create-job-section'));
 const MonitoringSection = lazy(() => import('../monitoring/monitoring-section'));
 const DeployN8nSection = lazy(() => import('../deployments/deploy-n8n-section'));
 const AlertChannelsSection = lazy(() => import('../alerts/alert-channels-section'));
+const MonitorsSection = lazy(() => import('../monitors/monitors-section'));
 
 /** /dashboard: needs a valid ID token; the sections share one job list. */
 export default function DashboardPage() {
@@ -55,6 +56,7 @@ export default function DashboardPage() {
               <Route path="monitoring" element={<MonitoringSection />} />
               <Route path="n8n" element={<DeployN8nSection />} />
               <Route path="alerts" element={<AlertChannelsSection />} />
+              <Route path="monitors" element={<MonitorsSection />} />
               <Route path="*" element={<OverviewSection />} />
             </Routes>
           </Suspense>

@@ -5,6 +5,7 @@ const SECTIONS = [
   { to: '/dashboard/jobs', label: 'Cron Jobs', icon: '◷', end: false },
   { to: '/dashboard/create', label: 'Create Job', icon: '+', end: false },
   { to: '/dashboard/monitoring', label: 'Monitoring', icon: '◉', end: false },
+  { to: '/dashboard/monitors', label: 'Monitors', icon: '♥', end: false },
   { to: '/dashboard/alerts', label: 'Alert Channels', icon: '✉', end: false },
   { to: '/dashboard/n8n', label: 'Self-Host N8N', icon: '⬢', end: false },
 ];

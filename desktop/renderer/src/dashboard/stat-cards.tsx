@@ -17,6 +17,11 @@ function cardsFor(stats: DashboardStats | null): Card[] {
     { label: 'Total Jobs', value: formatCount(s.total_jobs) },
     { label: 'Active Jobs', value: formatCount(s.active_jobs), tone: 'success' },
     { label: 'Failed Jobs', value: formatCount(s.failed_jobs), tone: 'danger' },
+    {
+      label: 'Monitors',
+      value: s.monitors_down ? `${formatCount(s.total_monitors)} (${formatCount(s.monitors_down)} down)` : formatCount(s.total_monitors),
+      tone: s.monitors_down ? 'danger' : undefined,
+    },
     { label: 'Jobs Used', value: `${formatCount(s.job_count)} / ${formatCount(s.max_jobs)}`, usage: ratio(s.job_count, s.max_jobs) },
     {
       label: 'Executions Used',
@@ -32,7 +37,7 @@ function cardsFor(stats: DashboardStats | null): Card[] {
   ];
 }
 
-/** The seven stat cards of the Dashboard section. */
+/** The stat cards of the Dashboard section: the spec's seven and the monitors beside the jobs. */
 export function StatCards({ stats }: { stats: DashboardStats | null }) {
   return (
     <ul className="stat-cards" aria-label="Account statistics">
