@@ -164,6 +164,36 @@ describe('n8n node Cronbeam', () => {
       expect(nothing.message).toBe('Add at least one field to update');
     });
 
+    it('creates a job with a time zone, response rules, a timeout and auto-pause, and updates the rules field by field', async () => {
+      const job = await create('n8n-rules', {
+        cronExpression: '30 2 * * *',
+        additionalFields: { timeZone: 'Europe/Berlin', timeoutSeconds: 15, autoPauseAfter: 3, expectedStatus: '200-299, 304', bodyContains: 'done', jsonPath: '$.state', jsonEquals: 'true' },
+      });
+      expect(job).toMatchObject({
+        time_zone: 'Europe/Berlin',
+        timeout_seconds: 15,
+        auto_pause_after: 3,
+        response_rules: { expected_status: '200-299, 304', body_contains: 'done', json_path: '$.state', json_equals: true },
+      });
+      // The next run is 02:30 on Berlin's clocks.
+      const berlin = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+      expect(berlin.format(new Date(String(job.next_run_at)))).toBe('02:30');
+
+      // Only the rule named changes; an emptied rule is off; the other fields stay.
+      const updated = await json({ resource: 'job', operation: 'update', jobId: byId(String(job.job_id)), updateFields: { bodyContains: '', jsonEquals: 'ready' } });
+      expect(updated).toMatchObject({
+        time_zone: 'Europe/Berlin',
+        timeout_seconds: 15,
+        auto_pause_after: 3,
+        response_rules: { expected_status: '200-299, 304', body_contains: null, json_path: '$.state', json_equals: 'ready' },
+      });
+      expect((await apiGet(`/prog/jobs/${job.job_id}`)).body).toEqual(updated);
+
+      const badZone = await failure({ resource: 'job', operation: 'update', jobId: byId(String(job.job_id)), updateFields: { timeZone: 'Mars/Olympus' } });
+      expect(badZone).toBeInstanceOf(NodeApiError);
+      expect(badZone.message).toContain('Time zone must be an IANA time zone name');
+    });
+
     it('pauses and resumes a job', async () => {
       const job = await create('n8n-pause');
       expect(await json({ resource: 'job', operation: 'pause', jobId: byId(String(job.job_id)) })).toMatchObject({ status: 'paused', next_run_at: null });

@@ -71,7 +71,7 @@ const cronField: INodeProperties = {
   type: 'string',
   default: '',
   placeholder: '*/5 * * * *',
-  description: 'Five fields in UTC: minute, hour, day of month, month, day of week (e.g. 0 9 * * 1-5 is 09:00 UTC on weekdays)',
+  description: 'Five fields, read in the Time Zone (UTC unless set): minute, hour, day of month, month, day of week (e.g. 0 9 * * 1-5 is 09:00 on weekdays)',
 };
 
 /** Optional parts of a job definition, shared by Create (Additional Fields) and Update (Update Fields). */
@@ -117,6 +117,62 @@ const optionalDefinitionFields: INodeProperties[] = [
     type: 'boolean',
     default: false,
     description: 'Whether Cronbeam emails you when a run fails after its retries',
+  },
+  {
+    displayName: 'Time Zone',
+    name: 'timeZone',
+    type: 'string',
+    default: 'UTC',
+    placeholder: 'Europe/Berlin',
+    description:
+      'IANA time zone the cron expression is read in. A local time skipped by a daylight-saving change fires once at the shifted instant; one that occurs twice fires once.',
+  },
+  {
+    displayName: 'Timeout (Seconds)',
+    name: 'timeoutSeconds',
+    type: 'number',
+    typeOptions: { minValue: 1 },
+    default: 30,
+    description: "How long a run may take before it fails, up to the server's maximum (the API names it when a value is over)",
+  },
+  {
+    displayName: 'Auto-Pause After Failures',
+    name: 'autoPauseAfter',
+    type: 'number',
+    typeOptions: { minValue: 1 },
+    default: 5,
+    description: 'Pause the job (and alert) after this many failed runs in a row',
+  },
+  {
+    displayName: 'Expected Status',
+    name: 'expectedStatus',
+    type: 'string',
+    default: '200-299',
+    placeholder: '200-299, 304',
+    description: 'Status codes and ranges that count as success',
+  },
+  {
+    displayName: 'Body Contains',
+    name: 'bodyContains',
+    type: 'string',
+    default: '',
+    description: 'Text the response body must contain for the run to succeed; empty turns the rule off',
+  },
+  {
+    displayName: 'JSON Path',
+    name: 'jsonPath',
+    type: 'string',
+    default: '',
+    placeholder: '$.status',
+    description: 'A path into the JSON response whose value must equal JSON Equals; empty turns the rule off',
+  },
+  {
+    displayName: 'JSON Equals',
+    name: 'jsonEquals',
+    type: 'string',
+    default: '',
+    placeholder: 'ok',
+    description: 'The value at JSON Path: a JSON scalar (42, true, null, "text") when it parses as one, else the text as typed',
   },
 ];
 

@@ -12,6 +12,39 @@ interface DefinitionFields {
   body?: string;
   notifyOnFailure?: boolean;
   headers?: { header?: Array<{ name?: string; value?: string }> };
+  timeZone?: string;
+  timeoutSeconds?: number;
+  autoPauseAfter?: number;
+  expectedStatus?: string;
+  bodyContains?: string;
+  jsonPath?: string;
+  jsonEquals?: string;
+}
+
+type Rules = NonNullable<JobDefinition['response_rules']>;
+
+/** "JSON Equals" as typed: a JSON scalar (42, true, null, "text") when it parses as one, else the text itself. */
+function jsonScalar(text: string): Rules['json_equals'] {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) return value as Rules['json_equals'];
+  } catch {
+    // Not JSON: compared as text.
+  }
+  return text;
+}
+
+/** The response rules after the node's rule fields are applied to `current` (the job's rules on update; none on create). */
+function responseRules(fields: DefinitionFields, current: JobDefinition['response_rules']): JobDefinition['response_rules'] | undefined {
+  const given = [fields.expectedStatus, fields.bodyContains, fields.jsonPath, fields.jsonEquals].some((f) => f !== undefined);
+  if (!given) return undefined;
+  const rules: Rules = { expected_status: '200-299', body_contains: null, json_path: null, json_equals: null, ...current };
+  if (fields.expectedStatus !== undefined) rules.expected_status = fields.expectedStatus;
+  // An emptied field turns its rule off.
+  if (fields.bodyContains !== undefined) rules.body_contains = fields.bodyContains || null;
+  if (fields.jsonPath !== undefined) rules.json_path = fields.jsonPath || null;
+  if (fields.jsonEquals !== undefined) rules.json_equals = jsonScalar(fields.jsonEquals);
+  return rules;
 }
 
 /** Header rows to the API's object; the API trims names and values and drops empty rows, as the dashboard does. */
@@ -21,8 +54,8 @@ function headersObject(rows: DefinitionFields['headers']): Record<string, string
   return headers;
 }
 
-/** The API fields the node's fields set; unset ones are left out. */
-function definitionChanges(fields: DefinitionFields): Partial<JobDefinition> {
+/** The API fields the node's fields set; unset ones are left out. `rules`: the job's response rules the rule fields change. */
+function definitionChanges(fields: DefinitionFields, rules: JobDefinition['response_rules'] = null): Partial<JobDefinition> {
   const changes: Partial<JobDefinition> = {};
   if (fields.name !== undefined) changes.name = fields.name;
   if (fields.url !== undefined) changes.url = fields.url;
@@ -31,6 +64,11 @@ function definitionChanges(fields: DefinitionFields): Partial<JobDefinition> {
   if (fields.body !== undefined) changes.body = fields.body;
   if (fields.notifyOnFailure !== undefined) changes.notify_on_failure = fields.notifyOnFailure;
   if (fields.headers !== undefined) changes.headers = headersObject(fields.headers);
+  if (fields.timeZone !== undefined) changes.time_zone = fields.timeZone;
+  if (fields.timeoutSeconds !== undefined) changes.timeout_seconds = fields.timeoutSeconds;
+  if (fields.autoPauseAfter !== undefined) changes.auto_pause_after = fields.autoPauseAfter;
+  const changedRules = responseRules(fields, rules);
+  if (changedRules !== undefined) changes.response_rules = changedRules;
   return changes;
 }
 
@@ -86,11 +124,12 @@ export async function runOperation(this: IExecuteFunctions, resource: string, op
         return limitResults(this, jobs, i) as unknown as IDataObject[];
       }
       case 'update': {
-        const changes = definitionChanges(this.getNodeParameter('updateFields', i, {}) as DefinitionFields);
-        if (!Object.keys(changes).length) throw new NodeOperationError(this.getNode(), 'Add at least one field to update', { itemIndex: i });
+        const fields = this.getNodeParameter('updateFields', i, {}) as DefinitionFields;
+        if (!Object.keys(definitionChanges(fields)).length) throw new NodeOperationError(this.getNode(), 'Add at least one field to update', { itemIndex: i });
         const jobId = await resolveJobId.call(this, i);
         // PUT replaces the whole definition: fields the user did not touch are sent back as they are.
         const current = await request<Job>('GET', jobPath(jobId));
+        const changes = definitionChanges(fields, current.response_rules);
         return await request<IDataObject>('PUT', jobPath(jobId), { ...definitionOf(current), ...changes } as IDataObject);
       }
       case 'delete': {
