@@ -186,15 +186,15 @@ export class HttpExecutor implements OnApplicationShutdown {
 
   /**
    * Sends up to `requests` requests (by default the settings' number),
-   * `inFlight` at a time, through the code a
-   * burst runs (prepare, connections opened ahead, dispatch, the pool,
-   * response capture, connections closing), to a sink this method opens on
-   * loopback and closes before it returns, so that V8 has compiled that code
-   * before the first real instant of a new process. It stops early when
-   * `stop()` says so (an instant is near). Nothing about it can be chosen
-   * from outside: the sink's address is its own, and only that exact origin
-   * is let past the target rules, for these requests only. Answers the
-   * number of requests sent; a failed request ends it sooner.
+   * `inFlight` at a time, through the code a burst runs (prepare,
+   * connections opened ahead, dispatch, the pool, response capture,
+   * connections closing), to a sink this method opens on loopback and closes
+   * before it returns, so that V8 has compiled that code before the first
+   * real instant of a new process. It stops early when `stop()` says so (an
+   * instant is near). Nothing about it can be chosen from outside: the sink's
+   * address is its own, and only that exact origin is let past the target
+   * rules, for these requests only. Answers the number of requests sent; a
+   * failed request ends it sooner.
    */
   async warmUp(inFlight: number, stop: () => boolean, requests = this.settings.warmUpRequests): Promise<number> {
     if (requests <= 0) return 0;
