@@ -149,6 +149,22 @@ describe('MCP server against a running Cronbeam', () => {
       await callTool(client(), 'delete_job', { job: job.job_id });
     });
 
+    it('creates a job with response rules, a timeout and auto-pause, and an update replaces only what it names', async () => {
+      const rules = { expected_status: '200-299, 304', body_contains: 'done', json_path: '$.state', json_equals: true };
+      const created = await callTool(client(), 'create_job', { name: name('ruled'), url: 'https://example.com/ruled', cron_expression: '0 3 * * *', response_rules: rules, timeout_seconds: 4, auto_pause_after: 4 });
+      expect(created.isError).toBeFalsy();
+      const job = data<Job>(created);
+      expect(job).toMatchObject({ response_rules: rules, timeout_seconds: 4, auto_pause_after: 4 });
+      const retimed = data<Job>(await callTool(client(), 'update_job', { job: job.job_id, timeout_seconds: 2 }));
+      expect(retimed).toMatchObject({ response_rules: rules, timeout_seconds: 2, auto_pause_after: 4 });
+      const cleared = data<Job>(await callTool(client(), 'update_job', { job: job.job_id, response_rules: null, auto_pause_after: null }));
+      expect(cleared).toMatchObject({ response_rules: null, timeout_seconds: 2, auto_pause_after: null });
+      const bad = await callTool(client(), 'update_job', { job: job.job_id, response_rules: { expected_status: '700' } });
+      expect(bad.isError).toBe(true);
+      expect(JSON.stringify(bad.content)).toContain('expected_status must list status codes');
+      await callTool(client(), 'delete_job', { job: job.job_id });
+    });
+
     it('renames a job', async () => {
       const result = await callTool(client(), 'update_job', { job: name('report'), name: name('daily-report') });
       expect(data<Job>(result).name).toBe(name('daily-report'));

@@ -27,6 +27,10 @@ const descriptions = {
   notify_on_failure: 'Email the account owner when an execution fails after its retries. Default false.',
   time_zone:
     'IANA time zone the schedule is read in, e.g. "Europe/Berlin". Default UTC. A local time skipped by a daylight-saving change fires once, shifted; one shown twice fires once.',
+  response_rules:
+    'What counts as a successful run (null: any 2xx status): expected_status lists codes and ranges ("200-299, 304"; default "200-299"), body_contains is text the body must contain, json_path ("$.status") with json_equals (a text, number, boolean or null) checks a JSON value. A failed run names the rule that failed.',
+  timeout_seconds: "Seconds a run may take before it fails (at least 1, at most the server's maximum); null uses the server's execution timeout.",
+  auto_pause_after: 'Pause the job (with an alert) after this many failed runs in a row; null (default) never pauses it.',
 } as const;
 
 /** A cron expression: typed as text for the assistant, checked by the shared cron rules. */
@@ -45,6 +49,9 @@ export const jobDefinitionFields = {
   body: rules.body.describe(descriptions.body),
   cron_expression: cronExpression,
   time_zone: z.string().default('UTC').pipe(rules.time_zone as unknown as z.ZodType<string, string>).describe(descriptions.time_zone),
+  response_rules: rules.response_rules.describe(descriptions.response_rules),
+  timeout_seconds: rules.timeout_seconds.describe(descriptions.timeout_seconds),
+  auto_pause_after: rules.auto_pause_after.describe(descriptions.auto_pause_after),
   notify_on_failure: rules.notify_on_failure.describe(descriptions.notify_on_failure),
 };
 
@@ -61,6 +68,9 @@ export const jobChangeFields = {
   body: rules.body.unwrap().optional().describe(descriptions.body),
   cron_expression: cronExpression.optional(),
   time_zone: z.string().pipe(rules.time_zone as unknown as z.ZodType<string, string>).optional().describe(descriptions.time_zone),
+  response_rules: rules.response_rules.unwrap().optional().describe(`Replaces all response rules; null turns them off. ${descriptions.response_rules}`),
+  timeout_seconds: rules.timeout_seconds.unwrap().optional().describe(descriptions.timeout_seconds),
+  auto_pause_after: rules.auto_pause_after.unwrap().optional().describe(descriptions.auto_pause_after),
   notify_on_failure: rules.notify_on_failure.unwrap().optional().describe(descriptions.notify_on_failure),
 };
 

@@ -69,7 +69,7 @@ export function registerJobTools(server: McpServer, client: ProgClient): void {
     {
       title: 'Create a job',
       description:
-        'Creates a cron job that sends an HTTP request on a UTC schedule. It starts as pending with next_run_at at the next cron instant. Fails with the plan\'s job limit (403) or field errors (422) that name the field to fix.',
+        'Creates a cron job that sends an HTTP request on a cron schedule read in its time_zone (UTC by default), optionally with response rules, a timeout and auto-pause. It starts as pending with next_run_at at the next cron instant. Fails with the plan\'s job limit (403) or field errors (422) that name the field to fix.',
       // Strict, as the API is: an unknown field is an error rather than silently dropped.
       inputSchema: z.strictObject(jobDefinitionFields),
       outputSchema: jobOutput.shape,
