@@ -13,6 +13,7 @@ import { createRootLogger } from './common/logging/root-logger';
 import { refuseUnacceptableText } from './common/validation/request-text';
 import type { AppConfig } from './config/app-config';
 import { STRIPE_WEBHOOK_PATH } from './modules/billing/billing-webhook.controller';
+import { JOB_BULK_BODY_LIMIT, JOB_BULK_PATHS } from './modules/jobs';
 import { mountProgApiDocs } from './modules/prog/prog-openapi';
 import { mountWebApp } from './web/web-app';
 
@@ -42,6 +43,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions): P
   answerClientErrors(app.getHttpServer());
   // Stripe signs the exact bytes it sends: its webhook gets them unparsed (json() then skips the request).
   app.use(STRIPE_WEBHOOK_PATH, raw({ type: () => true, limit: JSON_BODY_LIMIT }), expressErrorHandler);
+  // Bulk creation takes up to a thousand definitions in one body.
+  app.use([...JOB_BULK_PATHS], json({ limit: JOB_BULK_BODY_LIMIT }), expressErrorHandler);
   app.use(json({ limit: JSON_BODY_LIMIT }), expressErrorHandler);
   app.use(refuseUnacceptableText, expressErrorHandler);
   app.use(cookieParser());

@@ -13,6 +13,7 @@ type Document = { openapi: string; paths: Record<string, Record<string, Operatio
 const PROG_ROUTES = [
   'get /prog/ping',
   'post /prog/jobs',
+  'post /prog/jobs/bulk',
   'get /prog/jobs',
   'get /prog/jobs/{job_id}',
   'put /prog/jobs/{job_id}',

@@ -35,7 +35,9 @@ export function mountWebApp(server: Express, config: AppConfig): void {
   }
   // The prerendered files are reached by their page URLs only.
   server.use(`/${SITE_PAGES_DIR}`, (_req: Request, res: Response) => res.status(404).end());
-  server.use(express.static(distDir, { index: false, maxAge: '1h' }));
+  // Server paths never name a file here: skipping them saves a file-system lookup on every API call.
+  const files = express.static(distDir, { index: false, maxAge: '1h' });
+  server.use((req: Request, res: Response, next: NextFunction) => (isServerPath(req.path) ? next() : files(req, res, next)));
   server.use((req: Request, res: Response, next: NextFunction) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || isServerPath(req.path) || req.path.startsWith('/assets/')) {
       return next();

@@ -49,7 +49,7 @@ export class ApiKeyGuard implements CanActivate {
 
     const key = await this.keys.authenticate(secret);
     if (!key || (claimedUserId && claimedUserId !== key.userId)) return refuse();
-    const user = await this.users.findById(key.userId);
+    const user = await this.users.findCaller(key.userId);
     if (!user) return refuse();
 
     const retryAfter = this.limiter.consume(key.keyId);

@@ -10,6 +10,21 @@ import { ApiKeyEntity } from './api-key.entity';
 /** last_used_at is written at most this often per key, so busy keys do not write on every call. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+/**
+ * How long a key found by its secret is reused without reading `api_keys`
+ * again. Deleting a key on this instance drops it at once; on another
+ * instance it keeps working for at most this long (docs/adr/0110-api-throughput.md).
+ */
+export const KEY_CACHE_TTL_MS = 1_000;
+const KEY_CACHE_MAX = 10_000;
+
+interface KnownKey {
+  keyId: string;
+  userId: string;
+  lastUsedAt: number | null;
+  until: number;
+}
+
 function toSummary(key: ApiKeyEntity): ApiKeySummary {
   return {
     key_id: key.id,
@@ -22,6 +37,11 @@ function toSummary(key: ApiKeyEntity): ApiKeySummary {
 
 @Injectable()
 export class ApiKeysService {
+  /** Keys by secret hash (the secret itself is never kept). */
+  private readonly known = new Map<string, KnownKey>();
+  /** Bumped by every deletion: a lookup that started before one must not cache what it read. */
+  private deletions = 0;
+
   constructor(@InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>) {}
 
   /** Creates a key; the answer is the only place the secret ever appears. */
@@ -41,19 +61,40 @@ export class ApiKeysService {
   }
 
   async remove(userId: string, keyId: string): Promise<void> {
+    this.forget(keyId);
     const result = isUuid(keyId) ? await this.keys.delete({ id: keyId, userId }) : { affected: 0 };
+    this.forget(keyId);
     if (!result.affected) throw ApiError.notFound('API key not found');
+  }
+
+  private forget(keyId: string): void {
+    this.deletions++;
+    for (const [hash, key] of this.known) if (key.keyId === keyId) this.known.delete(hash);
   }
 
   /** The key's owner and id, or null for an unknown or malformed secret. */
   async authenticate(secret: string): Promise<{ keyId: string; userId: string } | null> {
     if (!looksLikeApiKey(secret)) return null;
-    const key = await this.keys.findOneBy({ secretHash: hashApiKeySecret(secret) });
-    if (!key) return null;
+    const hash = hashApiKeySecret(secret);
     const now = Date.now();
-    if (!key.lastUsedAt || now - key.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
-      await this.keys.update({ id: key.id }, { lastUsedAt: new Date(now) });
+    let known = this.known.get(hash);
+    if (!known || known.until <= now) {
+      const deletionsBefore = this.deletions;
+      const key = await this.keys.findOneBy({ secretHash: hash });
+      if (!key) {
+        this.known.delete(hash);
+        return null;
+      }
+      known = { keyId: key.id, userId: key.userId, lastUsedAt: key.lastUsedAt?.getTime() ?? null, until: now + KEY_CACHE_TTL_MS };
+      if (deletionsBefore === this.deletions) {
+        if (this.known.size >= KEY_CACHE_MAX) this.known.clear();
+        this.known.set(hash, known);
+      }
     }
-    return { keyId: key.id, userId: key.userId };
+    if (known.lastUsedAt === null || now - known.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
+      known.lastUsedAt = now;
+      await this.keys.update({ id: known.keyId }, { lastUsedAt: new Date(now) });
+    }
+    return { keyId: known.keyId, userId: known.userId };
   }
 }

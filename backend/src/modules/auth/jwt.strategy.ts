@@ -1,3 +1,4 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { passportJwtSecret } from 'jwks-rsa';
@@ -9,6 +10,30 @@ import { IDENTITY_PROVIDER, type IdentityProvider } from './identity-provider';
 import { UsersService } from './users.service';
 
 export const JWT_STRATEGY = 'jwt';
+
+type KeyProvider = (req: unknown, rawJwtToken: string, done: (err: unknown, key?: string | Buffer) => void) => void;
+
+/**
+ * The JWKS provider answers PEM text, which the verifier would parse into a
+ * key again on every request (a measurable share of a request's CPU); the
+ * parsed key is kept per PEM instead. Only the keys the JWKS cache serves are
+ * ever parsed, so this stays as small as that.
+ */
+function asKeyObjects(provider: KeyProvider): KeyProvider {
+  const parsed = new Map<string, KeyObject>();
+  return (req, token, done) =>
+    provider(req, token, (err, key) => {
+      if (err || typeof key !== 'string') return done(err, key);
+      let object = parsed.get(key);
+      if (!object) {
+        if (parsed.size >= 32) parsed.clear();
+        object = createPublicKey(key);
+        parsed.set(key, object);
+      }
+      // passport-jwt hands the key to jsonwebtoken unchanged, which takes a KeyObject (its types name only string and Buffer).
+      done(null, object as unknown as string);
+    });
+}
 
 /** Access-token claims the guard relies on (both providers issue them). */
 interface AccessTokenClaims {
@@ -38,15 +63,17 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
       algorithms: ['RS256'],
       issuer: settings.issuer,
       ignoreExpiration: false,
-      secretOrKeyProvider: passportJwtSecret({
-        jwksUri: settings.jwksUri,
-        fetcher: settings.fetchJwks,
-        // Keys by kid for 10 minutes; unknown kids (forged tokens) may refetch at most 30 times a minute.
-        cache: true,
-        cacheMaxAge: 10 * 60_000,
-        rateLimit: true,
-        jwksRequestsPerMinute: 30,
-      }),
+      secretOrKeyProvider: asKeyObjects(
+        passportJwtSecret({
+          jwksUri: settings.jwksUri,
+          fetcher: settings.fetchJwks,
+          // Keys by kid for 10 minutes; unknown kids (forged tokens) may refetch at most 30 times a minute.
+          cache: true,
+          cacheMaxAge: 10 * 60_000,
+          rateLimit: true,
+          jwksRequestsPerMinute: 30,
+        }),
+      ),
     });
     this.clientId = settings.clientId;
   }
@@ -55,7 +82,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
     if (claims.token_use !== 'access' || claims.client_id !== this.clientId || !claims.sub) {
       throw ApiError.unauthorized(AUTH_MESSAGES.invalidToken);
     }
-    const user = await this.users.findById(claims.sub);
+    const user = await this.users.findCaller(claims.sub);
     if (!user) throw ApiError.unauthorized(AUTH_MESSAGES.notAuthenticated);
     const revokedAt = user.sessionsRevokedAt?.getTime();
     if (revokedAt !== undefined && (claims.iat ?? 0) < Math.floor(revokedAt / 1000)) {

@@ -18,12 +18,63 @@ export interface NewUser {
   emailVerified: boolean;
 }
 
+/** What authenticating a request needs of its user. */
+export type CallerRow = Pick<UserEntity, 'id' | 'email' | 'plan' | 'sessionsRevokedAt'>;
+
+/**
+ * How long a caller row read for authentication is reused. Writes through this
+ * service drop it at once; a write made by another instance (or the admin CLI)
+ * is seen here after at most this long (docs/adr/0110-api-throughput.md).
+ */
+export const CALLER_CACHE_TTL_MS = 1_000;
+const CALLER_CACHE_MAX = 10_000;
+
 @Injectable()
 export class UsersService {
+  /** Caller rows by user id, with the instant they stop being reused. */
+  private readonly callers = new Map<string, { row: CallerRow; until: number }>();
+  /** Bumped by every write: a read that started before a write must not cache what it read. */
+  private writes = 0;
+
   constructor(@InjectRepository(UserEntity) private readonly users: Repository<UserEntity>) {}
 
   findById(id: string): Promise<UserEntity | null> {
     return this.users.findOneBy({ id });
+  }
+
+  /**
+   * The user an access token or API key names, as authentication checks it
+   * (exists, when sessions were revoked), with the plan a creation checks
+   * its limit against; read at most once per
+   * CALLER_CACHE_TTL_MS per user on this instance, and again at once after a
+   * write through this service. Missing users are never cached.
+   */
+  async findCaller(id: string): Promise<CallerRow | null> {
+    const now = Date.now();
+    const cached = this.callers.get(id);
+    if (cached && cached.until > now) return cached.row;
+    const writesBefore = this.writes;
+    const rows: Array<{ id: string; email: string; plan: PlanId; sessions_revoked_at: Date | null }> = await this.users.query(
+      `SELECT id, email, plan, sessions_revoked_at FROM users WHERE id = $1`,
+      [id],
+    );
+    const found = rows[0];
+    if (!found) {
+      this.callers.delete(id);
+      return null;
+    }
+    const row: CallerRow = { id: found.id, email: found.email, plan: found.plan, sessionsRevokedAt: found.sessions_revoked_at ? new Date(found.sessions_revoked_at) : null };
+    if (writesBefore === this.writes) {
+      if (this.callers.size >= CALLER_CACHE_MAX) this.callers.clear();
+      this.callers.set(id, { row, until: now + CALLER_CACHE_TTL_MS });
+    }
+    return row;
+  }
+
+  /** Called before and after every write to a user, so no reader caches a row the write is changing. */
+  private forget(userId: string): void {
+    this.writes++;
+    this.callers.delete(userId);
   }
 
   findByEmail(email: string): Promise<UserEntity | null> {
@@ -48,7 +99,9 @@ export class UsersService {
   }
 
   async setPlan(userId: string, plan: PlanId): Promise<void> {
+    this.forget(userId);
     const result = await this.users.update({ id: userId }, { plan });
+    this.forget(userId);
     if (!result.affected) throw ApiError.notFound();
   }
 
@@ -69,11 +122,15 @@ export class UsersService {
   }
 
   async update(userId: string, fields: Partial<Pick<UserEntity, 'name' | 'passwordHash' | 'emailVerified' | 'sessionsRevokedAt'>>): Promise<void> {
+    this.forget(userId);
     await this.users.update({ id: userId }, fields);
+    this.forget(userId);
   }
 
   /** Deletes the user; every table holding their data references users with ON DELETE CASCADE. */
   async delete(userId: string): Promise<void> {
+    this.forget(userId);
     await this.users.delete({ id: userId });
+    this.forget(userId);
   }
 }

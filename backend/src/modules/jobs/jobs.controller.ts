@@ -6,6 +6,7 @@ import { jobCloneRequestSchema, jobImportRequestSchema, type JobExport, type Job
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
+import { jobBulkRequestSchema, type JobBulkRequest, type JobBulkResult } from './job-bulk';
 import { JobsService, type TestRunOutcome } from './jobs.service';
 
 /** A test request is a job definition that need not be named or scheduled yet. */
@@ -22,6 +23,14 @@ export class JobsController {
   @HttpCode(200)
   create(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(jobDefinitionSchema)) body: ValidJobDefinition): Promise<Job> {
     return this.jobs.create(user.id, body);
+  }
+
+  /** Creates up to 1,000 jobs at once, all or none (docs/adr/0111-bulk-job-creation.md). */
+  @Post('bulk')
+  @HttpCode(200)
+  async createMany(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(jobBulkRequestSchema)) body: JobBulkRequest): Promise<JobBulkResult> {
+    const jobs = await this.jobs.createMany(user.id, body.jobs);
+    return { created: jobs.length, jobs };
   }
 
   /** Executes an unsaved definition once and answers the outcome; nothing is stored. */

@@ -48,6 +48,61 @@ export interface HeldJobRow {
   time_zone: string;
 }
 
+/** The columns a job is answered with, read as they are stored (no entity hydration on the hot reads). */
+const JOB_COLUMNS =
+  'id, user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms, auto_pause_after, status, notify_on_failure, next_run_at, last_run_at, created_at, updated_at';
+
+interface JobRow {
+  id: string;
+  user_id: string;
+  name: string;
+  url: string;
+  method: HttpMethod;
+  headers: Record<string, string>;
+  body: string;
+  cron_expression: string;
+  time_zone: string;
+  response_rules: ResponseRules | null;
+  timeout_ms: number | null;
+  auto_pause_after: number | null;
+  status: JobStatus;
+  notify_on_failure: boolean;
+  next_run_at: Date | null;
+  last_run_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function fromRow(row: JobRow): JobEntity {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    name: row.name,
+    url: row.url,
+    method: row.method,
+    headers: row.headers,
+    body: row.body,
+    cronExpression: row.cron_expression,
+    timeZone: row.time_zone,
+    responseRules: row.response_rules,
+    timeoutMs: row.timeout_ms,
+    autoPauseAfter: row.auto_pause_after,
+    status: row.status,
+    notifyOnFailure: row.notify_on_failure,
+    nextRunAt: row.next_run_at,
+    lastRunAt: row.last_run_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** A new job's columns, as insert() and insertMany() take them. */
+export interface NewJobColumns extends JobDefinitionColumns {
+  userId: string;
+  status: JobStatus;
+  nextRunAt: Date | null;
+}
+
 /** Every SQL statement on `jobs`, one per function. Queries for a user's job are scoped by user id. */
 @Injectable()
 export class JobsRepository {
@@ -59,25 +114,70 @@ export class JobsRepository {
   }
 
   /** Oldest first, so the dashboard's "first 5" are stable. */
-  listOwned(userId: string): Promise<JobEntity[]> {
-    return this.jobs.find({ where: { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  async listOwned(userId: string): Promise<JobEntity[]> {
+    const rows: JobRow[] = await this.jobs.query(`SELECT ${JOB_COLUMNS} FROM jobs WHERE user_id = $1 ORDER BY created_at, id`, [userId]);
+    return rows.map(fromRow);
   }
 
-  findOwned(userId: string, jobId: string): Promise<JobEntity | null> {
-    return this.jobs.findOneBy({ id: jobId, userId });
+  async findOwned(userId: string, jobId: string): Promise<JobEntity | null> {
+    const rows: JobRow[] = await this.jobs.query(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1 AND user_id = $2`, [jobId, userId]);
+    return rows[0] ? fromRow(rows[0]) : null;
   }
 
   /** Serialises the user's job creations until the transaction ends, so two cannot both take the last slot. */
-  async lockUserJobs(tx: EntityManager, userId: string): Promise<void> {
+  async lockUserJobs(tx: Queryable, userId: string): Promise<void> {
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`jobs:${userId}`]);
   }
 
-  countOwned(tx: EntityManager, userId: string): Promise<number> {
-    return tx.countBy(JobEntity, { userId });
+  countOwned(tx: Queryable, userId: string): Promise<number> {
+    return tx.query(`SELECT count(*)::int AS n FROM jobs WHERE user_id = $1`, [userId]).then((rows: Array<{ n: number }>) => rows[0]!.n);
   }
 
-  insert(tx: EntityManager, fields: Partial<JobEntity>): Promise<JobEntity> {
-    return tx.save(tx.create(JobEntity, fields));
+  /**
+   * Inserts the jobs, in one statement, only if the user then owns at most
+   * `maxOwned` jobs; answers the new rows in the order given, or null when
+   * they would not fit (nothing is inserted). Run it after lockUserJobs in the
+   * same transaction: the count then sees every creation committed before.
+   * Their created_at follow the given order (a microsecond apart), so the
+   * oldest-first listing keeps it. Names must differ (the unique index says so anyway).
+   */
+  async insertWithin(tx: Queryable, jobs: NewJobColumns[], maxOwned: number): Promise<JobEntity[] | null> {
+    const userId = jobs[0]!.userId;
+    const rows = jobs.map((j) => ({
+      name: j.name,
+      url: j.url,
+      method: j.method,
+      headers: j.headers,
+      body: j.body,
+      cron_expression: j.cronExpression,
+      time_zone: j.timeZone,
+      response_rules: j.responseRules,
+      timeout_ms: j.timeoutMs,
+      auto_pause_after: j.autoPauseAfter,
+      status: j.status,
+      notify_on_failure: j.notifyOnFailure,
+      next_run_at: j.nextRunAt?.toISOString() ?? null,
+    }));
+    const inserted: JobRow[] = returnedRows(
+      await tx.query(
+        `INSERT INTO jobs (user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms,
+                           auto_pause_after, status, notify_on_failure, next_run_at, created_at, updated_at)
+         SELECT $1, r.name, r.url, r.method, r.headers, r.body, r.cron_expression, r.time_zone, r.response_rules, r.timeout_ms,
+                r.auto_pause_after, r.status, r.notify_on_failure, r.next_run_at,
+                now() + (o.n - 1) * interval '1 microsecond', now() + (o.n - 1) * interval '1 microsecond'
+           FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS o(item, n)
+           CROSS JOIN LATERAL jsonb_to_record(o.item) AS r(name text, url text, method text, headers jsonb, body text, cron_expression text,
+                time_zone text, response_rules jsonb, timeout_ms integer, auto_pause_after integer, status text, notify_on_failure boolean,
+                next_run_at timestamptz)
+          WHERE (SELECT count(*) FROM jobs WHERE user_id = $1) + $3 <= $4
+         RETURNING ${JOB_COLUMNS}`,
+        [userId, JSON.stringify(rows), jobs.length, maxOwned],
+      ),
+    );
+    if (inserted.length === 0) return null;
+    // RETURNING promises no order; names are unique per user, so they pair rows with what was given.
+    const byName = new Map(inserted.map((row) => [row.name, row]));
+    return jobs.map((j) => fromRow(byName.get(j.name)!));
   }
 
   /** Writes only the definition's columns (the scheduler updates status and run times concurrently); a paused job keeps no next run. */

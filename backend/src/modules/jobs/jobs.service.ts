@@ -28,7 +28,7 @@ import { RunsService } from '../runs/runs.service';
 import { JobEvents, type JobChangeKind } from './job-events';
 import { toJob } from './job-view';
 import { JobEntity } from './job.entity';
-import { JobsRepository, type JobDefinitionColumns } from './jobs.repository';
+import { JobsRepository, type JobDefinitionColumns, type NewJobColumns } from './jobs.repository';
 import { TestRunLimiter } from './test-run-limiter';
 
 export type { JobChange, JobChangeKind } from './job-events';
@@ -85,25 +85,74 @@ export class JobsService {
   }
 
   async create(userId: string, definition: ValidJobDefinition): Promise<Job> {
+    this.assertAcceptable(definition);
+    const [job] = await this.saveUniqueName(() => this.insertCounted(userId, [definition]));
+    this.announce(job!, 'created');
+    return toJob(job!);
+  }
+
+  /**
+   * Creates up to JOB_BULK_MAX jobs in one transaction, all or none: each is
+   * checked like a single creation (job rules, target policy, time limit,
+   * names unique among the user's jobs and the batch), and the plan's job
+   * limit must hold with all of them. A refusal names the first offending
+   * item by its index (`['body', 'jobs', i, field]`); the 403 of the job limit
+   * is the single creation's. Answers the jobs in the order given.
+   */
+  async createMany(userId: string, definitions: ValidJobDefinition[]): Promise<Job[]> {
+    const seen = new Map<string, number>();
+    definitions.forEach((definition, index) => {
+      atItem(index, () => this.assertAcceptable(definition));
+      const name = definition.name.toLowerCase();
+      if (seen.has(name)) throw ApiError.invalidField(['body', 'jobs', index, 'name'], JOB_MESSAGES.nameTaken);
+      seen.set(name, index);
+    });
+    let jobs: JobEntity[];
+    try {
+      jobs = await this.insertCounted(userId, definitions);
+    } catch (error) {
+      if (!isUniqueViolation(error, NAME_INDEX)) throw error;
+      // Which item's name an existing job holds (or a creation that committed meanwhile).
+      const taken = (await this.jobs.listOwned(userId)).map((j) => j.name.toLowerCase()).find((name) => seen.has(name));
+      throw ApiError.invalidField(['body', 'jobs', taken ? seen.get(taken)! : 0, 'name'], JOB_MESSAGES.nameTaken);
+    }
+    for (const job of jobs) this.announce(job, 'created');
+    return jobs.map(toJob);
+  }
+
+  /** What a creation checks before the database: the target policy and the request time limit. */
+  private assertAcceptable(definition: ValidJobDefinition): void {
     this.targets.assertAllowed(definition.url);
     this.assertTimeout(definition.timeout_seconds);
-    const plan = await this.users.getPlan(userId);
-    const maxJobs = this.quota.jobLimit(plan);
+  }
+
+  /**
+   * Inserts the definitions if the plan's job limit holds with all of them
+   * (403 'Job limit exceeded' otherwise), serialised with the user's other
+   * creations so two cannot both take the last slot.
+   */
+  private async insertCounted(userId: string, definitions: ValidJobDefinition[]): Promise<JobEntity[]> {
     // Read before the transaction: it holds a connection, and the embedded database has only one.
-    const others = await this.countOthers(userId);
-    const job = await this.saveUniqueName(() =>
-      this.jobs.transaction(async (tx) => {
-        await this.jobs.lockUserJobs(tx, userId);
-        const jobCount = (await this.jobs.countOwned(tx, userId)) + others;
-        if (jobCount >= maxJobs) {
-          const detail: JobLimitExceeded = { error: 'Job limit exceeded', plan, job_count: jobCount, max_jobs: maxJobs };
-          throw ApiError.forbidden(detail);
-        }
-        return this.jobs.insert(tx, { userId, ...columns(definition), status: JOB_STATUS.pending, nextRunAt: nextRun(definition.cron_expression, new Date(), definition.time_zone) });
-      }),
-    );
-    this.announce(job, 'created');
-    return toJob(job);
+    // The plan is the one authentication just read (a change made on another instance shows within a second).
+    const [caller, others] = await Promise.all([this.users.findCaller(userId), this.countOthers(userId)]);
+    if (!caller) throw ApiError.notFound();
+    const plan = caller.plan;
+    const maxJobs = this.quota.jobLimit(plan);
+    const now = new Date();
+    const rows: NewJobColumns[] = definitions.map((definition) => ({
+      userId,
+      ...columns(definition),
+      status: JOB_STATUS.pending,
+      nextRunAt: nextRun(definition.cron_expression, now, definition.time_zone),
+    }));
+    return this.jobs.transaction(async (tx) => {
+      await this.jobs.lockUserJobs(tx, userId);
+      const inserted = await this.jobs.insertWithin(tx, rows, maxJobs - others);
+      if (inserted) return inserted;
+      const jobCount = (await this.jobs.countOwned(tx, userId)) + others;
+      const detail: JobLimitExceeded = { error: 'Job limit exceeded', plan, job_count: jobCount, max_jobs: maxJobs };
+      throw ApiError.forbidden(detail);
+    });
   }
 
   /**
@@ -350,6 +399,18 @@ function columns(definition: ValidJobDefinition): JobDefinitionColumns {
     autoPauseAfter: definition.auto_pause_after,
     notifyOnFailure: definition.notify_on_failure,
   };
+}
+
+/** Runs a check of one item of a bulk request, naming the item in a 422's field paths (`body.url` becomes `body.jobs.<index>.url`). */
+function atItem(index: number, check: () => void): void {
+  try {
+    check();
+  } catch (error) {
+    if (error instanceof ApiError && Array.isArray(error.detail)) {
+      throw ApiError.validation(error.detail.map((issue) => ({ ...issue, loc: ['body', 'jobs', index, ...issue.loc.slice(1)] })));
+    }
+    throw error;
+  }
 }
 
 /** An API error's detail as one line of an import preview. */

@@ -1,3 +1,4 @@
+import { JOB_BULK_MAX } from '../jobs';
 import type { Job, JobDefinition, JobLimitExceeded, JobLogsResponse } from '@shared/jobs/job-types';
 
 /** Request and response examples of the /prog OpenAPI document (typed, so they follow the shared types). */
@@ -104,4 +105,38 @@ export const IMPORT_RESULT_EXAMPLE = {
     },
     { source: 3, name: null, action: 'refuse', reason: '@reboot has no schedule', definition: null, job_id: null },
   ],
+};
+
+export const BULK_EXAMPLE = {
+  jobs: [
+    JOB_DEFINITION_EXAMPLE,
+    { name: 'hourly-sync', url: 'https://example.com/hooks/sync', cron_expression: '0 * * * *' },
+  ],
+};
+
+export const BULK_RESULT_EXAMPLE = {
+  created: 2,
+  jobs: [
+    JOB_EXAMPLE,
+    { ...JOB_EXAMPLE, job_id: '2c1d6f0a-7b3e-4f6d-8a2b-5e9c4d3b1a20', name: 'hourly-sync', url: 'https://example.com/hooks/sync', method: 'GET', headers: {}, body: '', cron_expression: '0 * * * *', notify_on_failure: false, next_run_at: '2026-01-01T11:00:00.000Z' },
+  ],
+};
+
+export const BULK_VALIDATION_EXAMPLE = {
+  detail: [{ loc: ['body', 'jobs', 1, 'cron_expression'], msg: 'Cron expression must have 5 fields', type: 'custom' }],
+};
+
+const schemaRefOf = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** The bulk request and answer (documented inline: they are made of the shared JobDefinition and Job). */
+export const BULK_REQUEST_SCHEMA = {
+  type: 'object',
+  required: ['jobs'],
+  properties: { jobs: { type: 'array', minItems: 1, maxItems: JOB_BULK_MAX, items: schemaRefOf('JobDefinition') } },
+};
+
+export const BULK_RESULT_SCHEMA = {
+  type: 'object',
+  required: ['created', 'jobs'],
+  properties: { created: { type: 'integer' }, jobs: { type: 'array', items: schemaRefOf('Job') } },
 };

@@ -4,6 +4,7 @@ import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec
 import { z } from 'zod';
 import { loginSchema, signUpSchema, verifyEmailSchema } from '@shared/auth/auth-schemas';
 import { PUBLIC_API_SCHEMAS } from '@shared/jobs/openapi-schemas';
+import { BULK_REQUEST_SCHEMA } from './prog-examples';
 import { ProgModule } from './prog.module';
 
 /** The OpenAPI 3 document of the /prog API, generated from the controller's decorators and the shared schemas. */
@@ -36,6 +37,7 @@ const API_BODIES: Record<string, () => unknown> = {
   'post /api/jobs': () => ({ $ref: '#/components/schemas/JobDefinition' }),
   'put /api/jobs/{id}': () => ({ $ref: '#/components/schemas/JobDefinition' }),
   'post /api/jobs/import': () => ({ $ref: '#/components/schemas/JobImportRequest' }),
+  'post /api/jobs/bulk': () => BULK_REQUEST_SCHEMA,
 };
 
 /**

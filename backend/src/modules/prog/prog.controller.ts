@@ -6,9 +6,10 @@ import { jobCloneRequestSchema, jobImportRequestSchema, type JobExport, type Job
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { ApiKeyGuard } from '../api-keys/api-key.guard';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
+import { JOB_BULK_MAX, jobBulkRequestSchema, type JobBulkRequest, type JobBulkResult } from '../jobs';
 import { JobsService } from '../jobs/jobs.service';
 import { JobDefinitionBody, JobIdParam, JobLimitResponse, JsonResponse, ProgOperation, schemaRef } from './prog-docs.decorators';
-import { CLONE_EXAMPLE, EXPORT_EXAMPLE, IMPORT_EXAMPLE, IMPORT_RESULT_EXAMPLE, JOB_EXAMPLE, JOB_LOGS_EXAMPLE, PAUSED_JOB_EXAMPLE, RESUMED_JOB_EXAMPLE, VALIDATION_EXAMPLE } from './prog-examples';
+import { BULK_EXAMPLE, BULK_REQUEST_SCHEMA, BULK_RESULT_EXAMPLE, BULK_RESULT_SCHEMA, BULK_VALIDATION_EXAMPLE, CLONE_EXAMPLE, EXPORT_EXAMPLE, IMPORT_EXAMPLE, IMPORT_RESULT_EXAMPLE, JOB_EXAMPLE, JOB_LOGS_EXAMPLE, PAUSED_JOB_EXAMPLE, RESUMED_JOB_EXAMPLE, VALIDATION_EXAMPLE } from './prog-examples';
 
 /**
  * The public programmatic API (/prog), authenticated by API key. Same jobs,
@@ -28,6 +29,23 @@ export class ProgController {
   @JobLimitResponse()
   create(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(jobDefinitionSchema)) body: ValidJobDefinition): Promise<Job> {
     return this.jobs.create(user.id, body);
+  }
+
+  @Post('jobs/bulk')
+  @HttpCode(200)
+  @UseGuards(ApiKeyGuard)
+  @ProgOperation(
+    'Create many jobs at once',
+    `Up to ${JOB_BULK_MAX} definitions in one request, created all or none: any invalid item (its index is in the error's loc, e.g. ["body", "jobs", 3, "url"]), ` +
+      "a name already taken, or the plan's job limit refuses the whole request. The created jobs come back in the order sent.",
+  )
+  @ApiBody({ schema: BULK_REQUEST_SCHEMA, examples: { two: { summary: 'Two jobs', value: BULK_EXAMPLE } } })
+  @JsonResponse(200, 'The created jobs, in the order sent', BULK_RESULT_SCHEMA, BULK_RESULT_EXAMPLE)
+  @JsonResponse(422, 'An item is invalid (its index is in loc), or more than the maximum were sent', schemaRef('ValidationError'), BULK_VALIDATION_EXAMPLE)
+  @JobLimitResponse()
+  async createMany(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(jobBulkRequestSchema)) body: JobBulkRequest): Promise<JobBulkResult> {
+    const jobs = await this.jobs.createMany(user.id, body.jobs);
+    return { created: jobs.length, jobs };
   }
 
   @Get('jobs')

@@ -1,0 +1,341 @@
+/**
+ * REST API benchmark: the built service (dist/, `npm run build:backend` first)
+ * on PostgreSQL, loaded by autocannon, next to a plain node:http + pg server
+ * answering the same job-list query in the same run (the ratio to it is the
+ * figure that survives a busy machine).
+ *
+ *   npm run bench:api -- [--pg=postgres://postgres@127.0.0.1:5432/test] [--duration=10] [--connections=32]
+ *                        [--only=ping,list,...] [--fastify]
+ *
+ * A fresh database is created and dropped; every wait is bounded; loopback only.
+ * BENCH_PROFILE_DIR=<dir> writes a V8 CPU profile of the service (see bench-instance.ts).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createRequire } from 'node:module';
+import { Client } from 'pg';
+import { BenchInstance } from './bench-instance';
+
+/** The part of autocannon's programmatic interface used here (the package ships no types). */
+interface LoadOptions {
+  url: string;
+  connections: number;
+  duration: number;
+  timeout: number;
+  method?: string;
+  body?: string;
+  headers?: Record<string, string>;
+  idReplacement?: boolean;
+  requests?: Array<{ setupRequest: (req: Record<string, unknown>) => Record<string, unknown> }>;
+}
+interface LoadResult {
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+const autocannon = createRequire(__filename)('autocannon') as (options: LoadOptions) => Promise<LoadResult>;
+
+interface Options {
+  pg: string;
+  duration: number;
+  connections: number;
+  only: string[] | null;
+}
+
+function options(): Options {
+  const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=').slice(1).join('=') ?? fallback;
+  const only = arg('only', '');
+  return {
+    pg: arg('pg', process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'),
+    duration: Number(arg('duration', '10')),
+    connections: Number(arg('connections', '32')),
+    only: only ? only.split(',') : null,
+  };
+}
+
+const JOB_DEFINITION = { url: 'https://example.com/hook', cron_expression: '0 0 1 1 *', method: 'GET' };
+const LISTED_JOBS = 20;
+const BULK_BATCH = 1_000;
+const BULK_BATCHES = 10;
+
+async function createDatabase(pgUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `cronbeam_apibench_${randomBytes(4).toString('hex')}`;
+  const admin = new Client({ connectionString: pgUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(pgUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new Client({ connectionString: pgUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+async function call(base: string, method: string, route: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${base}${route}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(60_000),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON
+  }
+  return { status: res.status, body: parsed };
+}
+
+interface Account {
+  userId: string;
+  token: string;
+  apiKey: string;
+}
+
+/** A verified, signed-in account on the unlimited plan with an API key, through the real HTTP flow (the code comes from the dev outbox). */
+async function account(base: string, sql: Client): Promise<Account> {
+  const email = `bench-${randomBytes(5).toString('hex')}@example.test`;
+  const password = `Pw-${randomBytes(9).toString('base64url')}`;
+  const signup = await call(base, 'POST', '/api/auth/signup', { name: 'Bench', email, password });
+  if (signup.status !== 201) throw new Error(`signup answered ${signup.status}`);
+  const outbox = await call(base, 'GET', '/api/dev/outbox');
+  const mail = (outbox.body as Array<{ to: string; text: string }>).find((m) => m.to === email);
+  const code = /\b(\d{6})\b/.exec(mail?.text ?? '')?.[1];
+  if (!code) throw new Error('no verification code in the dev outbox');
+  if ((await call(base, 'POST', '/api/auth/verify', { email, code })).status !== 200) throw new Error('verify failed');
+  const login = await call(base, 'POST', '/api/auth/login', { email, password });
+  if (login.status !== 200) throw new Error(`login answered ${login.status}`);
+  await sql.query(`UPDATE users SET plan = 'unlimited' WHERE id = $1`, [signup.body.user_id]);
+  const key = await call(base, 'POST', '/api/api-keys/generate', { name: 'bench' }, { authorization: `Bearer ${login.body.access_token}` });
+  if (key.status !== 200) throw new Error(`API key answered ${key.status}`);
+  return { userId: signup.body.user_id, token: login.body.access_token, apiKey: key.body.api_key };
+}
+
+/** The plain baseline: node:http + pg, the same list query and the same JSON shape, no framework. */
+const BASELINE_SOURCE = `
+const http = require('node:http');
+const { Pool } = require('pg');
+const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+const iso = (d) => (d ? d.toISOString() : null);
+const server = http.createServer(async (req, res) => {
+  try {
+    if (req.url === '/ping') { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"status":"ok"}'); return; }
+    const { rows } = await pool.query(
+      'SELECT id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms, auto_pause_after, status, notify_on_failure, next_run_at, last_run_at, created_at, updated_at FROM jobs WHERE user_id = $1 ORDER BY created_at, id',
+      [process.env.BENCH_USER_ID]);
+    const jobs = rows.map((j) => ({ job_id: j.id, name: j.name, url: j.url, method: j.method, headers: j.headers, body: j.body,
+      cron_expression: j.cron_expression, time_zone: j.time_zone, response_rules: j.response_rules,
+      timeout_seconds: j.timeout_ms === null ? null : j.timeout_ms / 1000, auto_pause_after: j.auto_pause_after, status: j.status,
+      notify_on_failure: j.notify_on_failure, next_run_at: iso(j.next_run_at), last_run_at: iso(j.last_run_at),
+      created_at: j.created_at.toISOString(), updated_at: j.updated_at.toISOString() }));
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(jobs));
+  } catch (e) { res.writeHead(500); res.end(String(e)); }
+});
+server.listen(0, '127.0.0.1', () => process.stdout.write(String(server.address().port) + '\\n'));
+`;
+
+async function startBaseline(databaseUrl: string, userId: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['-e', BASELINE_SOURCE], {
+    cwd: path.resolve(__dirname, '../..'),
+    env: { ...process.env, DATABASE_URL: databaseUrl, BENCH_USER_ID: userId },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('baseline did not start within 10 s')), 10_000);
+    child.stdout!.once('data', (chunk: Buffer) => {
+      clearTimeout(timer);
+      resolve(chunk.toString().trim());
+    });
+  });
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+interface Measured {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  ratio?: number;
+  target?: string;
+  pass?: boolean;
+}
+
+type Request = { method: string; path: string; body?: string; headers?: Record<string, string> };
+
+async function load(opts: Options, name: string, url: string, request: Request | (() => Request), extra: Partial<LoadOptions> = {}): Promise<Measured> {
+  const fixed = typeof request === 'function' ? null : request;
+  const result = await autocannon({
+    url: fixed ? `${url}${fixed.path}` : url,
+    connections: opts.connections,
+    duration: opts.duration,
+    timeout: 30,
+    ...(fixed
+      ? { method: fixed.method, body: fixed.body, headers: { 'content-type': 'application/json', ...fixed.headers } }
+      : {
+          requests: [
+            {
+              setupRequest: (req: Record<string, unknown>) => {
+                const next = (request as () => Request)();
+                return { ...req, method: next.method, path: next.path, body: next.body, headers: { 'content-type': 'application/json', ...next.headers } };
+              },
+            },
+          ],
+        }),
+    ...extra,
+  });
+  return {
+    name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+function fmt(n: number, digits = 0): string {
+  return Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : 'n/a';
+}
+
+function printTable(rows: Measured[], baselineRps: number): void {
+  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'vs baseline', 'target', ''];
+  const lines = rows.map((r) => [
+    r.name,
+    fmt(r.rps),
+    fmt(r.p50),
+    fmt(r.p99),
+    String(r.errors),
+    r.ratio !== undefined ? fmt(r.ratio, 2) : fmt(r.rps / baselineRps, 2),
+    r.target ?? '',
+    r.pass === undefined ? '' : r.pass ? 'PASS' : 'FAIL',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const row = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(row(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const l of lines) console.log(row(l));
+}
+
+async function main(): Promise<void> {
+  const opts = options();
+  const wanted = (name: string) => !opts.only || opts.only.includes(name);
+  const db = await createDatabase(opts.pg);
+  const logFile = path.join(os.tmpdir(), `cronbeam-api-bench-${process.pid}.log`);
+  const sql = new Client({ connectionString: db.url });
+  let instance: BenchInstance | undefined;
+  let baseline: ChildProcess | undefined;
+  try {
+    instance = await BenchInstance.start(db.url, { PROG_RATE_LIMIT: '1000000', SMTP_URL: '', LOG_LEVEL: 'info' }, logFile);
+    const base = instance.url;
+    await sql.connect();
+    const reader = await account(base, sql);
+    const writer = await account(base, sql);
+    const bulkUser = await account(base, sql);
+    for (let i = 0; i < LISTED_JOBS; i++) {
+      const created = await call(base, 'POST', '/api/jobs', { ...JOB_DEFINITION, name: `listed-${i}` }, { authorization: `Bearer ${reader.token}` });
+      if (created.status !== 200) throw new Error(`creating a job answered ${created.status}: ${JSON.stringify(created.body)}`);
+    }
+    const [{ id: oneJob }] = (await sql.query(`SELECT id FROM jobs WHERE user_id = $1 ORDER BY created_at LIMIT 1`, [reader.userId])).rows;
+    // Finished runs for the logs route (the default page of 20).
+    await sql.query(
+      `INSERT INTO job_runs (job_id, user_id, trigger, scheduled_for, due_at, state, status, response_code, duration_ms, executed_at, finished_at)
+       SELECT $1, $2, 'schedule', t, t, 'done', 'success', 200, 12, t, t FROM (SELECT now() - n * interval '1 minute' AS t FROM generate_series(1, 20) n) s`,
+      [oneJob, reader.userId],
+    ).catch((error: Error) => console.log(`(logs route without runs: ${error.message})`));
+    const bearer = { authorization: `Bearer ${reader.token}` };
+    const apiKey = { 'x-api-key': reader.apiKey, 'x-user-id': reader.userId };
+    const write = { authorization: `Bearer ${writer.token}` };
+
+    const started = await startBaseline(db.url, reader.userId);
+    baseline = started.child;
+    const rows: Measured[] = [];
+    // Both servers get a short unrecorded run first, so neither is measured while V8 is still compiling it.
+    const warm = { ...opts, duration: 3 };
+    await load(warm, 'warm-up', started.url, { method: 'GET', path: '/jobs' });
+    await load(warm, 'warm-up', base, { method: 'GET', path: '/api/jobs', headers: { authorization: `Bearer ${reader.token}` } });
+    const baselineList = await load(opts, 'baseline: plain node:http + pg, list 20 jobs', started.url, { method: 'GET', path: '/jobs' });
+    rows.push({ ...baselineList, ratio: 1 });
+    if (wanted('ping')) {
+      rows.push(await load(opts, 'baseline: plain node:http, ping', started.url, { method: 'GET', path: '/ping' }));
+      rows.push(await load(opts, 'GET /api/ping', base, { method: 'GET', path: '/api/ping' }));
+    }
+    baseline.kill();
+    baseline = undefined;
+    const target = (r: Measured, label: string, ok: boolean): Measured => ({ ...r, target: label, pass: ok });
+    if (wanted('list')) {
+      const list = await load(opts, `GET /api/jobs (${LISTED_JOBS} jobs, bearer)`, base, { method: 'GET', path: '/api/jobs', headers: bearer });
+      rows.push(target(list, '>= 1,100 req/s', list.rps >= 1_100 && list.errors === 0));
+      rows.push(await load(opts, `GET /prog/jobs (${LISTED_JOBS} jobs, API key)`, base, { method: 'GET', path: '/prog/jobs', headers: apiKey }));
+    }
+    if (wanted('get')) rows.push(await load(opts, 'GET /api/jobs/:id', base, { method: 'GET', path: `/api/jobs/${oneJob}`, headers: bearer }));
+    if (wanted('logs')) rows.push(await load(opts, 'GET /api/jobs/:id/logs', base, { method: 'GET', path: `/api/jobs/${oneJob}/logs`, headers: bearer }));
+    if (wanted('update')) {
+      const body = JSON.stringify({ ...JOB_DEFINITION, name: 'listed-0', method: 'POST' });
+      rows.push(await load(opts, 'PUT /api/jobs/:id', base, { method: 'PUT', path: `/api/jobs/${oneJob}`, headers: bearer, body }));
+    }
+    if (wanted('create')) {
+      const body = JSON.stringify({ ...JOB_DEFINITION, name: 'c-[<id>]' });
+      const create = await load(opts, 'POST /api/jobs', base, { method: 'POST', path: '/api/jobs', headers: write, body }, { idReplacement: true });
+      rows.push(target(create, '>= 600 req/s', create.rps >= 600 && create.errors === 0));
+    }
+    if (wanted('delete')) {
+      const ids = (await sql.query(`SELECT id FROM jobs WHERE user_id = $1`, [writer.userId])).rows.map((r: { id: string }) => r.id);
+      // More jobs to delete than any run can get through: the rest are made straight in the table.
+      const more = await sql.query(
+        `INSERT INTO jobs (user_id, name, url, cron_expression, status) SELECT $1, 'd-' || n, 'https://example.com/d', '0 0 1 1 *', 'paused' FROM generate_series(1, $2) n RETURNING id`,
+        [writer.userId, Math.max(0, 60_000 - ids.length)],
+      );
+      const queue = [...ids, ...more.rows.map((r: { id: string }) => r.id)];
+      rows.push(await load(opts, 'DELETE /api/jobs/:id', base, () => ({ method: 'DELETE', path: `/api/jobs/${queue.pop()}`, headers: write })));
+    }
+    if (wanted('bulk')) {
+      const started = Date.now();
+      let status = 0;
+      for (let b = 0; b < BULK_BATCHES; b++) {
+        const jobs = Array.from({ length: BULK_BATCH }, (_, i) => ({ ...JOB_DEFINITION, name: `bulk-${b}-${i}` }));
+        const res = await call(base, 'POST', '/api/jobs/bulk', { jobs }, { authorization: `Bearer ${bulkUser.token}` });
+        status = res.status;
+        if (status !== 200) break;
+      }
+      const seconds = (Date.now() - started) / 1000;
+      const made = Number((await sql.query(`SELECT count(*) FROM jobs WHERE user_id = $1`, [bulkUser.userId])).rows[0].count);
+      const ok = status === 200 && made === BULK_BATCH * BULK_BATCHES;
+      rows.push({
+        name: `POST /api/jobs/bulk: ${fmt(BULK_BATCH * BULK_BATCHES)} jobs (${BULK_BATCHES} x ${fmt(BULK_BATCH)}) in ${fmt(seconds, 2)} s`,
+        rps: made / seconds,
+        p50: NaN,
+        p99: NaN,
+        errors: ok ? 0 : 1,
+        target: '<= 5 s',
+        pass: ok && seconds <= 5,
+      });
+      if (!ok) console.log(`bulk: last answer ${status}, ${made} jobs made`);
+    }
+    console.log(`\nAPI benchmark on PostgreSQL: ${opts.connections} connections, ${opts.duration} s each, ${os.cpus().length} CPUs, Node ${process.version}\n`);
+    printTable(rows, baselineList.rps);
+    console.log(`\n(req/s for bulk is jobs created per second; "vs baseline" is req/s over the plain server's list; service log: ${logFile})`);
+  } finally {
+    baseline?.kill();
+    await sql.end().catch(() => undefined);
+    await instance?.stop();
+    await db.drop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
