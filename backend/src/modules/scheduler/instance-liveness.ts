@@ -17,9 +17,9 @@ export type LivenessEvent =
 const MARK_RETRY_MS = 50;
 
 /**
- * On a PostgreSQL server, this instance's row in `scheduler_instances`: a heartbeat every
- * `heartbeatIntervalMs` on the database's clock, and the latest due instant
- * it has released ("released through"). The dispatcher sends a group of runs
+ * On a PostgreSQL server, this instance's row in `scheduler_instances`: a
+ * heartbeat every `heartbeatIntervalMs` on the database's clock, and the
+ * latest due instant it has released ("released through"). The dispatcher sends a group of runs
  * only once that mark covers their due time, so any run of a dead instance due
  * later was provably never sent and can be taken over at once; the mark is
  * refused to an instance that was taken over, so a stalled instance that
