@@ -1,4 +1,8 @@
+import { AppConfig } from '../../backend/src/config/app-config';
+import { InstanceLiveness, type LivenessEvent } from '../../backend/src/modules/scheduler/instance-liveness';
 import { SchedulerInstancesRepository } from '../../backend/src/modules/scheduler/scheduler-instances.repository';
+import { SchedulerSettings } from '../../backend/src/modules/scheduler/scheduler-settings';
+import { WakeChannel } from '../../backend/src/modules/scheduler/wake-channel';
 import { SchedulerDatabase } from './support/scheduler-database';
 
 /**
@@ -9,6 +13,8 @@ import { SchedulerDatabase } from './support/scheduler-database';
  * keep their lease; once taken over it can neither beat nor release again
  * until it rejoins.
  */
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
 describe('instance liveness and takeover (database level)', () => {
   let sdb: SchedulerDatabase;
   let instances: SchedulerInstancesRepository;
@@ -124,5 +130,44 @@ describe('instance liveness and takeover (database level)', () => {
     // A graceful stop deletes the row.
     await instances.remove(b.owner.id);
     expect((await instanceRows()).map((r) => r.id)).toEqual([a.owner.id]);
+  });
+  /** An instance's liveness service whose own heartbeat timer stays out of the way (one beat a minute). */
+  function livenessOf(parts: ReturnType<SchedulerDatabase['instance']>) {
+    const settings = new SchedulerSettings(AppConfig.fromEnvironment({ NODE_ENV: 'test', SCHEDULER_HEARTBEAT_INTERVAL_MS: '60000' }));
+    const liveness = new InstanceLiveness(settings, instances, parts.runs, new WakeChannel(sdb.db));
+    const events: LivenessEvent[] = [];
+    liveness.events$.subscribe((event) => events.push(event));
+    return { liveness, events };
+  }
+
+  (onPostgres ? it : it.skip)('on PostgreSQL, an instance taken over may not release any more until it rejoins', async () => {
+    const a = sdb.instance();
+    const { liveness, events } = livenessOf(a);
+    const due = Date.now() + 1_000;
+    await liveness.start();
+    expect(liveness.mayRelease(due)).toBe(false);
+    expect(await liveness.markReleased(due)).toBe(true);
+    expect(liveness.mayRelease(due)).toBe(true);
+    expect(await sdb.query(`SELECT released_through FROM scheduler_instances WHERE id = $1`, [a.owner.id])).toEqual([{ released_through: new Date(due) }]);
+
+    await goStale(a.owner.id);
+    await sdb.instance().claimer.takeOverDead(Date.now());
+    expect(await liveness.markReleased(due + 1_000)).toBe(false);
+    expect(liveness.mayRelease(due + 1_000)).toBe(false);
+    expect(events).toEqual(['taken-over']);
+
+    await liveness.revive();
+    expect(await liveness.markReleased(due + 1_000)).toBe(true);
+    await liveness.stop();
+    expect(await instanceRows()).toEqual([]);
+  });
+
+  (onPostgres ? it.skip : it)('on the embedded database (one process: no instance dies alone), releases are never recorded', async () => {
+    const { liveness, events } = livenessOf(sdb.instance());
+    expect(await liveness.applies()).toBe(false);
+    expect(await liveness.markReleased(Date.now() + 1_000)).toBe(true);
+    expect(liveness.mayRelease(Date.now() + 3_600_000)).toBe(true);
+    expect(await instanceRows()).toEqual([]);
+    expect(events).toEqual([]);
   });
 });
