@@ -58,9 +58,10 @@ describe('job response rules and auto-pause (browser)', () => {
     await page.getByLabel('Email me when a run fails').check();
     await page.getByRole('button', { name: 'Create Job' }).click();
 
-    let job: { job_id: string; response_rules: unknown; auto_pause_after: number | null } | undefined;
+    type Job = { job_id: string; name: string; response_rules: unknown; auto_pause_after: number | null };
+    let job: Job | undefined;
     for (const deadline = Date.now() + 10_000; !job && Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-      job = ((await server.http.get('/api/jobs', as())).body as Array<typeof job & { name: string }>).find((j) => j!.name === 'health-check');
+      job = ((await server.http.get('/api/jobs', as())).body as Job[]).find((j) => j.name === 'health-check');
     }
     expect(job).toMatchObject({ response_rules: { expected_status: '200-299', body_contains: 'all good' }, auto_pause_after: 2 });
 
