@@ -217,4 +217,15 @@ describe('heartbeat monitors', () => {
     await server.http.delete(`/api/monitors/${picky.monitor_id}`, as(alice));
     await server.http.delete(`/api/monitors/${plain.monitor_id}`, as(alice));
   });
+
+  it('is described in /api/openapi.json with its request body', async () => {
+    const doc = (await server.http.get('/api/openapi.json')).body;
+    for (const [path, method] of [['/api/monitors', 'post'], ['/api/monitors/{id}', 'put']] as const) {
+      const schema = doc.paths[path][method].requestBody.content['application/json'].schema;
+      expect(Object.keys(schema.properties).sort()).toEqual(['channel_ids', 'cron_expression', 'grace_seconds', 'name', 'period_seconds', 'time_zone']);
+      expect(schema.required).toEqual(['name']);
+    }
+    for (const route of ['/api/monitors/{id}/pause', '/api/monitors/{id}/resume']) expect(doc.paths[route].post).toBeDefined();
+    expect(doc.paths['/api/monitors/{id}/events'].get).toBeDefined();
+  });
 });

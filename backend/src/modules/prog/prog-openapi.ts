@@ -4,6 +4,8 @@ import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec
 import { z } from 'zod';
 import { loginSchema, signUpSchema, verifyEmailSchema } from '@shared/auth/auth-schemas';
 import { PUBLIC_API_SCHEMAS } from '@shared/jobs/openapi-schemas';
+import { alertChannelSchema } from '@shared/notifications/alert-channels';
+import { monitorSchema } from '@shared/notifications/monitors';
 import { BULK_REQUEST_SCHEMA } from './prog-examples';
 import { ProgModule } from './prog.module';
 
@@ -38,6 +40,9 @@ const API_BODIES: Record<string, () => unknown> = {
   'put /api/jobs/{id}': () => ({ $ref: '#/components/schemas/JobDefinition' }),
   'post /api/jobs/import': () => ({ $ref: '#/components/schemas/JobImportRequest' }),
   'post /api/jobs/bulk': () => BULK_REQUEST_SCHEMA,
+  'post /api/monitors': () => z.toJSONSchema(monitorSchema, { io: 'input', target: 'openapi-3.0', unrepresentable: 'any' }),
+  'put /api/monitors/{id}': () => z.toJSONSchema(monitorSchema, { io: 'input', target: 'openapi-3.0', unrepresentable: 'any' }),
+  'post /api/alert-channels': () => z.toJSONSchema(alertChannelSchema, { io: 'input', target: 'openapi-3.0' }),
 };
 
 /**
