@@ -247,7 +247,7 @@ describe('scheduler across a restart of the embedded database (server stopped an
     const first = await boot();
     const userId = await first.db.user('unlimited');
     const firstDue = new Date(Date.now() + 1_500);
-    const downDue = new Date(firstDue.getTime() + 5_000);
+    const downDue = new Date(firstDue.getTime() + 7_000);
     await burst(first.db, userId, 'before', firstDue);
     await burst(first.db, userId, 'during', downDue);
     await target.waitFor(() => target.requests('/before').length >= JOBS, 20_000);
