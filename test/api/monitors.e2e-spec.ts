@@ -228,4 +228,19 @@ describe('heartbeat monitors', () => {
     for (const route of ['/api/monitors/{id}/pause', '/api/monitors/{id}/resume']) expect(doc.paths[route].post).toBeDefined();
     expect(doc.paths['/api/monitors/{id}/events'].get).toBeDefined();
   });
+
+  it('slows down an address that keeps guessing tokens, but not the pings of its working monitors', async () => {
+    const working: Monitor = (await server.http.post('/api/monitors', { name: 'behind-nat', period_seconds: 60 }, as(alice))).body;
+    expect((await server.http.get(pathOf(working))).status).toBe(200);
+    const guesses: number[] = [];
+    for (let i = 0; i < 32; i++) guesses.push((await server.http.get(`/ping/guess-${String(i).padStart(12, '0')}`)).status);
+    expect(guesses.slice(0, 28).every((s) => s === 404)).toBe(true);
+    expect(guesses.at(-1)).toBe(429);
+    expect((await server.http.get(pathOf(working))).status).toBe(200);
+    // A monitor this address never pinged before waits like a guess.
+    const fresh: Monitor = (await server.http.post('/api/monitors', { name: 'fresh', period_seconds: 60 }, as(alice))).body;
+    expect((await server.http.get(pathOf(fresh))).status).toBe(429);
+    await server.http.delete(`/api/monitors/${working.monitor_id}`, as(alice));
+    await server.http.delete(`/api/monitors/${fresh.monitor_id}`, as(alice));
+  });
 });

@@ -9,6 +9,25 @@ const MAX_KEYS = 100_000;
 @Injectable()
 export class PingLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
+  /** Tokens that pinged successfully lately: an address slowed down for guessing still reaches these. */
+  private readonly known = new Set<string>();
+
+  remember(token: string): void {
+    if (this.known.has(token)) return;
+    if (this.known.size >= MAX_KEYS) this.known.clear();
+    this.known.add(token);
+  }
+
+  isKnown(token: string): boolean {
+    return this.known.has(token);
+  }
+
+  /** Seconds to wait when the key's window is used up (without counting this call), else 0. */
+  blocked(key: string, now = Date.now()): number {
+    const window = this.windows.get(key);
+    if (!window || now - window.start >= PING_WINDOW_MS || window.count < PINGS_PER_WINDOW) return 0;
+    return Math.max(1, Math.ceil((window.start + PING_WINDOW_MS - now) / 1000));
+  }
 
   /** Records a ping; answers 0 when allowed, else the seconds to wait. */
   take(key: string, now = Date.now()): number {
