@@ -56,4 +56,22 @@ describe('alert channels (browser)', () => {
     await page.getByRole('button', { name: 'Add channel' }).click();
     await page.getByRole('alert').filter({ hasText: 'target must be an email address' }).waitFor();
   });
+
+  it('sends only the chosen jobs’ alerts to a channel', async () => {
+    const as = { token: account.accessToken };
+    const job = (await server.http.post('/api/jobs', { name: 'nightly-report', url: 'https://example.com/report', cron_expression: '0 2 * * *' }, as)).body;
+    await server.http.post('/api/jobs', { name: 'other-job', url: 'https://example.com/other', cron_expression: '0 3 * * *' }, as);
+    await page.goto('/dashboard/alerts');
+    await page.getByLabel('Channel type').selectOption('slack');
+    await page.getByLabel('Channel name').fill('reports-slack');
+    await page.getByLabel('Slack webhook URL').fill(receiver.url('/reports'));
+    await page.getByLabel('Every job with failure alerts on').uncheck();
+    await page.getByLabel('nightly-report').check();
+    await page.getByRole('button', { name: 'Add channel' }).click();
+    await page.getByRole('row').filter({ hasText: 'reports-slack' }).getByRole('cell', { name: 'nightly-report', exact: true }).waitFor();
+    const channels = (await server.http.get('/api/alert-channels', as)).body as Array<{ name: string; job_ids: string[] | null }>;
+    expect(channels.find((c) => c.name === 'reports-slack')!.job_ids).toEqual([job.job_id]);
+    expect(channels.find((c) => c.name === 'ops-webhook')!.job_ids).toBeNull();
+    await page.getByRole('row').filter({ hasText: 'ops-webhook' }).getByRole('cell', { name: 'All alerting jobs' }).waitFor();
+  });
 });

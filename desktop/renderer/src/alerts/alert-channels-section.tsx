@@ -2,7 +2,9 @@ import { ALERT_CHANNEL_KINDS, type AlertChannel, type AlertChannelKind } from '@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { ApiRequestError, errorMessage } from '../api/api-error';
 import { alertChannelsApi } from '../api/alert-channels-api';
+import { useDashboard } from '../dashboard/dashboard-store';
 import { notify } from '../ui/toasts';
+import './alert-channels.css';
 
 const KIND_LABELS: Record<AlertChannelKind, string> = { email: 'Email address', webhook: 'Webhook (signed)', slack: 'Slack incoming webhook', discord: 'Discord webhook' };
 const TARGET_LABELS: Record<AlertChannelKind, string> = { email: 'Email address', webhook: 'Webhook URL', slack: 'Slack webhook URL', discord: 'Discord webhook URL' };
@@ -19,6 +21,10 @@ export default function AlertChannelsSection() {
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /** null: every job with failure alerts on; else the chosen jobs' ids. */
+  const [jobIds, setJobIds] = useState<string[] | null>(null);
+  const jobs = useDashboard((s) => s.jobs);
+  const jobName = (id: string) => jobs.find((j) => j.job_id === id)?.name ?? id.slice(0, 8);
 
   const load = useCallback(async () => {
     try {
@@ -34,10 +40,11 @@ export default function AlertChannelsSection() {
     setBusy(true);
     setFieldError(null);
     try {
-      const created = await alertChannelsApi.create({ name: name.trim(), kind, target: target.trim() });
+      const created = await alertChannelsApi.create({ name: name.trim(), kind, target: target.trim(), job_ids: jobIds });
       setSecret(created.secret ?? null);
       setName('');
       setTarget('');
+      setJobIds(null);
       notify.success(`Alert channel '${created.name}' added`);
       await load();
     } catch (error) {
@@ -96,6 +103,29 @@ export default function AlertChannelsSection() {
             <input id="channel-target" value={target} onChange={(e) => setTarget(e.target.value)} spellCheck={false} />
           </div>
         </div>
+        <fieldset className="field channel-jobs">
+          <legend className="field-label">Jobs</legend>
+          <label className="checkbox-row">
+            <input type="checkbox" checked={jobIds === null} onChange={(e) => setJobIds(e.target.checked ? null : [])} />
+            Every job with failure alerts on
+          </label>
+          {jobIds !== null &&
+            (jobs.length === 0 ? (
+              <span className="muted">No jobs yet.</span>
+            ) : (
+              jobs.map((job) => (
+                <label key={job.job_id} className="checkbox-row">
+                  <input
+                    type="checkbox"
+                    checked={jobIds.includes(job.job_id)}
+                    onChange={(e) => setJobIds(e.target.checked ? [...jobIds, job.job_id] : jobIds.filter((id) => id !== job.job_id))}
+                  />
+                  {job.name}
+                </label>
+              ))
+            ))}
+          <span className="field-hint">Heartbeat monitors choose their channels in their own form.</span>
+        </fieldset>
         {fieldError && (
           <span className="field-error" role="alert">
             {fieldError}
@@ -122,6 +152,7 @@ export default function AlertChannelsSection() {
                 <th scope="col">Name</th>
                 <th scope="col">Type</th>
                 <th scope="col">Target</th>
+                <th scope="col">Jobs</th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
                 </th>
@@ -137,6 +168,7 @@ export default function AlertChannelsSection() {
                       {channel.target}
                     </span>
                   </td>
+                  <td>{channel.job_ids === null ? 'All alerting jobs' : channel.job_ids.length === 0 ? 'None' : channel.job_ids.map(jobName).join(', ')}</td>
                   <td>
                     <div className="row-actions">
                       <button type="button" className="button button-secondary button-small" onClick={() => test(channel)}>
