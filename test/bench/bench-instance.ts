@@ -67,6 +67,18 @@ export class BenchInstance {
     }
   }
 
+  /** User + system CPU time of the process so far (Linux /proc, clock ticks of 10 ms), in ms; NaN elsewhere. */
+  cpuMs(): number {
+    try {
+      // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+      const stat = fs.readFileSync(`/proc/${this.child.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      return NaN;
+    }
+  }
+
   async stop(): Promise<void> {
     this.stopping = true;
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;

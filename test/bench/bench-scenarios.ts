@@ -126,6 +126,9 @@ export async function scenario(
     const windowSeconds = spec.seconds ?? 1;
     const expected = Math.min(spec.jobs, spec.perSecond * windowSeconds);
     const lastDue = firstDue + (windowSeconds - 1) * 1000;
+    // The instance's CPU time over the first instant's burst: unlike lateness, it barely moves when other work
+    // shares the cores, so it compares a cold burst with a warmed one on a busy machine too.
+    const cpu = printSeconds && windowSeconds === 1 ? sampleCpu(instances, firstDue - 50, () => byJob.size >= expected, lastDue + 60_000) : null;
     await waitFor(() => byJob.size >= expected, lastDue + 60_000);
     await new Promise((resolve) => setTimeout(resolve, 1_500)); // anything fired twice arrives by now
     for (const n of [...byJob.keys()]) if (Math.floor((n - 1) / spec.perSecond) >= windowSeconds) byJob.delete(n);
@@ -136,6 +139,8 @@ export async function scenario(
       // When the claim of the first instant ended (created_at of its last run row): a claim ending late makes the whole burst late.
       const claim = await sql.query(`SELECT extract(epoch FROM min(created_at)) * 1000 AS first, extract(epoch FROM max(created_at)) * 1000 AS last FROM job_runs WHERE scheduled_for = to_timestamp($1 / 1000.0)`, [firstDue]);
       const { first, last } = claim.rows[0] as { first: string | null; last: string | null };
+      const burstCpu = await cpu;
+      if (burstCpu !== null) process.stdout.write(`  ${label}: CPU time of the instance(s) from 50 ms before the instant to the last arrival: ${burstCpu} ms\n`);
       if (first && last) process.stdout.write(`  ${label}: claims of the first instant committed from ${(Number(first) - firstDue).toFixed(0)} to ${(Number(last) - firstDue).toFixed(0)} ms relative to it\n`);
     }
     const died = instances.filter((i) => i.exitedEarly).map((i) => i.exitedEarly);
@@ -183,6 +188,19 @@ function secondsTable(label: string, byJob: Map<number, number[]>, dueOf: (job: 
 /** The 1-minute load average: figures taken while other work shares the cores are not comparable. */
 export function loadAverage(): string {
   return os.loadavg()[0].toFixed(2);
+}
+
+/**
+ * CPU time (user + system, ms) the instances spend from `from` until `done()`
+ * holds, read from /proc every 10 ms; null where /proc is missing.
+ */
+async function sampleCpu(instances: BenchInstance[], from: number, done: () => boolean, deadline: number): Promise<number | null> {
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, from - Date.now())));
+  const total = () => instances.reduce((sum, i) => sum + i.cpuMs(), 0);
+  const start = total();
+  while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  const end = total();
+  return Number.isFinite(start) && Number.isFinite(end) ? end - start : null;
 }
 
 /** Starts one instance with the scheduler off, so the migrations have run before any scenario. */
