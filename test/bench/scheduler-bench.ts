@@ -12,7 +12,9 @@
  * `cold` runs cold-1000 and cold-10000 (each may be named alone). --per-second
  * also prints each due second's p50, p99 and max (to tell a few late seconds
  * from a uniformly slow release), and for one-instant scenarios the arrivals
- * per 25 ms and when the instant's claims committed (a slow start or a late claim).
+ * per 25 ms, when the instant's claims committed (a slow start or a late
+ * claim) and the instance's CPU time over the burst (which, unlike lateness,
+ * other work on the cores barely changes).
  *
  * Only loopback is used; every wait is bounded.
  */
