@@ -95,6 +95,10 @@ describe('heartbeat monitors (browser)', () => {
     const cards = page.getByRole('list', { name: 'Account statistics' });
     await cards.getByRole('listitem').filter({ hasText: 'Monitors' }).filter({ hasText: '2' }).waitFor();
     await cards.getByRole('listitem').filter({ hasText: 'Jobs Used' }).filter({ hasText: '2 / 2' }).waitFor();
+    const overview = page.getByRole('table', { name: 'Monitors overview' });
+    await overview.getByRole('row').filter({ hasText: 'nightly-backup' }).filter({ hasText: 'every 5 minutes' }).waitFor();
+    await overview.getByRole('row').filter({ hasText: 'etl' }).waitFor();
+    await screenshot(page, 'dashboard-with-monitors');
   });
 
   it('deletes a monitor after confirmation', async () => {

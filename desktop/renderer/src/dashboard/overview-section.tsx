@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom';
+import { MonitorsPanel } from '../monitors/monitors-panel';
 import { formatToday } from '../ui/format';
 import { filterJobs, useDashboard } from './dashboard-store';
 import { RecentActivityTable } from './recent-activity-table';
@@ -7,7 +8,7 @@ import { StatCards } from './stat-cards';
 /** Spec: Recent Activity lists the first 5 jobs. */
 export const RECENT_ACTIVITY_SIZE = 5;
 
-/** The Dashboard section: date, refresh, stat cards and Recent Activity. */
+/** The Dashboard section: date, refresh, stat cards, Recent Activity and the heartbeat monitors. */
 export function OverviewSection() {
   const { jobs, stats, loading, loaded, load, search } = useDashboard();
   const recent = filterJobs(jobs, search).slice(0, RECENT_ACTIVITY_SIZE);
@@ -40,6 +41,7 @@ export function OverviewSection() {
           )
         )}
       </div>
+      <MonitorsPanel />
     </section>
   );
 }

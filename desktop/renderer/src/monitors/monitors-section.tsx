@@ -1,5 +1,5 @@
 import type { AlertChannel } from '@shared/notifications/alert-channels';
-import type { Monitor, MonitorEvent, MonitorStatus } from '@shared/notifications/monitors';
+import type { Monitor, MonitorEvent } from '@shared/notifications/monitors';
 import { Fragment, useCallback, useEffect, useState } from 'react';
 import { alertChannelsApi } from '../api/alert-channels-api';
 import { errorMessage } from '../api/api-error';
@@ -10,15 +10,12 @@ import { Modal } from '../ui/modal';
 import { notify } from '../ui/toasts';
 import { MonitorForm } from './monitor-form';
 import { describeSchedule, formatSeconds, pingUrls } from './monitor-format';
+import { MonitorStatusBadge } from './monitor-status-badge';
 import { useMonitors } from './monitors-store';
 import './monitors.css';
 
-const STATUS_LABELS: Record<MonitorStatus, string> = { new: 'New', up: 'Up', down: 'Down', paused: 'Paused' };
 const EVENT_LABELS: Record<MonitorEvent['kind'], string> = { success: 'Ping', fail: 'Failure ping', start: 'Start', missed: 'Missed (went down)' };
 
-export function MonitorStatusBadge({ status }: { status: MonitorStatus }) {
-  return <span className={`status-badge monitor-status-${status}`}>{STATUS_LABELS[status]}</span>;
-}
 
 /**
  * Monitors: heartbeat checks of jobs that run elsewhere. Each monitor has a
