@@ -13,7 +13,7 @@ export const MONITORS_PANEL_SIZE = 5;
 /** The Dashboard's monitors beside its jobs: the first few, down ones first; nothing until the user has one. */
 export function MonitorsPanel() {
   const { monitors, load } = useMonitors();
-  useEffect(() => void load(), [load]);
+  useEffect(() => void load(true), [load]);
   if (monitors.length === 0) return null;
   const shown = [...monitors].sort((a, b) => ORDER[a.status] - ORDER[b.status]).slice(0, MONITORS_PANEL_SIZE);
   return (

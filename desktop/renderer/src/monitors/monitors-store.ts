@@ -8,7 +8,8 @@ import { notify } from '../ui/toasts';
 interface MonitorsState {
   monitors: Monitor[];
   loaded: boolean;
-  load(): Promise<void>;
+  /** `quiet`: no error toast (the overview's panel, which a server without monitors simply leaves out). */
+  load(quiet?: boolean): Promise<void>;
   /** Replaces one monitor in the list with the server's answer. */
   put(monitor: Monitor): void;
   setPaused(monitor: Monitor, paused: boolean): Promise<void>;
@@ -19,12 +20,12 @@ interface MonitorsState {
 export const useMonitors = create<MonitorsState>((set, get) => ({
   monitors: [],
   loaded: false,
-  load: async () => {
+  load: async (quiet = false) => {
     try {
       set({ monitors: await monitorsApi.list(), loaded: true });
     } catch (error) {
       set({ loaded: true });
-      if (!(error instanceof ApiRequestError && error.status === 401)) notify.error(`Failed to load monitors: ${errorMessage(error)}`);
+      if (!quiet && !(error instanceof ApiRequestError && error.status === 401)) notify.error(`Failed to load monitors: ${errorMessage(error)}`);
     }
   },
   put: (monitor) => {
