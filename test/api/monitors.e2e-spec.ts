@@ -155,6 +155,15 @@ describe('heartbeat monitors', () => {
     [{ name: 'x', period_seconds: 60, grace_seconds: -1 }, ['body', 'grace_seconds']],
     [{ name: 'x', period_seconds: 60, channel_ids: ['00000000-0000-4000-8000-000000000000'] }, ['body', 'channel_ids', 0]],
     [{ name: 'x', period_seconds: 60, every: 5 }, ['body']],
+    [{ name: 'x'.repeat(51), period_seconds: 60 }, ['body', 'name']],
+    [{ name: 'x', period_seconds: 1.5 }, ['body', 'period_seconds']],
+    [{ name: 'x', period_seconds: '60' }, ['body', 'period_seconds']],
+    [{ name: 'x', period_seconds: null, cron_expression: null }, ['body', 'period_seconds']],
+    [{ name: 'x', cron_expression: 5 }, ['body', 'cron_expression']],
+    [{ name: 'x', period_seconds: 60, grace_seconds: 1e10 }, ['body', 'grace_seconds']],
+    [{ name: 'x', period_seconds: 60, channel_ids: [1] }, ['body', 'channel_ids', 0]],
+    [{ name: 'x', period_seconds: 60, channel_ids: 'all' }, ['body', 'channel_ids']],
+    [{ name: 'x', period_seconds: 60, channel_ids: ['not-a-uuid'] }, ['body', 'channel_ids', 0]],
   ])('refuses %j with a 422 naming the field', async (body, loc) => {
     const res = await server.http.post('/api/monitors', body, as(alice));
     expect(res.status).toBe(422);
@@ -193,6 +202,9 @@ describe('heartbeat monitors', () => {
     expect((await server.http.post(`/api/monitors/${monitor.monitor_id}/pause`, undefined, as(bob))).status).toBe(404);
     expect((await server.http.get(`/api/monitors/${monitor.monitor_id}/events`, as(bob))).status).toBe(404);
     expect((await server.http.get('/api/monitors/not-a-uuid/events', as(alice))).status).toBe(404);
+    expect((await server.http.put('/api/monitors/not-a-uuid', { name: 'x', period_seconds: 60 }, as(alice))).status).toBe(404);
+    expect((await server.http.post('/api/monitors/not-a-uuid/pause', undefined, as(alice))).status).toBe(404);
+    expect((await server.http.put(`/api/monitors/${monitor.monitor_id}`, { name: 'x' }, as(alice))).status).toBe(422);
     await server.http.delete(`/api/monitors/${monitor.monitor_id}`, as(alice));
   });
 
