@@ -74,6 +74,8 @@ const WARM_UP_TIMEOUT_MS = 5_000;
 const WARM_UP_PHASES = 3;
 /** Requests started per event-loop turn, as the dispatcher does. */
 const WARM_UP_SLICE = 48;
+/** While paused, the warm-up looks again this often. */
+const WARM_UP_PAUSE_POLL_MS = 5;
 /** Waits of the warm-up (connections opening, closing) end after this long. */
 const WARM_UP_WAIT_MS = 1_000;
 
@@ -94,6 +96,17 @@ function warmUpRequest(origin: string, n: number): ExecutionRequest {
 async function waitUntil(test: () => boolean, stop: () => boolean): Promise<void> {
   const until = performance.now() + WARM_UP_WAIT_MS;
   while (!test() && !stop() && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 2));
+}
+
+export interface WarmUpOptions {
+  /** Requests in flight at a time. */
+  inFlight: number;
+  /** Ends the warm-up (an instant is near, or the process is stopping). */
+  stop: () => boolean;
+  /** Holds it back while true (the scheduler is claiming). */
+  pause?: () => boolean;
+  /** How many requests; by default ExecutorSettings.warmUpRequests. */
+  requests?: number;
 }
 
 /** Raised when an execution's deadline passes; failure-cause names it a timeout. */
@@ -190,13 +203,14 @@ export class HttpExecutor implements OnApplicationShutdown {
    * connections opened ahead, dispatch, the pool, response capture,
    * connections closing), to a sink this method opens on loopback and closes
    * before it returns, so that V8 has compiled that code before the first
-   * real instant of a new process. It stops early when `stop()` says so (an
-   * instant is near). Nothing about it can be chosen from outside: the sink's
-   * address is its own, and only that exact origin is let past the target
-   * rules, for these requests only. Answers the number of requests sent; a
-   * failed request ends it sooner.
+   * real instant of a new process. It waits while `pause()` holds (claims
+   * are being made: they must end before their instant) and stops when
+   * `stop()` does (an instant is near). Nothing about it can be chosen from
+   * outside: the sink's address is its own, and only that exact origin is
+   * let past the target rules, for these requests only. Answers the number
+   * of requests sent; a failed request ends it sooner.
    */
-  async warmUp(inFlight: number, stop: () => boolean, requests = this.settings.warmUpRequests): Promise<number> {
+  async warmUp({ inFlight, stop, pause = () => false, requests = this.settings.warmUpRequests }: WarmUpOptions): Promise<number> {
     if (requests <= 0) return 0;
     const sink = await LoopbackSink.open();
     const url = new URL(sink.origin);
@@ -208,6 +222,10 @@ export class HttpExecutor implements OnApplicationShutdown {
         await waitUntil(() => this.connector.pending(url) === 0, stop);
         const phaseEnd = Math.min(requests, sent + Math.ceil(requests / WARM_UP_PHASES));
         while (sent < phaseEnd && !stop()) {
+          if (pause()) {
+            await new Promise((resolve) => setTimeout(resolve, WARM_UP_PAUSE_POLL_MS));
+            continue;
+          }
           const round: Array<Promise<ExecutionResult>> = [];
           for (let i = 0; i < inFlight && sent < phaseEnd; i++, sent++) {
             round.push(this.send(this.prepare(warmUpRequest(sink.origin, sent)), sink.origin));

@@ -40,7 +40,7 @@ describe('HttpExecutor start-up warm-up', () => {
     const executor = guardedExecutor();
     const server = await countingServer();
     try {
-      expect(await executor.warmUp(64, () => false, 300)).toBe(300);
+      expect(await executor.warmUp({ inFlight: 64, stop: () => false, requests: 300 })).toBe(300);
 
       const job = executor.prepare({ executionId: 'run-1', url: server.url, method: 'GET', headers: {}, body: '' });
       const result = await executor.execute(job);
@@ -56,7 +56,23 @@ describe('HttpExecutor start-up warm-up', () => {
   it('sends nothing under test unless asked for a number: servers start many times a test run', async () => {
     const executor = guardedExecutor();
     try {
-      expect(await executor.warmUp(64, () => false)).toBe(0);
+      expect(await executor.warmUp({ inFlight: 64, stop: () => false })).toBe(0);
+    } finally {
+      await executor.onApplicationShutdown();
+    }
+  });
+
+  it('sends nothing while paused, then goes on', async () => {
+    const executor = guardedExecutor();
+    let paused = true;
+    let askedWhilePaused = 0;
+    try {
+      const warming = executor.warmUp({ inFlight: 64, stop: () => false, pause: () => (paused ? ++askedWhilePaused > 0 : false), requests: 128 });
+      while (askedWhilePaused < 5) await new Promise((resolve) => setTimeout(resolve, 5));
+      const sentSoFar = await Promise.race([warming, new Promise<'pending'>((resolve) => setTimeout(() => resolve('pending'), 50))]);
+      expect(sentSoFar).toBe('pending');
+      paused = false;
+      expect(await warming).toBe(128);
     } finally {
       await executor.onApplicationShutdown();
     }
@@ -66,7 +82,7 @@ describe('HttpExecutor start-up warm-up', () => {
     const executor = guardedExecutor();
     let asked = 0;
     try {
-      const sent = await executor.warmUp(64, () => ++asked > 3, 100_000);
+      const sent = await executor.warmUp({ inFlight: 64, stop: () => ++asked > 3, requests: 100_000 });
       expect(sent).toBeGreaterThan(0);
       expect(sent).toBeLessThan(1_000);
     } finally {

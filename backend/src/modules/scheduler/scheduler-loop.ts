@@ -73,13 +73,18 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
 
   /**
    * A new process's first burst would otherwise run on code V8 has not
-   * compiled yet: the executor warms it up beside the first claims, giving
-   * way to the first release.
+   * compiled yet: the executor warms it up between the first claims, giving
+   * way to them and to the first release.
    */
   private async warmUp(): Promise<void> {
     const started = performance.now();
     try {
-      const sent = await this.executor.warmUp(this.settings.concurrency, () => this.stopped || this.dispatcher.msUntilNextRelease() < WARM_UP_QUIET_MS);
+      const sent = await this.executor.warmUp({
+        inFlight: this.settings.concurrency,
+        stop: () => this.stopped || this.dispatcher.msUntilNextRelease() < WARM_UP_QUIET_MS,
+        // Claims come first: one that ends after its instant makes the whole group late.
+        pause: () => this.ticking,
+      });
       if (sent > 0) this.logger.log(`Warm-up: ${sent} requests to a loopback sink in ${Math.round(performance.now() - started)} ms`);
     } catch (error) {
       this.logger.warn(`Warm-up failed: ${(error as Error).message}`);
