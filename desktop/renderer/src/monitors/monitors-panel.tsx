@@ -24,6 +24,7 @@ export function MonitorsPanel() {
           View all monitors
         </Link>
       </div>
+      <div className="table-scroll">
       <table className="data-table" aria-label="Monitors overview">
         <thead>
           <tr>
@@ -46,6 +47,7 @@ export function MonitorsPanel() {
           ))}
         </tbody>
       </table>
+      </div>
     </div>
   );
 }

@@ -84,14 +84,16 @@ export default function MonitorsSection() {
               {monitors.map((monitor) => (
                 <Fragment key={monitor.monitor_id}>
                   <tr>
-                    <td className="strong">{monitor.name}</td>
-                    <td>
+                    <td data-label="Name" className="strong">
+                      {monitor.name}
+                    </td>
+                    <td data-label="Status">
                       <MonitorStatusBadge status={monitor.status} />
                     </td>
-                    <td>{formatUtc(monitor.last_ping_at, 'Never')}</td>
-                    <td>{describeSchedule(monitor)}</td>
-                    <td>{formatSeconds(monitor.grace_seconds)}</td>
-                    <td>
+                    <td data-label="Last ping">{formatUtc(monitor.last_ping_at, 'Never')}</td>
+                    <td data-label="Expected">{describeSchedule(monitor)}</td>
+                    <td data-label="Grace">{formatSeconds(monitor.grace_seconds)}</td>
+                    <td data-label="Actions">
                       <div className="row-actions">
                         <button type="button" className="button button-secondary button-small" aria-expanded={openId === monitor.monitor_id} onClick={() => setOpenId(openId === monitor.monitor_id ? null : monitor.monitor_id)}>
                           Details<span className="visually-hidden"> of {monitor.name}</span>
