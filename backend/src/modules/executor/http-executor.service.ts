@@ -160,6 +160,11 @@ export class HttpExecutor implements OnApplicationShutdown {
   }
 
   /** After the scheduler has drained its in-flight requests (it does so in onModuleDestroy). */
+  /** Whether a new process warms up before its first instant (not under test). */
+  get warmsUp(): boolean {
+    return this.settings.warmUpRequests > 0;
+  }
+
   /** The longest time limit a job may ask for: the server's own. */
   get maxTimeoutMs(): number {
     return this.settings.executionTimeoutMs;
