@@ -146,7 +146,7 @@ export default function AlertChannelsSection() {
         {channels.length === 0 ? (
           <p className="empty-state">No alert channels yet: alerts go to your account email only.</p>
         ) : (
-          <table className="data-table" aria-label="Alert channels">
+          <table className="data-table channels-table" aria-label="Alert channels">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -161,15 +161,17 @@ export default function AlertChannelsSection() {
             <tbody>
               {channels.map((channel) => (
                 <tr key={channel.channel_id}>
-                  <td className="strong">{channel.name}</td>
-                  <td>{KIND_LABELS[channel.kind]}</td>
-                  <td>
+                  <td data-label="Name" className="strong">
+                    {channel.name}
+                  </td>
+                  <td data-label="Type">{KIND_LABELS[channel.kind]}</td>
+                  <td data-label="Target">
                     <span className="truncate url-cell" title={channel.target}>
                       {channel.target}
                     </span>
                   </td>
-                  <td>{channel.job_ids === null ? 'All alerting jobs' : channel.job_ids.length === 0 ? 'None' : channel.job_ids.map(jobName).join(', ')}</td>
-                  <td>
+                  <td data-label="Jobs">{channel.job_ids === null ? 'All alerting jobs' : channel.job_ids.length === 0 ? 'None' : channel.job_ids.map(jobName).join(', ')}</td>
+                  <td data-label="Actions">
                     <div className="row-actions">
                       <button type="button" className="button button-secondary button-small" onClick={() => test(channel)}>
                         Send test alert<span className="visually-hidden"> to {channel.name}</span>
