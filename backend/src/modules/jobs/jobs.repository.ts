@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { EntityManager, Repository } from 'typeorm';
+import type { PoolClient, QueryResult } from 'pg';
+import { QueryFailedError, type Repository } from 'typeorm';
 import { HELD_JOB_STATUSES, JOB_STATUS, type HttpMethod, type JobStatus, type ResponseRules } from '@shared/jobs/job-types';
 import { returnedRows } from '../../common/database/query-rows';
 import type { Queryable } from '../../common/database/transaction';
+import { isUuid } from '../../common/validation/uuid';
 import { JobEntity } from './job.entity';
 
 const HELD = HELD_JOB_STATUSES.map((s) => `'${s}'`).join(', ');
@@ -108,11 +110,6 @@ export interface NewJobColumns extends JobDefinitionColumns {
 export class JobsRepository {
   constructor(@InjectRepository(JobEntity) private readonly jobs: Repository<JobEntity>) {}
 
-  /** Runs `work` in a transaction (for statements that must commit together). */
-  transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
-    return this.jobs.manager.transaction(work);
-  }
-
   /** Oldest first, so the dashboard's "first 5" are stable. */
   async listOwned(userId: string): Promise<JobEntity[]> {
     const rows: JobRow[] = await this.jobs.query(`SELECT ${JOB_COLUMNS} FROM jobs WHERE user_id = $1 ORDER BY created_at, id`, [userId]);
@@ -124,24 +121,26 @@ export class JobsRepository {
     return rows[0] ? fromRow(rows[0]) : null;
   }
 
-  /** Serialises the user's job creations until the transaction ends, so two cannot both take the last slot. */
-  async lockUserJobs(tx: Queryable, userId: string): Promise<void> {
-    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`jobs:${userId}`]);
-  }
-
-  countOwned(tx: Queryable, userId: string): Promise<number> {
-    return tx.query(`SELECT count(*)::int AS n FROM jobs WHERE user_id = $1`, [userId]).then((rows: Array<{ n: number }>) => rows[0]!.n);
+  countOwned(userId: string): Promise<number> {
+    return this.jobs.query(`SELECT count(*)::int AS n FROM jobs WHERE user_id = $1`, [userId]).then((rows: Array<{ n: number }>) => rows[0]!.n);
   }
 
   /**
-   * Inserts the jobs, in one statement, only if the user then owns at most
-   * `maxOwned` jobs; answers the new rows in the order given, or null when
-   * they would not fit (nothing is inserted). Run it after lockUserJobs in the
-   * same transaction: the count then sees every creation committed before.
+   * Inserts the jobs if the user then owns at most `maxOwned` jobs; answers
+   * the new rows in the order given, or null when they would not fit (nothing
+   * is inserted). One transaction: an advisory lock on the user serialises
+   * their creations (so two cannot both take the last slot), then the
+   * counted insert, whose count sees every creation committed before.
+   *
+   * The statements go to the server as one message rather than one round
+   * trip each: the lock is then held for the insert and the commit only,
+   * never while a busy event loop gets round to sending the next statement
+   * (that wait, measured, was what serialised a user's concurrent creations;
+   * docs/adr/0110-api-throughput.md).
    * Their created_at follow the given order (a microsecond apart), so the
    * oldest-first listing keeps it. Names must differ (the unique index says so anyway).
    */
-  async insertWithin(tx: Queryable, jobs: NewJobColumns[], maxOwned: number): Promise<JobEntity[] | null> {
+  async insertWithin(jobs: NewJobColumns[], maxOwned: number): Promise<JobEntity[] | null> {
     const userId = jobs[0]!.userId;
     const rows = jobs.map((j) => ({
       name: j.name,
@@ -158,22 +157,38 @@ export class JobsRepository {
       notify_on_failure: j.notifyOnFailure,
       next_run_at: j.nextRunAt?.toISOString() ?? null,
     }));
-    const inserted: JobRow[] = returnedRows(
-      await tx.query(
-        `INSERT INTO jobs (user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms,
+    if (!isUuid(userId) || !Number.isInteger(maxOwned)) throw new Error('insertWithin: malformed user id or limit');
+    const runner = this.jobs.manager.connection.createQueryRunner();
+    const client = (await runner.connect()) as Pick<PoolClient, 'query' | 'escapeLiteral'>;
+    let results: Array<QueryResult<JobRow>>;
+    let sql = '';
+    try {
+      // One simple-protocol message (which takes no parameters): the values are escaped by the driver; the id is a checked UUID.
+      results = (await client.query<JobRow>(
+        (sql = `BEGIN;
+         SELECT pg_advisory_xact_lock(hashtext('jobs:${userId}'));
+         INSERT INTO jobs (user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms,
                            auto_pause_after, status, notify_on_failure, next_run_at, created_at, updated_at)
-         SELECT $1, r.name, r.url, r.method, r.headers, r.body, r.cron_expression, r.time_zone, r.response_rules, r.timeout_ms,
+         SELECT '${userId}', r.name, r.url, r.method, r.headers, r.body, r.cron_expression, r.time_zone, r.response_rules, r.timeout_ms,
                 r.auto_pause_after, r.status, r.notify_on_failure, r.next_run_at,
                 now() + (o.n - 1) * interval '1 microsecond', now() + (o.n - 1) * interval '1 microsecond'
-           FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS o(item, n)
+           FROM jsonb_array_elements(${client.escapeLiteral(JSON.stringify(rows))}::jsonb) WITH ORDINALITY AS o(item, n)
            CROSS JOIN LATERAL jsonb_to_record(o.item) AS r(name text, url text, method text, headers jsonb, body text, cron_expression text,
                 time_zone text, response_rules jsonb, timeout_ms integer, auto_pause_after integer, status text, notify_on_failure boolean,
                 next_run_at timestamptz)
-          WHERE (SELECT count(*) FROM jobs WHERE user_id = $1) + $3 <= $4
-         RETURNING ${JOB_COLUMNS}`,
-        [userId, JSON.stringify(rows), jobs.length, maxOwned],
-      ),
-    );
+          WHERE (SELECT count(*) FROM jobs WHERE user_id = '${userId}') + ${jobs.length} <= ${maxOwned}
+         RETURNING ${JOB_COLUMNS};
+         COMMIT;`),
+      )) as unknown as Array<QueryResult<JobRow>>;
+    } catch (error) {
+      // A failed statement ends the message's work; the transaction it opened is still open on this connection.
+      await client.query('ROLLBACK').catch(() => undefined);
+      // As TypeORM reports a failed query, so callers read constraint violations the same way.
+      throw new QueryFailedError(sql, [], error as Error);
+    } finally {
+      await runner.release();
+    }
+    const inserted = results[2]!.rows;
     if (inserted.length === 0) return null;
     // RETURNING promises no order; names are unique per user, so they pair rows with what was given.
     const byName = new Map(inserted.map((row) => [row.name, row]));

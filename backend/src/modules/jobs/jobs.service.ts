@@ -132,7 +132,7 @@ export class JobsService {
    * creations so two cannot both take the last slot.
    */
   private async insertCounted(userId: string, definitions: ValidJobDefinition[]): Promise<JobEntity[]> {
-    // Read before the transaction: it holds a connection, and the embedded database has only one.
+    // Read before the insert's transaction: it holds a connection, and the embedded database has only one.
     // The plan is the one authentication just read (a change made on another instance shows within a second).
     const [caller, others] = await Promise.all([this.users.findCaller(userId), this.countOthers(userId)]);
     if (!caller) throw ApiError.notFound();
@@ -145,14 +145,11 @@ export class JobsService {
       status: JOB_STATUS.pending,
       nextRunAt: nextRun(definition.cron_expression, now, definition.time_zone),
     }));
-    return this.jobs.transaction(async (tx) => {
-      await this.jobs.lockUserJobs(tx, userId);
-      const inserted = await this.jobs.insertWithin(tx, rows, maxJobs - others);
-      if (inserted) return inserted;
-      const jobCount = (await this.jobs.countOwned(tx, userId)) + others;
-      const detail: JobLimitExceeded = { error: 'Job limit exceeded', plan, job_count: jobCount, max_jobs: maxJobs };
-      throw ApiError.forbidden(detail);
-    });
+    const inserted = await this.jobs.insertWithin(rows, maxJobs - others);
+    if (inserted) return inserted;
+    const jobCount = (await this.jobs.countOwned(userId)) + others;
+    const detail: JobLimitExceeded = { error: 'Job limit exceeded', plan, job_count: jobCount, max_jobs: maxJobs };
+    throw ApiError.forbidden(detail);
   }
 
   /**
