@@ -21,7 +21,7 @@ const BACKLOG_PER_SLOT = 100;
  * machine the first claims of 10,000 jobs ended after their instant.
  */
 const NEW_PROCESS_LOOKAHEAD_FACTOR = 2;
-const NEW_PROCESS_MS = 30_000;
+const NEW_PROCESS_MS = 10_000;
 
 /** The start-up warm-up (HttpExecutor.warmUp) stops this long before a release, so it never competes with one. */
 const WARM_UP_QUIET_MS = 250;
