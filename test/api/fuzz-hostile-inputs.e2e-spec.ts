@@ -3,10 +3,12 @@ import { request } from 'node:http';
 import { deflateSync, gzipSync } from 'node:zlib';
 import type { SignedInAccount } from '../support/accounts';
 import { startServerWithApiKey } from '../support/api-key-account';
+import { SetupWatch } from '../support/setup-watch';
 import type { TestServer } from '../support/test-server';
 import { jobDefinition } from './jobs-fixtures';
 
-jest.setTimeout(120_000);
+const TIMEOUT_MS = 120_000;
+jest.setTimeout(TIMEOUT_MS);
 
 interface RawAnswer {
   status: number;
@@ -30,6 +32,11 @@ function send(server: TestServer, method: string, path: string, headers: Record<
           // not JSON: the assertions below report it
         }
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parsed });
+      });
+      // A response cut off before its end emits no 'end', and 'error' only to a listener: without these the test would wait forever.
+      res.on('error', reject);
+      res.on('close', () => {
+        if (!res.complete) reject(new Error(`${method} ${path}: the ${res.statusCode} response was cut off before its end`));
       });
     });
     req.on('error', reject);
@@ -64,10 +71,15 @@ describe('hostile inputs at the HTTP edge: 4xx with {"detail"}, never 500', () =
   let user: SignedInAccount;
   let apiKey: string;
 
+  let watch: SetupWatch | undefined;
+
   beforeAll(async () => {
-    ({ server, user, apiKey } = await startServerWithApiKey('hostile'));
+    watch = new SetupWatch('fuzz-hostile-inputs', TIMEOUT_MS - 20_000);
+    ({ server, user, apiKey } = await startServerWithApiKey('hostile', watch));
+    watch.finish();
   });
   afterAll(async () => {
+    watch?.finish();
     await server?.close();
   });
 

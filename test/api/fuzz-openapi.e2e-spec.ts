@@ -5,10 +5,12 @@ import fc from 'fast-check';
 import { FlyMachinesFake } from '../fakes/fly-machines';
 import { StripeStandIn } from '../fakes/stripe-server';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
+import { SetupWatch } from '../support/setup-watch';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { jobDefinition, TEST_ADMIN_TOKEN } from './jobs-fixtures';
 
-jest.setTimeout(300_000);
+const TIMEOUT_MS = 300_000;
+jest.setTimeout(TIMEOUT_MS);
 
 /**
  * Property-based fuzzing of every operation of /api and /prog, as the OpenAPI
@@ -158,32 +160,48 @@ describe('fuzzing every /api and /prog operation from the OpenAPI documents', ()
   let cases = 0;
   const statuses = new Map<number, number>();
 
-  async function freshAccount(): Promise<void> {
-    account = await signUpAndLogin(server);
-    apiKey = (await server.http.post('/api/api-keys/generate', { name: 'fuzz' }, { token: account.accessToken })).body.api_key;
-    const job = await server.http.post('/api/jobs', { ...jobDefinition(), url: 'http://127.0.0.1:9/fuzz' }, { token: account.accessToken });
-    if (!job.body.job_id || !apiKey) throw new Error(`fuzz set-up failed: ${job.status} ${job.text}`);
+  /** A signed-in account with an API key and one job; in the set-up, each step is named to the watch. */
+  async function freshAccount(watch?: SetupWatch): Promise<void> {
+    const step = <T>(name: string, work: () => Promise<T>) => (watch ? watch.step(name, work) : work());
+    account = await step('sign up, verify and log in', () => signUpAndLogin(server));
+    const key = await step('generate an API key', () =>
+      server.http.post('/api/api-keys/generate', { name: 'fuzz' }, { token: account.accessToken }),
+    );
+    apiKey = key.body.api_key;
+    const job = await step('create a job', () =>
+      server.http.post('/api/jobs', { ...jobDefinition(), url: 'http://127.0.0.1:9/fuzz' }, { token: account.accessToken }),
+    );
+    if (!apiKey) throw new Error(`fuzz set-up failed: generating an API key answered ${key.status} ${key.text}`);
+    if (!job.body.job_id) throw new Error(`fuzz set-up failed: creating a job answered ${job.status} ${job.text}`);
     jobId = job.body.job_id;
   }
 
+  let watch: SetupWatch | undefined;
+
   beforeAll(async () => {
-    stripe = await StripeStandIn.start();
+    watch = new SetupWatch('fuzz-openapi', TIMEOUT_MS - 30_000);
+    stripe = await watch.step('start the Stripe stand-in', () => StripeStandIn.start());
     stripe.seedPrices();
-    fly = await FlyMachinesFake.start();
-    server = await startTestServer({
-      ...stripe.serverEnv(),
-      ...fly.serverEnv(),
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      // Lets the fuzzer keep using its key after many wrong ones; the throttle has its own tests.
-      AUTH_MAX_FAILURES_PER_IP: '100000',
-    });
-    await freshAccount();
+    fly = await watch.step('start the Fly Machines fake', () => FlyMachinesFake.start());
+    server = await watch.step('start the server (database, migrations, listen)', () =>
+      startTestServer({
+        ...stripe.serverEnv(),
+        ...fly.serverEnv(),
+        ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+        // Lets the fuzzer keep using its key after many wrong ones; the throttle has its own tests.
+        AUTH_MAX_FAILURES_PER_IP: '100000',
+      }),
+    );
+    watch.watchServer(server);
+    await freshAccount(watch);
     const api = SwaggerModule.createDocument(server.app, new DocumentBuilder().build()) as unknown as OpenApiDocument;
-    const prog = (await server.http.get<OpenApiDocument>('/prog/openapi.json')).body;
+    const prog = (await watch.step('read /prog/openapi.json', () => server.http.get<OpenApiDocument>('/prog/openapi.json'))).body;
     operations = [...operationsOf(api, '/api/'), ...operationsOf(prog, '/prog/')];
+    watch.finish();
   });
 
   afterAll(async () => {
+    watch?.finish();
     await server?.close();
     await stripe?.close();
     await fly?.close();
@@ -276,6 +294,11 @@ function send(
           // not JSON: the property reports it for errors
         }
         resolve({ status: res.statusCode ?? 0, contentType, json });
+      });
+      // A response cut off before its end emits no 'end', and 'error' only to a listener: without these the case would wait forever.
+      res.on('error', reject);
+      res.on('close', () => {
+        if (!res.complete) reject(new Error(`${method} ${path.slice(0, 200)}: the ${res.statusCode} response was cut off before its end`));
       });
     });
     req.on('error', reject);

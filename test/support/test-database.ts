@@ -6,7 +6,27 @@ import { EmbeddedPostgres } from '../../backend/src/database/embedded-postgres';
 export interface TestDatabase {
   url: string;
   kind: 'postgres' | 'embedded';
+  /** What the database is doing, for a failure message when a test has waited too long (see setup-watch.ts). */
+  describe(): string;
   drop(): Promise<void>;
+}
+
+/** Every database of this process not dropped yet: a set-up that hangs reports on each (see setup-watch.ts). */
+const live = new Set<TestDatabase>();
+
+export function describeLiveDatabases(): string[] {
+  return [...live].map((db) => `${db.kind}: ${db.describe()}`);
+}
+
+function tracked(db: TestDatabase): TestDatabase {
+  live.add(db);
+  const drop = db.drop;
+  return Object.assign(db, {
+    drop: async () => {
+      live.delete(db);
+      await drop();
+    },
+  });
 }
 
 /**
@@ -18,7 +38,7 @@ export async function createTestDatabase(poolSize = 10): Promise<TestDatabase> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     const embedded = await EmbeddedPostgres.start('memory://', poolSize + 4);
-    return { url: embedded.url, kind: 'embedded', drop: () => embedded.stop() };
+    return tracked({ url: embedded.url, kind: 'embedded', describe: () => embedded.describe(), drop: () => embedded.stop() });
   }
   const name = `cronbeam_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new Client({ connectionString: adminUrl });
@@ -30,9 +50,11 @@ export async function createTestDatabase(poolSize = 10): Promise<TestDatabase> {
   }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  return {
+  return tracked({
     url: url.toString(),
     kind: 'postgres',
+    // A PostgreSQL server has its own views (pg_stat_activity, pg_locks) for this.
+    describe: () => 'a PostgreSQL server database',
     drop: async () => {
       const c = new Client({ connectionString: adminUrl });
       await c.connect();
@@ -42,5 +64,5 @@ export async function createTestDatabase(poolSize = 10): Promise<TestDatabase> {
         await c.end();
       }
     },
-  };
+  });
 }

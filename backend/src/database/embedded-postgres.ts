@@ -21,6 +21,7 @@ export class EmbeddedPostgres {
     private readonly db: PGlite,
     private readonly server: Server,
     private readonly handlers: Set<PGLiteSocketHandler>,
+    private readonly queue: ProtocolSessionQueue,
     readonly url: string,
   ) {}
 
@@ -29,7 +30,8 @@ export class EmbeddedPostgres {
     assertSocketApi(PGLiteSocketHandler);
     if (!dataDir.startsWith('memory://')) fs.mkdirSync(dataDir, { recursive: true });
     const db = await PGlite.create(dataDir);
-    const queryQueue = new ProtocolSessionQueue(db).asHandlerQueue();
+    const queue = new ProtocolSessionQueue(db);
+    const queryQueue = queue.asHandlerQueue();
     const handlers = new Set<PGLiteSocketHandler>();
     const server = createServer((socket) => {
       const handler = new PGLiteSocketHandler({ queryQueue, closeOnDetach: true });
@@ -48,7 +50,12 @@ export class EmbeddedPostgres {
       server.listen(0, '127.0.0.1', () => resolve());
     });
     const { port } = server.address() as AddressInfo;
-    return new EmbeddedPostgres(db, server, handlers, `postgres://postgres@127.0.0.1:${port}/postgres`);
+    return new EmbeddedPostgres(db, server, handlers, queue, `postgres://postgres@127.0.0.1:${port}/postgres`);
+  }
+
+  /** Open connections and the state of the single session, for a failure message when something waits too long. */
+  describe(): string {
+    return `${this.handlers.size} connection(s) open; ${this.queue.describe()}`;
   }
 
   async stop(): Promise<void> {

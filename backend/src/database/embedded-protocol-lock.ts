@@ -26,6 +26,9 @@ interface Waiter {
  */
 export class ProtocolSessionQueue {
   private owner: number | null = null;
+  /** When the owner took the session, and its latest message type: what describe() reports when something hangs. */
+  private ownedSince = 0;
+  private ownerLastMessage = '';
   private waiting: Waiter[] = [];
 
   constructor(private readonly db: PGlite) {}
@@ -36,7 +39,11 @@ export class ProtocolSessionQueue {
       await new Promise<void>((resume, reject) => this.waiting.push({ handlerId, resume, reject }));
     }
     const type = message[0];
-    if (TAKES_SESSION.has(type)) this.owner = handlerId;
+    if (TAKES_SESSION.has(type) && this.owner !== handlerId) {
+      this.owner = handlerId;
+      this.ownedSince = Date.now();
+    }
+    if (this.owner === handlerId) this.ownerLastMessage = String.fromCharCode(type);
     let answered = 0;
     try {
       await this.db.runExclusive(() =>
@@ -56,6 +63,21 @@ export class ProtocolSessionQueue {
   /** Messages waiting for the session. */
   getQueueLength(): number {
     return this.waiting.length;
+  }
+
+  /** Who holds the session, since when, and who waits for it: for a failure message when a caller has waited too long. */
+  describe(): string {
+    const waiters = [...new Set(this.waiting.map((w) => `#${w.handlerId}`))].join(', ');
+    const queue = this.waiting.length ? `${this.waiting.length} message(s) of connection(s) ${waiters} waiting for it` : 'nothing waiting for it';
+    if (this.owner === null) return `session free, ${queue}`;
+    let inTransaction: string;
+    try {
+      inTransaction = this.db.isInTransaction() ? 'in a transaction' : 'not in a transaction';
+    } catch {
+      inTransaction = 'database closed'; // PGlite drops its module on close, and then cannot answer
+    }
+    const heldFor = ((Date.now() - this.ownedSince) / 1000).toFixed(1);
+    return `session held by connection #${this.owner} for ${heldFor} s (${inTransaction}, its last message '${this.ownerLastMessage}'), ${queue}`;
   }
 
   /** A connection went away: its waiting messages fail, and it gives the session back if it held it. */
