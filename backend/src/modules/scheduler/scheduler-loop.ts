@@ -42,7 +42,8 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
   private wakeSubscription: Subscription | null = null;
   private jobSubscription: Subscription | null = null;
   private clockTimer: NodeJS.Timeout | null = null;
-  private readonly startedAt = performance.now();
+  /** When this instance started scheduling (performance.now()). */
+  private startedAt = 0;
 
   constructor(
     private readonly settings: SchedulerSettings,
@@ -76,6 +77,7 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
       else void this.tick();
     });
     this.logger.log('Scheduler started');
+    this.startedAt = performance.now();
     void this.tick();
     void this.warmUp();
   }
