@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { jobDefinitionSchema } from '@shared/jobs/job-rules';
+import { monitorSchema } from '@shared/notifications/monitors';
 import { signUpAndLogin } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { jobDefinition, plantRuns } from './jobs-fixtures';
@@ -25,17 +26,39 @@ const PROG_ROUTES = [
   'post /prog/jobs/{job_id}/clone',
   'get /prog/jobs/export',
   'post /prog/jobs/import',
+  'get /prog/monitors',
+  'post /prog/monitors',
+  'get /prog/monitors/{monitor_id}',
+  'put /prog/monitors/{monitor_id}',
+  'delete /prog/monitors/{monitor_id}',
+  'post /prog/monitors/{monitor_id}/pause',
+  'post /prog/monitors/{monitor_id}/resume',
+  'get /prog/monitors/{monitor_id}/events',
 ];
+
+/** The public ping URLs of monitors (no key), documented in the same document. */
+const PING_ROUTES = ['/ping/{token}', '/ping/{token}/fail', '/ping/{token}/start'].flatMap((path) => [`get ${path}`, `post ${path}`]);
 
 type RouterLayer = { route?: { path: string; methods: Record<string, boolean> } };
 
-/** Every route the running app's router has under /prog, as "method /path/{param}" (documentation routes left out). */
+/**
+ * Every route the running app's router has under /prog and /ping, as "method /path/{param}" (documentation routes left out).
+ * The ping routes take any method (GET and POST are pings, HEAD as GET, others 405), so an any-method route stands for GET and POST.
+ * The ping controller's `:token/:kind` route serves the kinds /fail and /start only (others 404).
+ */
 function routerProgRoutes(server: TestServer): string[] {
   const express = server.app.getHttpAdapter().getInstance() as { router?: { stack: RouterLayer[] }; _router?: { stack: RouterLayer[] } };
   const stack = (express.router ?? express._router)!.stack;
   return stack
-    .filter((layer) => layer.route?.path.startsWith('/prog/') && !layer.route.path.startsWith('/prog/docs') && !layer.route.path.startsWith('/prog/openapi'))
-    .flatMap((layer) => Object.keys(layer.route!.methods).filter((m) => m !== '_all').map((m) => `${m} ${layer.route!.path.replace(/:(\w+)/g, '{$1}')}`));
+    .filter((layer) => /^\/(prog|ping)\//.test(layer.route?.path ?? '') && !layer.route!.path.startsWith('/prog/docs') && !layer.route!.path.startsWith('/prog/openapi'))
+    .flatMap((layer) => {
+      const path = layer.route!.path.replace(/:(\w+)/g, '{$1}');
+      const paths = path === '/ping/{token}/{kind}' ? ['/ping/{token}/fail', '/ping/{token}/start'] : [path];
+      const methods = Object.keys(layer.route!.methods);
+      const anyMethod = methods.includes('_all') || ['get', 'post', 'put', 'delete', 'patch'].every((m) => methods.includes(m));
+      if (anyMethod) return paths.flatMap((p) => [`get ${p}`, `post ${p}`]);
+      return paths.flatMap((p) => methods.map((m) => `${m} ${p}`));
+    });
 }
 
 describe('OpenAPI document of /prog', () => {
@@ -60,15 +83,23 @@ describe('OpenAPI document of /prog', () => {
     expect(result.status).toBe(0);
   });
 
-  it('lists every /prog route and nothing else', () => {
+  it('lists every /prog route and the ping URLs, and nothing else', () => {
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method} ${path}`));
-    expect(documented.sort()).toEqual([...PROG_ROUTES].sort());
+    expect(documented.sort()).toEqual([...PROG_ROUTES, ...PING_ROUTES].sort());
   });
 
-  it('documents every route the router has under /prog (the running app, not a hand list)', () => {
+  it('documents the ping URLs as public: no key, 200, 404 and 429', () => {
+    for (const route of PING_ROUTES) {
+      const [method, path] = route.split(' ');
+      const op = doc.paths[path][method] as Operation & { security?: unknown[] };
+      expect({ route, security: op.security, statuses: Object.keys(op.responses).sort() }).toEqual({ route, security: [], statuses: ['200', '404', '429'] });
+    }
+  });
+
+  it('documents every route the router has under /prog and /ping (the running app, not a hand list)', () => {
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method} ${path}`));
     const routed = [...new Set(routerProgRoutes(server))];
-    expect(routed.length).toBeGreaterThanOrEqual(PROG_ROUTES.length);
+    expect(routed.length).toBeGreaterThanOrEqual(PROG_ROUTES.length + PING_ROUTES.length);
     expect(routed.sort()).toEqual(documented.sort());
   });
 
@@ -81,9 +112,15 @@ describe('OpenAPI document of /prog', () => {
     const id = '00000000-0000-4000-8000-000000000000';
     for (const route of PROG_ROUTES) {
       const [method, path] = route.split(' ');
-      const res = await server.http.request(method.toUpperCase(), path.replace('{job_id}', id));
+      const res = await server.http.request(method.toUpperCase(), path.replace('{job_id}', id).replace('{monitor_id}', id));
       // Unauthenticated calls reach the guard (401); a missing route would answer 404.
-      expect([200, 401]).toContain(res.status);
+      expect({ route, status: [200, 401].includes(res.status) }).toEqual({ route, status: true });
+    }
+    for (const route of PING_ROUTES) {
+      const [method, path] = route.split(' ');
+      const res = await server.http.request(method.toUpperCase(), path.replace('{token}', 'no-such-token-00000'));
+      // The route exists and looked the token up: the unknown-monitor answer, not the router's.
+      expect({ route, status: res.status, body: res.body }).toEqual({ route, status: 404, body: { detail: 'Unknown ping URL' } });
     }
   });
 
@@ -110,6 +147,20 @@ describe('OpenAPI document of /prog', () => {
     const logs = (await server.http.get(`/prog/jobs/${job.job_id}/logs`, { token: key })).body;
     expect(Object.keys(schemas.JobLogsResponse.properties)).toEqual(Object.keys(logs));
     expect(Object.keys(schemas.JobLogEntry.properties).sort()).toEqual(Object.keys(logs.logs[0]).sort());
+  });
+
+  it('documents monitors from the shared rules, matching the live answers', async () => {
+    const schemas = doc.components.schemas;
+    expect(Object.keys(schemas.MonitorDefinition.properties).sort()).toEqual(Object.keys(monitorSchema.shape).sort());
+    expect(schemas.MonitorDefinition.required).toEqual(['name']);
+    const user = await signUpAndLogin(server);
+    const key = (await server.http.post('/api/api-keys/generate', { name: 'docs' }, { token: user.accessToken })).body.api_key;
+    const monitor = (await server.http.post('/prog/monitors', { name: 'docs', period_seconds: 60 }, { token: key })).body;
+    expect(Object.keys(schemas.Monitor.properties).sort()).toEqual(Object.keys(monitor).sort());
+    await server.http.get(new URL(monitor.ping_url).pathname);
+    const events = (await server.http.get(`/prog/monitors/${monitor.monitor_id}/events`, { token: key })).body;
+    const eventSchema = (schemas.MonitorEvents.properties.events as { items: { properties: object } }).items;
+    expect(Object.keys(eventSchema.properties).sort()).toEqual(Object.keys(events.events[0]).sort());
   });
 
   it('serves the interactive reference at /prog/docs', async () => {

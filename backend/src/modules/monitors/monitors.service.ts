@@ -57,6 +57,10 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
     return (await this.monitors.listOwned(userId)).map((row) => this.view(row));
   }
 
+  async get(userId: string, monitorId: string): Promise<Monitor> {
+    return this.view(await this.find(userId, monitorId));
+  }
+
   async create(userId: string, definition: MonitorDefinition): Promise<Monitor> {
     const fields = await this.checked(userId, definition);
     const plan = await this.users.getPlan(userId);

@@ -7,6 +7,7 @@ import { PUBLIC_API_SCHEMAS } from '@shared/jobs/openapi-schemas';
 import { alertChannelSchema } from '@shared/notifications/alert-channels';
 import { monitorSchema } from '@shared/notifications/monitors';
 import { BULK_REQUEST_SCHEMA } from './prog-examples';
+import { addMonitorDocs } from './prog-monitors-docs';
 import { ProgModule } from './prog.module';
 
 /** The OpenAPI 3 document of the /prog API, generated from the controller's decorators and the shared schemas. */
@@ -14,7 +15,7 @@ export function buildProgOpenApi(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Cronbeam public API')
     .setDescription(
-      'Schedule HTTP requests on 5-field cron expressions, read in each job’s time_zone (UTC by default). Authenticate every call except /prog/ping with ' +
+      'Schedule HTTP requests on 5-field cron expressions, read in each job’s time_zone (UTC by default). Authenticate every call except /prog/ping and the ping URLs (/ping/{token}) with ' +
         '`X-API-Key` and `X-User-ID` (both from the API Keys section of your profile), or with `Authorization: Bearer <API key>`. ' +
         'Errors answer `{"detail": ...}`.',
     )
@@ -26,6 +27,7 @@ export function buildProgOpenApi(app: INestApplication): OpenAPIObject {
   // The shared schemas use readonly arrays (they are constants); the document gets its own mutable copy.
   const schemas = structuredClone(PUBLIC_API_SCHEMAS) as unknown as Record<string, SchemaObject>;
   document.components = { ...document.components, schemas: { ...document.components?.schemas, ...schemas } };
+  addMonitorDocs(document);
   return document;
 }
 
