@@ -13,7 +13,7 @@ const TIMEOUT_MS = 300_000;
 jest.setTimeout(TIMEOUT_MS);
 
 /**
- * Property-based fuzzing of every operation of /api and /prog, as the OpenAPI
+ * Property-based fuzzing of every operation of /api, /prog and the ping URLs, as the OpenAPI
  * documents list them: /prog's published document, and the one Nest's
  * Swagger scanner builds from every controller of the running app for /api.
  * Random and hostile bodies, headers, encodings, ids and query strings; the
@@ -196,7 +196,7 @@ describe('fuzzing every /api and /prog operation from the OpenAPI documents', ()
     await freshAccount(watch);
     const api = SwaggerModule.createDocument(server.app, new DocumentBuilder().build()) as unknown as OpenApiDocument;
     const prog = (await watch.step('read /prog/openapi.json', () => server.http.get<OpenApiDocument>('/prog/openapi.json'))).body;
-    operations = [...operationsOf(api, '/api/'), ...operationsOf(prog, '/prog/')];
+    operations = [...operationsOf(api, '/api/'), ...operationsOf(prog, '/prog/'), ...operationsOf(prog, '/ping/')];
     watch.finish();
   });
 
@@ -213,7 +213,9 @@ describe('fuzzing every /api and /prog operation from the OpenAPI documents', ()
   it('finds a good number of operations in both documents', () => {
     expect(operations.filter((o) => o.path.startsWith('/api/')).length).toBeGreaterThan(40);
     const prog = operations.filter((o) => o.path.startsWith('/prog/')).map((o) => `${o.method} ${o.path}`);
-    expect(prog).toEqual(expect.arrayContaining(['GET /prog/ping', 'POST /prog/jobs', 'PUT /prog/jobs/{job_id}', 'GET /prog/jobs/{job_id}/logs']));
+    expect(prog).toEqual(expect.arrayContaining(['GET /prog/ping', 'POST /prog/jobs', 'PUT /prog/jobs/{job_id}', 'GET /prog/jobs/{job_id}/logs', 'POST /prog/monitors']));
+    const ping = operations.filter((o) => o.path.startsWith('/ping/')).map((o) => `${o.method} ${o.path}`);
+    expect(ping).toEqual(expect.arrayContaining(['GET /ping/{token}', 'POST /ping/{token}/fail', 'POST /ping/{token}/start']));
     expect(operations.find((o) => o.method === 'POST' && o.path === '/prog/jobs')?.bodySchema?.properties).toHaveProperty('cron_expression');
   });
 
