@@ -62,6 +62,35 @@ describe('HttpExecutor start-up warm-up', () => {
     }
   });
 
+  it('asks for one full collection, before its last phase', async () => {
+    const executor = guardedExecutor();
+    let collections = 0;
+    let roundsBeforeCollection = -1;
+    let rounds = 0;
+    try {
+      const sent = await executor.warmUp({
+        inFlight: 64,
+        stop: () => false,
+        // Asked once before each round: counts them.
+        pause: () => {
+          rounds++;
+          return false;
+        },
+        collect: () => {
+          collections++;
+          roundsBeforeCollection = rounds;
+        },
+        requests: 300,
+      });
+      expect(sent).toBe(300);
+      expect(collections).toBe(1);
+      expect(roundsBeforeCollection).toBeGreaterThan(0);
+      expect(roundsBeforeCollection).toBeLessThan(rounds);
+    } finally {
+      await executor.onApplicationShutdown();
+    }
+  });
+
   it('sends nothing while paused, then goes on', async () => {
     const executor = guardedExecutor();
     let paused = true;
