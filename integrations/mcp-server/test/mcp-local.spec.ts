@@ -18,7 +18,8 @@ const run = promisify(execFile);
 
 const JOB_TOOLS = ['list_jobs', 'get_job', 'create_job', 'update_job', 'delete_job', 'pause_job', 'resume_job', 'run_job_now', 'get_job_logs'];
 const LOCAL_TOOLS = ['validate_cron', 'explain_cron', 'next_cron_runs'];
-const ALL_TOOLS = [...JOB_TOOLS, ...LOCAL_TOOLS, 'find_failing_jobs', 'estimate_executions', 'check_connection'];
+const MONITOR_TOOLS = ['list_monitors', 'get_monitor', 'create_monitor', 'update_monitor', 'delete_monitor', 'pause_monitor', 'resume_monitor', 'get_monitor_events'];
+const ALL_TOOLS = [...JOB_TOOLS, ...MONITOR_TOOLS, ...LOCAL_TOOLS, 'find_failing_jobs', 'estimate_executions', 'check_connection'];
 
 describe('MCP server without a backend', () => {
   let bin: BuiltServer;
@@ -55,10 +56,12 @@ describe('MCP server without a backend', () => {
     it('annotates reading, destructive and idempotent tools', async () => {
       const { tools } = await mcp.client.listTools();
       const hints = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
-      for (const name of ['list_jobs', 'get_job', 'get_job_logs', 'find_failing_jobs', 'estimate_executions', 'check_connection', ...LOCAL_TOOLS]) {
+      for (const name of ['list_jobs', 'get_job', 'get_job_logs', 'list_monitors', 'get_monitor', 'get_monitor_events', 'find_failing_jobs', 'estimate_executions', 'check_connection', ...LOCAL_TOOLS]) {
         expect(hints[name]).toMatchObject({ readOnlyHint: true, idempotentHint: true });
       }
       expect(hints.delete_job).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+      expect(hints.delete_monitor).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+      expect(hints.create_monitor).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
       expect(hints.update_job).toMatchObject({ readOnlyHint: false, destructiveHint: true });
       expect(hints.create_job).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
       expect(hints.pause_job).toMatchObject({ destructiveHint: false, idempotentHint: true });

@@ -59,8 +59,14 @@ export function describeIssue(issue: ValidationIssue): string {
 
 const detailText = (detail: unknown): string => (typeof detail === 'string' ? detail : JSON.stringify(detail));
 
+/** The job or monitor a call is about: a 404 then means it is not (or no longer) the key owner's. */
+export interface CallSubject {
+  kind: 'job' | 'monitor';
+  id: string;
+}
+
 /** Maps an HTTP answer of the /prog API that is not 2xx to a CronbeamError. */
-export function errorFromResponse(status: number, detail: unknown, retryAfter: string | null, jobId: string | null, baseUrl: string): CronbeamError {
+export function errorFromResponse(status: number, detail: unknown, retryAfter: string | null, subject: CallSubject | null, baseUrl: string): CronbeamError {
   if (status === 401) {
     return new CronbeamError(
       'invalid_credentials',
@@ -69,8 +75,11 @@ export function errorFromResponse(status: number, detail: unknown, retryAfter: s
       detail,
     );
   }
-  if (status === 404 && jobId !== null) {
-    return new CronbeamError('not_found', `Job ${jobId}: not found (404 ${detailText(detail)}). Call list_jobs to see the jobs this API key can reach.`, status, detail);
+  if (status === 404 && subject?.kind === 'job') {
+    return new CronbeamError('not_found', `Job ${subject.id}: not found (404 ${detailText(detail)}). Call list_jobs to see the jobs this API key can reach.`, status, detail);
+  }
+  if (status === 404 && subject?.kind === 'monitor') {
+    return new CronbeamError('not_found', `Monitor ${subject.id}: not found (404 ${detailText(detail)}). Call list_monitors to see the monitors this API key can reach.`, status, detail);
   }
   if (status === 404) {
     return new CronbeamError('configuration', `${baseUrl} has no Cronbeam /prog API (404). Check that CRONBEAM_URL is the address of the Cronbeam API.`, status, detail);
@@ -83,7 +92,7 @@ export function errorFromResponse(status: number, detail: unknown, retryAfter: s
     const limit = detail as JobLimitExceeded;
     return new CronbeamError(
       'job_limit',
-      `Job limit exceeded: the ${limit.plan} plan allows ${limit.max_jobs} jobs and this account has ${limit.job_count}. Delete a job (delete_job) or upgrade the plan on the pricing page, then try again.`,
+      `Job limit exceeded: the ${limit.plan} plan allows ${limit.max_jobs} jobs and this account has ${limit.job_count}. Delete a job or a monitor (they count together) or upgrade the plan on the pricing page, then try again.`,
       status,
       detail,
     );

@@ -1,6 +1,7 @@
 import type { Job, JobDefinition, JobLogEntry, JobLogsResponse } from '@shared/jobs/job-types';
+import type { Monitor, MonitorEvent } from '@shared/notifications/monitors';
 import type { CronbeamSettings } from '../config';
-import { CronbeamError, errorFromResponse } from './cronbeam-errors';
+import { type CallSubject, CronbeamError, errorFromResponse } from './cronbeam-errors';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -32,7 +33,7 @@ export class ProgClient {
   }
 
   getJob(jobId: string): Promise<Job> {
-    return this.call('GET', jobPath(jobId), undefined, jobId);
+    return this.call('GET', jobPath(jobId), undefined, job(jobId));
   }
 
   createJob(definition: JobDefinition): Promise<Job> {
@@ -41,31 +42,70 @@ export class ProgClient {
 
   /** PUT replaces the whole definition. */
   replaceJob(jobId: string, definition: JobDefinition): Promise<Job> {
-    return this.call('PUT', jobPath(jobId), definition, jobId);
+    return this.call('PUT', jobPath(jobId), definition, job(jobId));
   }
 
   deleteJob(jobId: string): Promise<{ message: string }> {
-    return this.call('DELETE', jobPath(jobId), undefined, jobId);
+    return this.call('DELETE', jobPath(jobId), undefined, job(jobId));
   }
 
   pauseJob(jobId: string): Promise<Job> {
-    return this.call('POST', `${jobPath(jobId)}/pause`, undefined, jobId);
+    return this.call('POST', `${jobPath(jobId)}/pause`, undefined, job(jobId));
   }
 
   resumeJob(jobId: string): Promise<Job> {
-    return this.call('POST', `${jobPath(jobId)}/resume`, undefined, jobId);
+    return this.call('POST', `${jobPath(jobId)}/resume`, undefined, job(jobId));
   }
 
   /** Executes the job once now and answers that execution (a manual run, counted in the quota). */
   runJobNow(jobId: string): Promise<JobLogEntry> {
-    return this.call('POST', `${jobPath(jobId)}/run`, undefined, jobId);
+    return this.call('POST', `${jobPath(jobId)}/run`, undefined, job(jobId));
   }
 
   /** The latest finished executions, newest first. */
   async jobLogs(jobId: string): Promise<JobLogEntry[]> {
-    const answer = await this.call<Partial<JobLogsResponse>>('GET', `${jobPath(jobId)}/logs`, undefined, jobId);
+    const answer = await this.call<Partial<JobLogsResponse>>('GET', `${jobPath(jobId)}/logs`, undefined, job(jobId));
     if (!Array.isArray(answer.logs)) throw this.notCronbeam();
     return answer.logs;
+  }
+
+  async listMonitors(): Promise<Monitor[]> {
+    const monitors = await this.call<unknown>('GET', '/prog/monitors', undefined, null);
+    if (!Array.isArray(monitors)) throw this.notCronbeam();
+    return monitors as Monitor[];
+  }
+
+  getMonitor(monitorId: string): Promise<Monitor> {
+    return this.call('GET', monitorPath(monitorId), undefined, monitor(monitorId));
+  }
+
+  /** The definition as the API takes it (MonitorDefinition's input: defaults filled in by the server). */
+  createMonitor(definition: MonitorInput): Promise<Monitor> {
+    return this.call('POST', '/prog/monitors', definition, null);
+  }
+
+  /** PUT replaces the whole definition; the ping URL stays. */
+  replaceMonitor(monitorId: string, definition: MonitorInput): Promise<Monitor> {
+    return this.call('PUT', monitorPath(monitorId), definition, monitor(monitorId));
+  }
+
+  deleteMonitor(monitorId: string): Promise<{ message: string }> {
+    return this.call('DELETE', monitorPath(monitorId), undefined, monitor(monitorId));
+  }
+
+  pauseMonitor(monitorId: string): Promise<Monitor> {
+    return this.call('POST', `${monitorPath(monitorId)}/pause`, undefined, monitor(monitorId));
+  }
+
+  resumeMonitor(monitorId: string): Promise<Monitor> {
+    return this.call('POST', `${monitorPath(monitorId)}/resume`, undefined, monitor(monitorId));
+  }
+
+  /** The latest pings and missed pings, newest first. */
+  async monitorEvents(monitorId: string): Promise<MonitorEvent[]> {
+    const answer = await this.call<{ events?: unknown }>('GET', `${monitorPath(monitorId)}/events`, undefined, monitor(monitorId));
+    if (!Array.isArray(answer.events)) throw this.notCronbeam();
+    return answer.events as MonitorEvent[];
   }
 
   /** A server at CRONBEAM_URL answered JSON that no Cronbeam route gives. */
@@ -85,8 +125,8 @@ export class ProgClient {
     return { accept: 'application/json', authorization: `Bearer ${settings.apiKey}`, ...(settings.userId ? { 'x-user-id': settings.userId } : {}) };
   }
 
-  /** One call; `jobId` names the job a 404 is about (null for the collection routes, where a 404 means a wrong URL). */
-  private async call<T>(method: Method, path: string, body: unknown, jobId: string | null, authenticated = true): Promise<T> {
+  /** One call; `subject` names the job or monitor a 404 is about (null for the collection routes, where a 404 means a wrong URL). */
+  private async call<T>(method: Method, path: string, body: unknown, subject: CallSubject | null, authenticated = true): Promise<T> {
     const headers = this.headersFor(authenticated);
     if (body !== undefined) headers['content-type'] = 'application/json';
     const url = `${this.settings.baseUrl}${path}`;
@@ -118,7 +158,7 @@ export class ProgClient {
     }
     if (!response.ok) {
       const detail = parsed && typeof parsed === 'object' && 'detail' in parsed ? (parsed as { detail: unknown }).detail : text.slice(0, 500) || response.statusText;
-      throw errorFromResponse(response.status, detail, response.headers.get('retry-after'), jobId, this.settings.baseUrl);
+      throw errorFromResponse(response.status, detail, response.headers.get('retry-after'), subject, this.settings.baseUrl);
     }
     if (parsed === null) {
       throw new CronbeamError('server_error', `Cronbeam answered ${response.status} without JSON at ${url}; is CRONBEAM_URL the API's address?`, response.status);
@@ -127,9 +167,19 @@ export class ProgClient {
   }
 }
 
+/** What create and replace send: the monitor fields, optional ones left to the server's defaults. */
+export type MonitorInput = Pick<Monitor, 'name'> & Partial<Pick<Monitor, 'period_seconds' | 'cron_expression' | 'time_zone' | 'grace_seconds' | 'channel_ids'>>;
+
+const job = (id: string): CallSubject => ({ kind: 'job', id });
+const monitor = (id: string): CallSubject => ({ kind: 'monitor', id });
+
 /** Ids travel in the path: anything odd is escaped, so an id can never reach another route. */
 function jobPath(jobId: string): string {
   return `/prog/jobs/${encodeURIComponent(jobId)}`;
+}
+
+function monitorPath(monitorId: string): string {
+  return `/prog/monitors/${encodeURIComponent(monitorId)}`;
 }
 
 function describeNetworkError(error: unknown): string {
