@@ -66,7 +66,7 @@ function Endpoint({ endpoint, origin }: { endpoint: DocumentedEndpoint; origin: 
         ) : null}
       </p>
       {requestExample !== undefined ? (
-        <CodeBlock label={`Example request of ${method.toUpperCase()} ${path}`} code={`curl -X ${method.toUpperCase()} ${origin}${path.replace('{job_id}', 'JOB_ID')} \\
+        <CodeBlock label={`Example request of ${method.toUpperCase()} ${path}`} code={`curl -X ${method.toUpperCase()} ${origin}${path.replace('{job_id}', 'JOB_ID').replace('{monitor_id}', 'MONITOR_ID')} \\
   -H "X-API-Key: YOUR_API_KEY" -H "X-User-ID: YOUR_USER_ID" \\
   -H "Content-Type: application/json" \\
   -d '${json(requestExample).replace(/'/g, "'\\''")}'`} />
