@@ -105,7 +105,7 @@ export interface WarmUpOptions {
   stop: () => boolean;
   /** Holds it back while true (the scheduler is claiming). */
   pause?: () => boolean;
-  /** Runs a full garbage collection, if the process can (called before the last phase). */
+  /** Runs a full garbage collection, if the process can (called once, after the first phase). */
   collect?: () => void;
   /** How many requests; by default ExecutorSettings.warmUpRequests. */
   requests?: number;
@@ -224,9 +224,9 @@ export class HttpExecutor implements OnApplicationShutdown {
     let sent = 0;
     try {
       for (let phase = 0; phase < WARM_UP_PHASES && sent < requests && !stop(); phase++) {
-        // A full collection clears the earlier phases' garbage; the last phase then compiles the code again
-        // for objects that are alive, and leaves a third of the garbage on the heap.
-        if (phase === WARM_UP_PHASES - 1) collect?.();
+        // A full collection after the first phase clears its garbage; the later phases compile the code again for
+        // objects that are alive. (Before the last phase, a third of the requests were too few to compile it again.)
+        if (phase === 1) collect?.();
         // As before a burst: connections opened ahead, then taken by the pool.
         this.connector.open(url, this.settings.connectionsPerOrigin);
         await waitUntil(() => this.connector.pending(url) === 0, stop);

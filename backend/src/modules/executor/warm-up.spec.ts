@@ -62,7 +62,7 @@ describe('HttpExecutor start-up warm-up', () => {
     }
   });
 
-  it('asks for one full collection, before its last phase', async () => {
+  it('asks for one full collection, after its first phase', async () => {
     const executor = guardedExecutor();
     let collections = 0;
     let roundsBeforeCollection = -1;

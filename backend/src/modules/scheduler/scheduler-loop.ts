@@ -98,6 +98,7 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
         pause: () => this.ticking,
         // Without it the warm-up's garbage stays on the heap until the idle collector's first collection (+30-45 MB
         // peak in the steady benchmark); collecting after the warm-up instead threw away most of its compiled code.
+        // See docs/adr/0115.
         collect: this.settings.idleCollection && typeof gc === 'function' ? () => gc() : undefined,
       });
       if (sent > 0) this.logger.log(`Warm-up: ${sent} requests to a loopback sink in ${Math.round(performance.now() - started)} ms`);
