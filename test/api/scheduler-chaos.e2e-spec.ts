@@ -147,7 +147,7 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
           `Chaos (PostgreSQL, 2 instance processes, ${how} ${(beforeInstantMs / 1000).toFixed(2)} s before a burst of ${JOBS}):`,
           `  deliveries expected ${JOBS}, received ${result.received}, lost ${result.lost}, doubled ${result.doubled}, early ${result.early}`,
           `  runs held by the disrupted instance ${victimRuns.size}, taken over and delivered ${takenOver.length}; lateness p50 ${(lateness[Math.floor(lateness.length / 2)] / 1000).toFixed(2)} s, max ${(result.maxLateness / 1000).toFixed(2)} s (target ${TAKEOVER_TARGET_MS / 1000} s)`,
-          `  runs of the other instance ${others.length}, max lateness ${(Math.max(...others) / 1000).toFixed(3)} s`,
+          `  runs of the other instance ${others.length}${others.length > 0 ? `, max lateness ${(Math.max(...others) / 1000).toFixed(3)} s` : ''}`,
           '',
         ].join('\n'),
       );
