@@ -132,7 +132,11 @@ describe('dashboard and jobs (browser)', () => {
     await page.goto('/dashboard');
     await row('alpha-job').waitFor();
     await page.getByText('Total Jobs').waitFor();
-    expect(await page.getByRole('list', { name: 'Account statistics' }).getByRole('listitem').count()).toBe(7);
+    // The spec's seven cards, plus heartbeat monitors beside the jobs.
+    const cards = page.getByRole('list', { name: 'Account statistics' }).getByRole('listitem');
+    expect(await cards.locator('.stat-label').allTextContents()).toEqual([
+      'Total Jobs', 'Active Jobs', 'Failed Jobs', 'Monitors', 'Jobs Used', 'Executions Used', 'N8N Deployments (this month)', 'Plan',
+    ]);
     await screenshot(page, 'dashboard');
     await page.getByRole('button', { name: 'Switch to dark theme' }).click();
     expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');
