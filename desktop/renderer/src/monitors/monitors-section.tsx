@@ -4,9 +4,9 @@ import { Fragment, useCallback, useEffect, useState } from 'react';
 import { alertChannelsApi } from '../api/alert-channels-api';
 import { errorMessage } from '../api/api-error';
 import { monitorsApi } from '../api/monitors-api';
+import { ConfirmDeleteModal } from '../ui/confirm-delete-modal';
 import { CopyButton } from '../ui/copy-button';
 import { formatUtc } from '../ui/format';
-import { Modal } from '../ui/modal';
 import { notify } from '../ui/toasts';
 import { MonitorForm } from './monitor-form';
 import { describeSchedule, formatSeconds, pingUrls } from './monitor-format';
@@ -195,30 +195,11 @@ function MonitorDetails({ monitor, channels }: { monitor: Monitor; channels: Ale
 /** Asks before a monitor is deleted: its ping URL stops working. */
 function DeleteMonitorModal({ monitor, onClose }: { monitor: Monitor; onClose(): void }) {
   const remove = useMonitors((s) => s.remove);
-  const [busy, setBusy] = useState(false);
-  const confirm = async () => {
-    setBusy(true);
-    if (await remove(monitor)) onClose();
-    else setBusy(false);
-  };
   return (
-    <Modal
-      title="Delete monitor"
-      onClose={onClose}
-      actions={
-        <>
-          <button type="button" className="button button-secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="button" className="button button-danger" onClick={confirm} disabled={busy}>
-            {busy ? 'Deleting...' : 'Delete Monitor'}
-          </button>
-        </>
-      }
-    >
+    <ConfirmDeleteModal title="Delete monitor" confirmLabel="Delete Monitor" onConfirm={() => remove(monitor)} onClose={onClose}>
       <p>
         Delete <strong>{monitor.name}</strong>? Its ping URL stops working and its history is removed. This cannot be undone.
       </p>
-    </Modal>
+    </ConfirmDeleteModal>
   );
 }
