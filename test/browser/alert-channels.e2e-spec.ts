@@ -1,10 +1,9 @@
 import type { Page } from 'playwright-core';
 import { AlertReceiver } from '../fakes/alert-receiver';
-import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
-import { startTestServer, type TestServer } from '../support/test-server';
-import { launchBrowser, screenshot, type Browser } from './support/browser';
-import { setSessionCookies } from './support/session-cookies';
-import { buildWebApp } from './support/web-build';
+import type { SignedInAccount } from '../support/accounts';
+import type { TestServer } from '../support/test-server';
+import { openAppPage, type AppPage } from './support/app-page';
+import { screenshot } from './support/browser';
 
 jest.setTimeout(90_000);
 
@@ -12,22 +11,17 @@ jest.setTimeout(90_000);
 describe('alert channels (browser)', () => {
   let server: TestServer;
   let receiver: AlertReceiver;
-  let browser: Browser;
+  let app: AppPage;
   let page: Page;
   let account: SignedInAccount;
 
   beforeAll(async () => {
     receiver = await AlertReceiver.start();
-    server = await startTestServer({ WEB_DIST_DIR: buildWebApp(), PRIVATE_TARGET_ALLOWLIST: '127.0.0.1' });
-    browser = await launchBrowser(server.baseUrl);
-    account = await signUpAndLogin(server, { name: 'Alert Tester' });
-    await setSessionCookies(browser.context, server.baseUrl, account);
-    page = await browser.newPage();
+    app = await openAppPage({ name: 'Alert Tester', env: { PRIVATE_TARGET_ALLOWLIST: '127.0.0.1' } });
+    ({ server, page, account } = app);
   }, 180_000);
   afterAll(async () => {
-    await page?.close();
-    await browser?.close();
-    await server?.close();
+    await app?.close();
     await receiver?.close();
   });
 

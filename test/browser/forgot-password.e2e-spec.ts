@@ -1,29 +1,25 @@
 import type { Page } from 'playwright-core';
 import { newPasswordSchema } from '@shared/auth/auth-schemas';
-import { latestMailedCode, signUpAndLogin, type SignedInAccount } from '../support/accounts';
-import { startTestServer, type TestServer } from '../support/test-server';
-import { launchBrowser, screenshot, type Browser } from './support/browser';
-import { buildWebApp } from './support/web-build';
+import { latestMailedCode, type SignedInAccount } from '../support/accounts';
+import type { TestServer } from '../support/test-server';
+import { openAppPage, type AppPage } from './support/app-page';
+import { screenshot } from './support/browser';
 
 jest.setTimeout(90_000);
 
 /** 'Forgot Password?' on the login screen leads through request, code and new password back to sign-in. */
 describe('password reset screens (browser)', () => {
   let server: TestServer;
-  let browser: Browser;
+  let app: AppPage;
   let page: Page;
   let account: SignedInAccount;
 
   beforeAll(async () => {
-    server = await startTestServer({ WEB_DIST_DIR: buildWebApp() });
-    browser = await launchBrowser(server.baseUrl);
-    account = await signUpAndLogin(server, { name: 'Reset Tester' });
-    page = await browser.newPage();
+    app = await openAppPage({ name: 'Reset Tester', signedIn: false });
+    ({ server, page, account } = app);
   }, 180_000);
   afterAll(async () => {
-    await page?.close();
-    await browser?.close();
-    await server?.close();
+    await app?.close();
   });
 
   it('requests a code, refuses a weak password as typed, sets a new one and signs in with it', async () => {

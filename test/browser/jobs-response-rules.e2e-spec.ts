@@ -1,11 +1,9 @@
 import type { Page } from 'playwright-core';
 import { AlertReceiver } from '../fakes/alert-receiver';
 import { HttpTarget } from '../fakes/http-target';
-import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
-import { startTestServer, type TestServer } from '../support/test-server';
-import { launchBrowser, type Browser } from './support/browser';
-import { setSessionCookies } from './support/session-cookies';
-import { buildWebApp } from './support/web-build';
+import type { SignedInAccount } from '../support/accounts';
+import type { TestServer } from '../support/test-server';
+import { openAppPage, type AppPage } from './support/app-page';
 
 jest.setTimeout(120_000);
 
@@ -18,7 +16,7 @@ describe('job response rules and auto-pause (browser)', () => {
   let server: TestServer;
   let target: HttpTarget;
   let receiver: AlertReceiver;
-  let browser: Browser;
+  let app: AppPage;
   let page: Page;
   let account: SignedInAccount;
 
@@ -29,16 +27,11 @@ describe('job response rules and auto-pause (browser)', () => {
       res.end('state: degraded');
     });
     receiver = await AlertReceiver.start();
-    server = await startTestServer({ WEB_DIST_DIR: buildWebApp(), PRIVATE_TARGET_ALLOWLIST: '127.0.0.1' });
-    browser = await launchBrowser(server.baseUrl);
-    account = await signUpAndLogin(server, { name: 'Rules Tester' });
-    await setSessionCookies(browser.context, server.baseUrl, account);
-    page = await browser.newPage();
+    app = await openAppPage({ name: 'Rules Tester', env: { PRIVATE_TARGET_ALLOWLIST: '127.0.0.1' } });
+    ({ server, page, account } = app);
   }, 180_000);
   afterAll(async () => {
-    await page?.close();
-    await browser?.close();
-    await server?.close();
+    await app?.close();
     await target?.close();
     await receiver?.close();
   });

@@ -1,32 +1,29 @@
 import type { Page } from 'playwright-core';
-import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
-import { startTestServer, type TestServer } from '../support/test-server';
+import type { SignedInAccount } from '../support/accounts';
+import type { TestServer } from '../support/test-server';
 import { setPlan, TEST_ADMIN_TOKEN } from '../api/jobs-fixtures';
-import { launchBrowser, screenshot, type Browser } from './support/browser';
-import { setSessionCookies } from './support/session-cookies';
-import { buildWebApp } from './support/web-build';
+import { openAppPage, type AppPage } from './support/app-page';
+import { screenshot } from './support/browser';
 
 jest.setTimeout(90_000);
 
 /** Time zones, clone, status filter and sorting, import with its preview, and the actions column on laptop widths. */
 describe('job time zones, clone, filter and import (browser)', () => {
   let server: TestServer;
-  let browser: Browser;
+  let app: AppPage;
   let page: Page;
   let account: SignedInAccount;
 
   beforeAll(async () => {
-    server = await startTestServer({ WEB_DIST_DIR: buildWebApp(), ADMIN_TOKEN: TEST_ADMIN_TOKEN });
-    browser = await launchBrowser(server.baseUrl);
-    account = await signUpAndLogin(server, { name: 'Ada Lovelace' });
-    await setPlan(server, account.userId, 'pro');
-    await setSessionCookies(browser.context, server.baseUrl, account);
-    page = await browser.newPage();
+    app = await openAppPage({
+      name: 'Ada Lovelace',
+      env: { ADMIN_TOKEN: TEST_ADMIN_TOKEN },
+      prepare: (server, account) => setPlan(server, account.userId, 'pro'),
+    });
+    ({ server, page, account } = app);
   }, 180_000);
   afterAll(async () => {
-    await page?.close();
-    await browser?.close();
-    await server?.close();
+    await app?.close();
   });
 
   const row = (name: string) => page.getByRole('row').filter({ has: page.getByRole('cell', { name, exact: true }) });

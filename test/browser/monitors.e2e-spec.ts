@@ -1,30 +1,24 @@
 import type { Page } from 'playwright-core';
-import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
-import { startTestServer, type TestServer } from '../support/test-server';
-import { launchBrowser, screenshot, type Browser } from './support/browser';
-import { setSessionCookies } from './support/session-cookies';
-import { buildWebApp } from './support/web-build';
+import type { SignedInAccount } from '../support/accounts';
+import type { TestServer } from '../support/test-server';
+import { openAppPage, type AppPage } from './support/app-page';
+import { screenshot } from './support/browser';
 
 jest.setTimeout(120_000);
 
 /** The Monitors section: create on a cron schedule, copy-able ping URLs, pings seen, pause/resume, edit, plan limit, dashboard count, delete. */
 describe('heartbeat monitors (browser)', () => {
   let server: TestServer;
-  let browser: Browser;
+  let app: AppPage;
   let page: Page;
   let account: SignedInAccount;
 
   beforeAll(async () => {
-    server = await startTestServer({ WEB_DIST_DIR: buildWebApp() });
-    browser = await launchBrowser(server.baseUrl);
-    account = await signUpAndLogin(server, { name: 'Monitor Tester' });
-    await setSessionCookies(browser.context, server.baseUrl, account);
-    page = await browser.newPage();
+    app = await openAppPage({ name: 'Monitor Tester' });
+    ({ server, page, account } = app);
   }, 180_000);
   afterAll(async () => {
-    await page?.close();
-    await browser?.close();
-    await server?.close();
+    await app?.close();
   });
 
   const row = (name: string) => page.getByRole('table', { name: 'Monitors' }).getByRole('row').filter({ hasText: name });
