@@ -146,7 +146,7 @@ export default function AlertChannelsSection() {
         {channels.length === 0 ? (
           <p className="empty-state">No alert channels yet: alerts go to your account email only.</p>
         ) : (
-          <table className="data-table channels-table" aria-label="Alert channels">
+          <table className="data-table card-table channels-table" aria-label="Alert channels">
             <thead>
               <tr>
                 <th scope="col">Name</th>

@@ -140,7 +140,7 @@ export default function JobsSection() {
           </p>
         ) : (
           <div className="table-scroll">
-            <table className="data-table jobs-table" aria-label="Cron jobs">
+            <table className="data-table card-table jobs-table" aria-label="Cron jobs">
               <thead>
                 <tr>
                   <th scope="col">ID</th>

@@ -67,7 +67,7 @@ export default function MonitorsSection() {
         {monitors.length === 0 ? (
           loaded && <p className="empty-state">No monitors yet. Create one and have your job call its ping URL when it runs.</p>
         ) : (
-          <table className="data-table monitors-table" aria-label="Monitors">
+          <table className="data-table card-table monitors-table" aria-label="Monitors">
             <thead>
               <tr>
                 <th scope="col">Name</th>
