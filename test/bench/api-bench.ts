@@ -17,6 +17,7 @@ import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import { Client } from 'pg';
 import { BenchInstance } from './bench-instance';
+import { openDatabase } from './bench-scenarios';
 
 /** The part of autocannon's programmatic interface used here (the package ships no types). */
 interface LoadOptions {
@@ -63,25 +64,6 @@ const BULK_BATCH = 1_000;
 const BULK_BATCHES = 10;
 /** Each scenario runs in this many slices, alternating with the plain server. */
 const SLICES = 4;
-
-async function createDatabase(pgUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `cronbeam_apibench_${randomBytes(4).toString('hex')}`;
-  const admin = new Client({ connectionString: pgUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(pgUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new Client({ connectionString: pgUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
 
 async function call(base: string, method: string, route: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
   const res = await fetch(`${base}${route}`, {
@@ -240,7 +222,7 @@ function printTable(rows: Measured[], baselineRps: number): void {
 async function main(): Promise<void> {
   const opts = options();
   const wanted = (name: string) => !opts.only || opts.only.includes(name);
-  const db = await createDatabase(opts.pg);
+  const db = await openDatabase('postgres', opts.pg);
   const logFile = path.join(os.tmpdir(), `cronbeam-api-bench-${process.pid}.log`);
   const sql = new Client({ connectionString: db.url });
   let instance: BenchInstance | undefined;
@@ -360,7 +342,7 @@ async function main(): Promise<void> {
     baseline?.kill();
     await sql.end().catch(() => undefined);
     await instance?.stop();
-    await db.drop();
+    await db.close();
   }
 }
 
