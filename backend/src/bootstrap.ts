@@ -6,6 +6,7 @@ import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { answerClientErrors } from './common/http/client-errors';
 import { expressErrorHandler } from './common/http/http-error.filter';
+import { JsonReplyAdapter } from './common/http/json-reply-adapter';
 import { securityHeaders } from './common/http/security-headers';
 import { NestPinoLogger } from './common/logging/nest-logger';
 import { requestLogger } from './common/logging/request-logger';
@@ -29,7 +30,7 @@ export interface CreateAppOptions {
 /** Builds the Nest application with its HTTP middleware; the caller listens and closes it. */
 export async function createApp(config: AppConfig, options: CreateAppOptions): Promise<NestExpressApplication> {
   const logger = createRootLogger(config, options.logDestination);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, databaseUrl: options.databaseUrl }), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, databaseUrl: options.databaseUrl }), new JsonReplyAdapter(), {
     logger: new NestPinoLogger(logger),
     abortOnError: false,
     bodyParser: false,

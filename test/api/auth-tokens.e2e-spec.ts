@@ -4,6 +4,7 @@ import { Client } from 'pg';
 import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { eventually } from './scheduler-fixtures';
 
 // The api project's testTimeout is not applied to single-file runs; booting on the embedded database takes seconds.
 jest.setTimeout(60_000);
@@ -79,6 +80,21 @@ describe('bearer tokens: what the guard refuses', () => {
     const res = await call(forge());
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ detail: AUTH_MESSAGES.invalidToken });
+  });
+
+  it('refuses a token from the moment it expires, although its signature was verified when it was last used', async () => {
+    const exp = Math.floor(Date.now() / 1000) + 2;
+    const token = sign({ ...validClaims(), exp });
+    // Used while valid: the signature is verified once and remembered.
+    expect((await call(token)).status).toBe(200);
+    const res = await eventually(async () => {
+      const answer = await call(token);
+      return answer.status !== 200 && answer;
+    }, 12_000, 'the expired token refused');
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ detail: AUTH_MESSAGES.invalidToken });
+    // Not refused early either: the expiry, not the remembered verification, ended it.
+    expect(Date.now()).toBeGreaterThanOrEqual(exp * 1000);
   });
 
   it('ends every session on global sign-out', async () => {

@@ -1,5 +1,6 @@
 import type { TypeOrmModuleOptions } from '@nestjs/typeorm';
 import { MIGRATIONS } from './migrations';
+import { QueryLogger } from './query-logger';
 
 /**
  * TypeORM on the `pg` driver for both the embedded and a real PostgreSQL:
@@ -20,6 +21,7 @@ export function databaseOptions(url: string, poolSize: number): TypeOrmModuleOpt
     poolSize,
     extra: { max: poolSize, connectionTimeoutMillis: 10_000, application_name: 'cronbeam' },
     logging: ['error', 'migration'],
+    logger: new QueryLogger(),
     retryAttempts: 3,
     retryDelay: 500,
   };

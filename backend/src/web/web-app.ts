@@ -19,33 +19,26 @@ const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 export function mountWebApp(server: Express, config: AppConfig): void {
   const distDir = config.webDistDir;
   const indexFile = path.join(distDir, 'index.html');
+  const web = express.Router();
   // Pages and assets go out compressed (a third of the bytes on a phone's connection); the API is left as it is (event streams).
-  const compress = compression();
-  server.use((req: Request, res: Response, next: NextFunction) => (isServerPath(req.path) ? next() : compress(req, res, next)));
-  server.use(
-    '/assets',
-    express.static(path.join(distDir, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: true }),
-  );
+  web.use(compression());
+  web.use('/assets', express.static(path.join(distDir, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: true }));
   const hostsMeta = hostsMetaTag(config);
   const pages = SitePages.load(distDir, hostsMeta);
   let appPage: string | undefined;
-  if (pages) {
-    const site = sitePagesMiddleware(config, pages);
-    server.use((req: Request, res: Response, next: NextFunction) => (isServerPath(req.path) ? next() : site(req, res, next)));
-  }
+  if (pages) web.use(sitePagesMiddleware(config, pages));
   // The prerendered files are reached by their page URLs only.
-  server.use(`/${SITE_PAGES_DIR}`, (_req: Request, res: Response) => res.status(404).end());
-  // Server paths never name a file here: skipping them saves a file-system lookup on every API call.
-  const files = express.static(distDir, { index: false, maxAge: '1h' });
-  server.use((req: Request, res: Response, next: NextFunction) => (isServerPath(req.path) ? next() : files(req, res, next)));
-  server.use((req: Request, res: Response, next: NextFunction) => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || isServerPath(req.path) || req.path.startsWith('/assets/')) {
-      return next();
-    }
+  web.use(`/${SITE_PAGES_DIR}`, (_req: Request, res: Response) => res.status(404).end());
+  web.use(express.static(distDir, { index: false, maxAge: '1h' }));
+  web.use((req: Request, res: Response, next: NextFunction) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path.startsWith('/assets/')) return next();
     res.setHeader('Cache-Control', 'no-cache');
     if (!fs.existsSync(indexFile)) return res.type('html').send(PLACEHOLDER);
     if (!hostsMeta) return res.sendFile(indexFile);
     appPage ??= fs.readFileSync(indexFile, 'utf8').replace(/<meta name="viewport"[^>]*>/, (viewport) => `${viewport}\n    ${hostsMeta}`);
     res.type('html').send(appPage);
   });
+  // One check sends server paths past all of the above (each layer would be a router step, and the
+  // static lookups a file-system call); what the web app does not answer falls through to Nest.
+  server.use((req: Request, res: Response, next: NextFunction) => (isServerPath(req.path) ? next() : web(req, res, next)));
 }

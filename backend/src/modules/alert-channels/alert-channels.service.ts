@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { ALERT_CHANNEL_LIMITS, ALERT_CHANNEL_MESSAGES, type AlertChannel, type AlertChannelDefinition, type AlertDelivery } from '@shared/notifications/alert-channels';
 import { AppConfig } from '../../config/app-config';
+import { BackgroundWork } from '../../common/background-work';
 import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';
 import { HttpExecutor } from '../executor/http-executor.service';
@@ -36,7 +37,7 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
   private timer: NodeJS.Timeout | null = null;
   private draining = false;
   /** Attempts under way, awaited on shutdown so none is cut off mid-way (its lease would delay the retry). */
-  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly background = new BackgroundWork();
 
   constructor(
     private readonly channels: AlertChannelsRepository,
@@ -48,14 +49,14 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   onModuleInit(): void {
-    this.timer = setInterval(() => void this.track(this.drain()), DELIVERY_POLL_MS);
+    this.timer = setInterval(() => void this.background.track(this.drain()), DELIVERY_POLL_MS);
     this.timer.unref();
   }
 
   async onModuleDestroy(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await Promise.allSettled([...this.inFlight]);
+    await this.background.settled();
   }
 
   async list(userId: string): Promise<AlertChannel[]> {
@@ -117,7 +118,7 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
   /** Queues the delivery (leased to this instance) and makes its first attempt at once. */
   private async send(channel: AlertChannelRow, alert: AlertEvent): Promise<void> {
     const queueId = await this.channels.enqueueLeased(channel.id, { ...alert, at: alert.at.toISOString() }, DELIVERY_LEASE_MS);
-    await this.track(this.attemptQueued(channel, queueId, alert, 0));
+    await this.background.track(this.attemptQueued(channel, queueId, alert, 0));
   }
 
   /** Takes the retries that fell due (any instance's), one batch per tick; a tick still running makes the next one wait. */
@@ -127,7 +128,7 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
     try {
       const due = await this.channels.claimDue(DELIVERY_LEASE_MS, CLAIM_BATCH);
       await Promise.all(
-        due.map((item) => this.track(this.attemptQueued(item.channel, item.id, { ...(item.alert as unknown as AlertEvent), at: new Date(String(item.alert.at)) }, item.attempts))),
+        due.map((item) => this.background.track(this.attemptQueued(item.channel, item.id, { ...(item.alert as unknown as AlertEvent), at: new Date(String(item.alert.at)) }, item.attempts))),
       );
     } catch (error) {
       this.logger.warn(`Alert queue not read: ${(error as Error).message}`);
@@ -156,11 +157,6 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
       return;
     }
     await this.channels.reschedule(queueId, attempt, wait);
-  }
-
-  private track<T>(work: Promise<T>): Promise<T> {
-    this.inFlight.add(work);
-    return work.finally(() => this.inFlight.delete(work));
   }
 
   private async attempt(channel: AlertChannelRow, alert: AlertEvent): Promise<Outcome> {

@@ -1,4 +1,5 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
+import type { Request } from 'express';
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { passportJwtSecret } from 'jwks-rsa';
@@ -41,6 +42,52 @@ interface AccessTokenClaims {
   token_use?: string;
   client_id?: string;
   iat?: number;
+  exp?: number;
+}
+
+/** How long a token's verified signature is trusted without checking it again. */
+export const VERIFIED_TOKEN_TTL_MS = 60_000;
+/** Tokens remembered at most; past it the oldest is forgotten (each entry is the token and its claims, ~1 KB). */
+const VERIFIED_TOKENS_MAX = 10_000;
+
+/**
+ * Access tokens whose signature, issuer and expiry passed verification, by
+ * their exact text, until they expire or for VERIFIED_TOKEN_TTL_MS, whichever
+ * comes first. Checking an RS256 signature again for every request of the same
+ * session was, with the JWKS look-up around it, about a twentieth of a
+ * listed-jobs request's CPU (docs/adr/0110-api-throughput.md).
+ *
+ * Only the signature check is skipped: the per-request checks on the user
+ * (exists, not signed out everywhere since the token was issued) run on every
+ * request. A signing key withdrawn from the JWKS stops being honoured within
+ * the TTL, well inside the 10 minutes for which jwks-rsa already keeps keys.
+ */
+class VerifiedTokens {
+  private readonly entries = new Map<string, { claims: AccessTokenClaims; until: number }>();
+
+  claimsOf(token: string): AccessTokenClaims | undefined {
+    const entry = this.entries.get(token);
+    if (!entry) return undefined;
+    if (Date.now() < entry.until) return entry.claims;
+    this.entries.delete(token);
+    return undefined;
+  }
+
+  remember(token: string, claims: AccessTokenClaims): void {
+    const until = Math.min(Date.now() + VERIFIED_TOKEN_TTL_MS, (claims.exp ?? 0) * 1000);
+    if (until <= Date.now()) return;
+    // A Map iterates in insertion order: its first key is the oldest entry.
+    if (this.entries.size >= VERIFIED_TOKENS_MAX) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(token, { claims, until });
+  }
+}
+
+const bearerToken = ExtractJwt.fromAuthHeaderAsBearerToken();
+
+/** What passport adds to a strategy for the request it authenticates (passport's strategy interface). */
+interface PassportActions {
+  success(user: unknown): void;
+  error(err: unknown): void;
 }
 
 /**
@@ -52,6 +99,7 @@ interface AccessTokenClaims {
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
   private readonly clientId: string;
+  private readonly verified = new VerifiedTokens();
 
   constructor(
     @Inject(IDENTITY_PROVIDER) provider: IdentityProvider,
@@ -59,7 +107,8 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
   ) {
     const settings = provider.verificationSettings();
     super({
-      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      jwtFromRequest: bearerToken,
+      passReqToCallback: true,
       algorithms: ['RS256'],
       issuer: settings.issuer,
       ignoreExpiration: false,
@@ -78,7 +127,26 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
     this.clientId = settings.clientId;
   }
 
-  async validate(claims: AccessTokenClaims): Promise<AuthenticatedUser> {
+  /** A token verified recently is not verified again (VerifiedTokens); the user checks of validate() always run. */
+  override authenticate(req: Request, options?: unknown): void {
+    const token = bearerToken(req);
+    const claims = token ? this.verified.claimsOf(token) : undefined;
+    if (!claims) return super.authenticate(req, options);
+    const actions = this as unknown as PassportActions;
+    this.checkCaller(claims).then(
+      (user) => actions.success(user),
+      (error: unknown) => actions.error(error),
+    );
+  }
+
+  /** Called by passport-jwt once the token's signature, issuer and expiry have been verified. */
+  async validate(req: Request, claims: AccessTokenClaims): Promise<AuthenticatedUser> {
+    const user = await this.checkCaller(claims);
+    this.verified.remember(bearerToken(req)!, claims);
+    return user;
+  }
+
+  private async checkCaller(claims: AccessTokenClaims): Promise<AuthenticatedUser> {
     if (claims.token_use !== 'access' || claims.client_id !== this.clientId || !claims.sub) {
       throw ApiError.unauthorized(AUTH_MESSAGES.invalidToken);
     }

@@ -74,6 +74,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
 export class N8nProvisioner implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(N8nProvisioner.name);
   private readonly running = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  private sweeping: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -88,8 +89,8 @@ export class N8nProvisioner implements OnModuleInit, OnModuleDestroy {
   onModuleInit(): void {
     const staleMs = this.config.env.FLY_PROVISION_STALE_SECONDS * 1000;
     const everyMs = Math.max(200, Math.min(60_000, Math.floor(staleMs / 3)));
-    void this.sweep();
-    this.timer = setInterval(() => void this.sweep(), everyMs);
+    this.startSweep();
+    this.timer = setInterval(() => this.startSweep(), everyMs);
     this.timer.unref();
   }
 
@@ -98,6 +99,13 @@ export class N8nProvisioner implements OnModuleInit, OnModuleDestroy {
     const runs = [...this.running.values()];
     for (const run of runs) run.abort.abort(new Error(INTERRUPTED));
     await Promise.allSettled(runs.map((r) => r.done));
+    // A sweep under way finishes its writes and mails before the database closes.
+    await this.sweeping;
+  }
+
+  /** One sweep at a time: a tick that finds the last one still running skips. */
+  private startSweep(): void {
+    this.sweeping ??= this.sweep().finally(() => (this.sweeping = null));
   }
 
   /** Starts provisioning in the background; the HTTP request that asked for it has already been answered. */

@@ -105,7 +105,7 @@ export interface NewJobColumns extends JobDefinitionColumns {
   nextRunAt: Date | null;
 }
 
-/** Every SQL statement on `jobs`, one per function. Queries for a user's job are scoped by user id. */
+/** Every SQL statement on `jobs` and `job_counts`, one per function. Queries for a user's job are scoped by user id. */
 @Injectable()
 export class JobsRepository {
   constructor(@InjectRepository(JobEntity) private readonly jobs: Repository<JobEntity>) {}
@@ -121,8 +121,11 @@ export class JobsRepository {
     return rows[0] ? fromRow(rows[0]) : null;
   }
 
+  /** The user's committed jobs, as the triggers on jobs keep them in job_counts (no row: none). */
   countOwned(userId: string): Promise<number> {
-    return this.jobs.query(`SELECT count(*)::int AS n FROM jobs WHERE user_id = $1`, [userId]).then((rows: Array<{ n: number }>) => rows[0]!.n);
+    return this.jobs
+      .query(`SELECT coalesce((SELECT jobs FROM job_counts WHERE user_id = $1), 0) AS n`, [userId])
+      .then((rows: Array<{ n: number }>) => rows[0]!.n);
   }
 
   /**
@@ -131,6 +134,10 @@ export class JobsRepository {
    * is inserted). One transaction: an advisory lock on the user serialises
    * their creations (so two cannot both take the last slot), then the
    * counted insert, whose count sees every creation committed before.
+   * The count is the user's row of job_counts, kept by triggers on jobs
+   * (migration 1763809800000): one row read under the lock, where counting
+   * the jobs took time in proportion to them while the user's other
+   * creations waited.
    *
    * The statements go to the server as one message rather than one round
    * trip each: the lock is then held for the insert and the commit only,
@@ -176,7 +183,7 @@ export class JobsRepository {
            CROSS JOIN LATERAL jsonb_to_record(o.item) AS r(name text, url text, method text, headers jsonb, body text, cron_expression text,
                 time_zone text, response_rules jsonb, timeout_ms integer, auto_pause_after integer, status text, notify_on_failure boolean,
                 next_run_at timestamptz)
-          WHERE (SELECT count(*) FROM jobs WHERE user_id = '${userId}') + ${jobs.length} <= ${maxOwned}
+          WHERE coalesce((SELECT jobs FROM job_counts WHERE user_id = '${userId}'), 0) + ${jobs.length} <= ${maxOwned}
          RETURNING ${JOB_COLUMNS};
          COMMIT;`),
       )) as unknown as Array<QueryResult<JobRow>>;

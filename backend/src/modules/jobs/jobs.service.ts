@@ -80,6 +80,11 @@ export class JobsService {
     return (await this.jobs.listOwned(userId)).map(toJob);
   }
 
+  /** How many jobs the user has (a counter the database keeps, not a count of their rows). */
+  count(userId: string): Promise<number> {
+    return this.jobs.countOwned(userId);
+  }
+
   async get(userId: string, jobId: string): Promise<Job> {
     return toJob(await this.find(userId, jobId));
   }

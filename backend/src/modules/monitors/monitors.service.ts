@@ -3,6 +3,7 @@ import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import { MONITOR_LIMITS, MONITOR_MESSAGES, type Monitor, type MonitorDefinition, type MonitorEvent, type MonitorStatus } from '@shared/notifications/monitors';
 import type { JobLimitExceeded } from '@shared/jobs/job-types';
 import { AppConfig } from '../../config/app-config';
+import { BackgroundWork } from '../../common/background-work';
 import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';
 import { AlertChannelsService } from '../alert-channels/alert-channels.service';
@@ -32,6 +33,7 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(MonitorsService.name);
   private sweep: NodeJS.Timeout | null = null;
   private lastPrune = 0;
+  private readonly background = new BackgroundWork();
 
   constructor(
     private readonly monitors: MonitorsRepository,
@@ -45,12 +47,15 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     this.jobs.setLimitSharer((userId) => this.monitors.countOwned(userId));
-    this.sweep = setInterval(() => void this.markOverdue(), MONITOR_SWEEP_MS);
+    this.sweep = setInterval(() => void this.background.track(this.markOverdue()), MONITOR_SWEEP_MS);
     this.sweep.unref();
   }
 
-  onModuleDestroy(): void {
+  async onModuleDestroy(): Promise<void> {
     if (this.sweep) clearInterval(this.sweep);
+    this.sweep = null;
+    // A sweep still running may start alerts: settled() waits for those too.
+    await this.background.settled();
   }
 
   async list(userId: string): Promise<Monitor[]> {
@@ -65,7 +70,7 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
     const fields = await this.checked(userId, definition);
     const plan = await this.users.getPlan(userId);
     const maxJobs = this.quota.jobLimit(plan);
-    const used = (await this.jobs.list(userId)).length + (await this.monitors.countOwned(userId));
+    const used = (await this.jobs.count(userId)) + (await this.monitors.countOwned(userId));
     if (used >= maxJobs) {
       const detail: JobLimitExceeded = { error: 'Job limit exceeded', plan, job_count: used, max_jobs: maxJobs };
       throw ApiError.forbidden(detail);
@@ -137,13 +142,13 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
   }
 
   private alert(row: MonitorRow, event: 'failed' | 'recovered', detail: string): void {
-    void (async () => {
+    void this.background.track((async () => {
       const user = await this.users.findById(row.user_id);
       const dashboard = `${this.config.publicUrl}/dashboard`;
       const subject = event === 'failed' ? `Cronbeam: monitor "${row.name}" is down` : `Cronbeam: monitor "${row.name}" is up again`;
       if (user) await this.mail.send({ to: user.email, subject, text: `${detail}\n\nLogs: ${dashboard}` });
       await this.channels.notifyMonitor(row.user_id, row.id, row.channel_ids, { event, jobName: row.name, jobUrl: this.pingUrl(row.token), detail, at: new Date() });
-    })().catch((error: Error) => this.logger.warn(`Alert for monitor ${row.id} not sent: ${error.message}`));
+    })().catch((error: Error) => this.logger.warn(`Alert for monitor ${row.id} not sent: ${error.message}`)));
   }
 
   private async find(userId: string, monitorId: string): Promise<MonitorRow> {

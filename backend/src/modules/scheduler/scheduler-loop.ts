@@ -23,6 +23,9 @@ const BACKLOG_PER_SLOT = 100;
 const NEW_PROCESS_LOOKAHEAD_FACTOR = 2;
 const NEW_PROCESS_MS = 10_000;
 
+/** Allowance for the clocks of the instances and the database differing when deciding whether a wake-up is needed. */
+const WAKE_CLOCK_MARGIN_MS = 1_000;
+
 /** The start-up warm-up (HttpExecutor.warmUp) stops this long before a release, so it never competes with one. */
 const WARM_UP_QUIET_MS = 250;
 
@@ -60,7 +63,7 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
     // Every instance announces its job changes, an HTTP-only one included: the schedulers are elsewhere.
     this.jobSubscription = this.jobs.changes$.subscribe((change) => {
       // A job created, edited or resumed may be due before the armed timer: tell every instance.
-      if (change.nextRunAt) this.wake.signal();
+      if (change.nextRunAt && change.nextRunAt.getTime() < Date.now() + this.wakeWindowMs()) this.wake.signal();
       // A run already claimed ahead of its instant, by whichever instance, must not fire for a job paused meanwhile.
       if (change.kind === 'paused' || change.kind === 'deleted') this.wake.withdraw(change.jobId);
     });
@@ -165,6 +168,18 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
       this.dispatcher.accept(batch.runs);
       more = batch.more;
     }
+  }
+
+  /**
+   * How soon a job must be due for its change to wake the schedulers. Each
+   * instance sleeps at most the safety poll, then claims what falls within its
+   * look-ahead and arms its timer for the earliest due time it reads: a run
+   * due later than that is found in time without a wake-up. Skipping those
+   * saves a notification and, on every instance, a round of claim queries per
+   * change (most creations are due minutes or more away).
+   */
+  private wakeWindowMs(): number {
+    return this.settings.pollIntervalMs + this.settings.lookaheadMs * NEW_PROCESS_LOOKAHEAD_FACTOR + WAKE_CLOCK_MARGIN_MS;
   }
 
   /** The look-ahead, longer while the process is new (and warms up: not under test, whose timings it would change). */
