@@ -244,6 +244,94 @@ describe('n8n node Cronbeam', () => {
     });
   });
 
+  describe('Monitor', () => {
+    const createMonitor = (name: string, extra: IDataObject = {}) => json({ resource: 'monitor', operation: 'create', name, periodSeconds: 3600, ...extra });
+
+    it('creates monitors on a period and on a cron expression, and finds one from the list, by name and by ID', async () => {
+      const hourly = await createMonitor('n8n backup', { additionalFields: { graceSeconds: 300 } });
+      expect(hourly).toMatchObject({ name: 'n8n backup', period_seconds: 3600, cron_expression: null, time_zone: 'UTC', grace_seconds: 300, channel_ids: null, status: 'new' });
+      expect(hourly.ping_url).toMatch(/\/ping\/[A-Za-z0-9_-]{20,}$/);
+      expect((await apiGet(`/prog/monitors/${hourly.monitor_id}`)).body).toEqual(hourly);
+
+      const nightly = await json({ resource: 'monitor', operation: 'create', name: 'n8n nightly', scheduleType: 'cron', cronExpression: '0 3 * * *', timeZone: 'Europe/Berlin' });
+      expect(nightly).toMatchObject({ period_seconds: null, cron_expression: '0 3 * * *', time_zone: 'Europe/Berlin', grace_seconds: 60 });
+
+      for (const locator of [fromList(String(hourly.monitor_id)), byName('N8N BACKUP'), byId(String(hourly.monitor_id))]) {
+        expect(await json({ resource: 'monitor', operation: 'get', monitorId: locator })).toEqual(hourly);
+      }
+      const picker = await node.methods.listSearch.searchMonitors.call(runtime.loadOptionsContext(description), 'nightly');
+      expect(picker.results).toEqual([{ name: 'n8n nightly', value: nightly.monitor_id }]);
+
+      const unknown = await failure({ resource: 'monitor', operation: 'get', monitorId: byName('no such monitor') });
+      expect(unknown).toBeInstanceOf(NodeOperationError);
+      expect(unknown.message).toBe("No monitor named 'no such monitor'");
+      // Monitor names are not unique: a shared one is refused with the ids to choose from.
+      const twin = await createMonitor('n8n backup');
+      const ambiguous = await failure({ resource: 'monitor', operation: 'get', monitorId: byName('n8n backup') });
+      expect(ambiguous.message).toBe(`Several monitors are named 'n8n backup': ${hourly.monitor_id}, ${twin.monitor_id}. Give the monitor ID instead.`);
+    });
+
+    it('pings a monitor without sending the key: start and success record the run time, fail takes it down', async () => {
+      const monitor = await createMonitor('n8n pinged');
+      runtime.requests.length = 0;
+      expect(await json({ resource: 'monitor', operation: 'ping', monitorId: byId(String(monitor.monitor_id)), pingKind: 'start' })).toEqual({
+        monitor_id: monitor.monitor_id,
+        name: 'n8n pinged',
+        kind: 'start',
+        message: 'OK',
+      });
+      const pingPath = new URL(String(monitor.ping_url)).pathname;
+      const pingRequest = runtime.requests.find((r) => r.url.endsWith('/start'));
+      expect(pingRequest).toEqual({ method: 'POST', url: `${server.baseUrl}${pingPath}/start`, headers: {} });
+
+      await json({ resource: 'monitor', operation: 'ping', monitorId: byName('n8n pinged') });
+      const up = (await apiGet(`/prog/monitors/${monitor.monitor_id}`)).body;
+      expect(up).toMatchObject({ status: 'up', last_duration_ms: expect.any(Number), due_at: expect.any(String) });
+
+      await json({ resource: 'monitor', operation: 'ping', monitorId: byName('n8n pinged'), pingKind: 'fail' });
+      const events = await run({ resource: 'monitor', operation: 'getEvents', monitorId: byName('n8n pinged'), returnAll: true });
+      expect(events.map((item) => item.json.kind)).toEqual(['fail', 'success', 'start']);
+      expect(events.every((item) => item.json.monitor_id === monitor.monitor_id)).toBe(true);
+      const latest = await run({ resource: 'monitor', operation: 'getEvents', monitorId: byName('n8n pinged'), limit: 1 });
+      expect(latest.map((item) => item.json.kind)).toEqual(['fail']);
+
+      const down = await run({ resource: 'monitor', operation: 'getAll', returnAll: true, filters: { status: ['down'] } });
+      expect(down.map((item) => item.json.monitor_id)).toEqual([monitor.monitor_id]);
+    });
+
+    it('updates only the fields given: a cron expression replaces the period, a period the cron expression and its time zone', async () => {
+      const monitor = await createMonitor('n8n reshaped', { additionalFields: { graceSeconds: 120 } });
+      const toCron = await json({ resource: 'monitor', operation: 'update', monitorId: byId(String(monitor.monitor_id)), updateFields: { cronExpression: '*/15 * * * *', timeZone: 'Asia/Tokyo' } });
+      expect(toCron).toMatchObject({ name: 'n8n reshaped', period_seconds: null, cron_expression: '*/15 * * * *', time_zone: 'Asia/Tokyo', grace_seconds: 120, ping_url: monitor.ping_url });
+      const toPeriod = await json({ resource: 'monitor', operation: 'update', monitorId: byId(String(monitor.monitor_id)), updateFields: { periodSeconds: 600, name: 'n8n ten minutes' } });
+      expect(toPeriod).toMatchObject({ name: 'n8n ten minutes', period_seconds: 600, cron_expression: null, time_zone: 'UTC', grace_seconds: 120 });
+      expect((await apiGet(`/prog/monitors/${monitor.monitor_id}`)).body).toEqual(toPeriod);
+
+      const nothing = await failure({ resource: 'monitor', operation: 'update', monitorId: byId(String(monitor.monitor_id)) });
+      expect(nothing.message).toBe('Add at least one field to update');
+      const both = await failure({ resource: 'monitor', operation: 'update', monitorId: byId(String(monitor.monitor_id)), updateFields: { periodSeconds: 60, cronExpression: '* * * * *' } });
+      expect(both).toBeInstanceOf(NodeApiError);
+      expect(both.message).toContain('Give either period_seconds or cron_expression, not both');
+      const badPeriod = await failure({ resource: 'monitor', operation: 'create', name: 'n8n too often', periodSeconds: 0 });
+      expect(badPeriod).toMatchObject({ httpCode: '422' });
+      expect(badPeriod.message).toBe('period_seconds: period_seconds must be a whole number from 1 to 2678400');
+    });
+
+    it('pauses, resumes and deletes a monitor; its ping URL stops working', async () => {
+      const monitor = await createMonitor('n8n short-lived');
+      expect(await json({ resource: 'monitor', operation: 'pause', monitorId: byId(String(monitor.monitor_id)) })).toMatchObject({ status: 'paused', due_at: null });
+      expect(await json({ resource: 'monitor', operation: 'resume', monitorId: byId(String(monitor.monitor_id)) })).toMatchObject({ status: 'new' });
+      expect(await json({ resource: 'monitor', operation: 'delete', monitorId: byName('n8n short-lived') })).toEqual({
+        monitor_id: monitor.monitor_id,
+        deleted: true,
+        message: 'Monitor deleted',
+      });
+      const gone = await failure({ resource: 'monitor', operation: 'get', monitorId: byId(String(monitor.monitor_id)) });
+      expect(gone).toMatchObject({ message: 'Monitor not found', httpCode: '404' });
+      expect((await server.http.post(new URL(String(monitor.ping_url)).pathname)).status).toBe(404);
+    });
+  });
+
   describe('errors', () => {
     it("turns a 422 into a NodeApiError naming the field with the API's message", async () => {
       const error = await failure({ resource: 'job', operation: 'create', name: 'has spaces', url: 'ftp://example.com', cronExpression: '* * *' });

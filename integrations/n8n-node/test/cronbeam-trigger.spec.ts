@@ -5,6 +5,7 @@ import { CronbeamApi } from '../credentials/CronbeamApi.credentials';
 import { CronbeamTrigger } from '../nodes/CronbeamTrigger/CronbeamTrigger.node';
 import { keyedAccount, TEST_ADMIN_TOKEN, type KeyedAccount } from './support/cronbeam-fixtures';
 import { N8nRuntime } from './support/n8n-runtime';
+import { eventually } from '../../../test/api/scheduler-fixtures';
 
 jest.setTimeout(60_000);
 
@@ -164,5 +165,78 @@ describe('n8n node Cronbeam Trigger', () => {
     const sample = await poll({ jobs: [jobId] }, staticData, 'manual');
     expect(sample).toEqual([expect.objectContaining({ event: 'failed', run_id: newest, job_name: 'trigger-manual' })]);
     expect(staticData).toEqual({});
+  });
+
+  describe('heartbeat monitors', () => {
+    async function createMonitor(name: string, periodSeconds: number): Promise<{ id: string; ping: string }> {
+      const res = await server.http.post('/prog/monitors', { name, period_seconds: periodSeconds, grace_seconds: 0 }, auth());
+      expect(res.status).toBe(200);
+      return { id: res.body.monitor_id, ping: new URL(res.body.ping_url).pathname };
+    }
+    async function ping(path: string): Promise<void> {
+      expect((await server.http.post(path)).status).toBe(200);
+    }
+    const monitorStatus = async (id: string) => (await server.http.get(`/prog/monitors/${id}`, auth())).body.status as string;
+
+    it('offers the account\'s monitors by name with their schedule', async () => {
+      const { id } = await createMonitor('trigger-listed-monitor', 600);
+      const options = await trigger.methods.loadOptions.getMonitors.call(runtime.loadOptionsContext(description));
+      expect(options).toContainEqual({ name: 'trigger-listed-monitor', value: id, description: 'every 600 s' });
+    });
+
+    it('fires once when a monitor goes down and once when it recovers, across polls and a restart of n8n', async () => {
+      const backup = await createMonitor('trigger-backup', 3600);
+      await ping(`${backup.ping}/fail`); // an outage before activation is history, not news
+      const parameters = { watch: 'monitors', monitors: [backup.id], monitorEvents: ['down', 'recovered'] };
+      const staticData: IDataObject = {};
+      expect(await poll(parameters, staticData)).toEqual([]);
+
+      await ping(backup.ping);
+      expect((await poll(parameters, staticData)).map((item) => [item.event, item.kind])).toEqual([['recovered', 'success']]);
+      await ping(`${backup.ping}/start`);
+      await ping(`${backup.ping}/fail`);
+      await ping(`${backup.ping}/fail`);
+      const down = await poll(parameters, staticData);
+      expect(down).toEqual([expect.objectContaining({ event: 'down', kind: 'fail', monitor_id: backup.id, monitor_name: 'trigger-backup', status: 'down' })]);
+      expect(await poll(parameters, staticData)).toEqual([]);
+
+      // n8n saves static data with the workflow: after a restart the outage is still known, and only its end fires.
+      const reloaded = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+      await ping(`${backup.ping}/fail`);
+      expect(await poll(parameters, reloaded)).toEqual([]);
+      await ping(backup.ping);
+      expect((await poll(parameters, reloaded)).map((item) => item.event)).toEqual(['recovered']);
+
+      // Only "down" asked for: a recovery fires nothing.
+      const downOnly = { ...parameters, monitorEvents: ['down'] };
+      const quiet: IDataObject = {};
+      await poll(downOnly, quiet);
+      await ping(`${backup.ping}/fail`);
+      await ping(backup.ping);
+      expect((await poll(downOnly, quiet)).map((item) => item.event)).toEqual(['down']);
+    });
+
+    it('fires for a missed ping on every monitor when none is chosen, a monitor created after activation included', async () => {
+      const staticData: IDataObject = {};
+      const parameters = { watch: 'monitors' };
+      await poll(parameters, staticData);
+      const late = await createMonitor('trigger-late', 1);
+      await ping(late.ping);
+      // The service's sweep marks it missed a second or two after its ping was due.
+      await eventually(async () => (await monitorStatus(late.id)) === 'down', 15_000, 'the monitor marked down');
+      const fired = await poll(parameters, staticData);
+      expect(fired).toEqual([expect.objectContaining({ event: 'down', kind: 'missed', monitor_id: late.id, monitor_name: 'trigger-late' })]);
+      expect((await server.http.delete(`/prog/monitors/${late.id}`, auth())).status).toBe(200);
+      await expect(poll(parameters, staticData)).resolves.toEqual([]);
+    });
+
+    it('shows the newest outage as the test event in the editor, without touching saved state', async () => {
+      const { id, ping: path } = await createMonitor('trigger-manual-monitor', 3600);
+      await ping(`${path}/fail`);
+      const staticData: IDataObject = {};
+      const sample = await poll({ watch: 'monitors', monitors: [id] }, staticData, 'manual');
+      expect(sample).toEqual([expect.objectContaining({ event: 'down', kind: 'fail', monitor_id: id })]);
+      expect(staticData).toEqual({});
+    });
   });
 });

@@ -11,7 +11,9 @@ import {
 } from 'n8n-workflow';
 import { testCronbeamCredentials } from '../shared/credential-test';
 import { searchJobs } from '../shared/jobs';
+import { searchMonitors } from '../shared/monitors';
 import { jobFields, jobOperations, logFields, logOperations, resourceProperty } from './descriptions';
+import { monitorFields, monitorOperations } from './monitor-descriptions';
 import { runOperation } from './operations';
 
 export class Cronbeam implements INodeType {
@@ -22,17 +24,17 @@ export class Cronbeam implements INodeType {
     group: ['transform'],
     version: 1,
     subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-    description: 'Create, run, pause and inspect Cronbeam cron jobs',
+    description: 'Create, run, pause and inspect Cronbeam cron jobs, and ping and manage heartbeat monitors',
     defaults: { name: 'Cronbeam' },
     usableAsTool: true,
     inputs: [NodeConnectionTypes.Main],
     outputs: [NodeConnectionTypes.Main],
     credentials: [{ name: 'cronbeamApi', required: true, testedBy: 'cronbeamApiConnection' }],
-    properties: [resourceProperty, jobOperations, logOperations, ...jobFields, ...logFields],
+    properties: [resourceProperty, jobOperations, logOperations, monitorOperations, ...jobFields, ...logFields, ...monitorFields],
   };
 
   methods = {
-    listSearch: { searchJobs },
+    listSearch: { searchJobs, searchMonitors },
     credentialTest: { cronbeamApiConnection: testCronbeamCredentials },
   };
 

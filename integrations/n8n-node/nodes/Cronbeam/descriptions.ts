@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { JOB_LIMITS, JOB_LOGS_LIMITS } from '../shared/rules/jobs/job-limits';
 import { HTTP_METHODS, JOB_STATUSES } from '../shared/rules/jobs/job-types';
 import { jobLocator } from '../shared/jobs';
+import { getManyFields } from './list-options';
 
 const forJob = (...operation: string[]) => ({ show: { resource: ['job'], operation } });
 const forLog = (...operation: string[]) => ({ show: { resource: ['log'], operation } });
@@ -14,6 +15,7 @@ export const resourceProperty: INodeProperties = {
   options: [
     { name: 'Job', value: 'job' },
     { name: 'Log', value: 'log' },
+    { name: 'Monitor', value: 'monitor' },
   ],
   default: 'job',
 };
@@ -202,84 +204,27 @@ export const jobFields: INodeProperties[] = [
     options: [...optionalDefinitionFields, cronField, nameField, urlField].sort((a, b) => a.displayName.localeCompare(b.displayName)),
   },
 
-  {
-    displayName: 'Return All',
-    name: 'returnAll',
-    type: 'boolean',
-    default: false,
-    description: 'Whether to return all results or only up to a given limit',
-    displayOptions: forJob('getAll'),
-  },
-  {
-    displayName: 'Limit',
-    name: 'limit',
-    type: 'number',
-    typeOptions: { minValue: 1 },
-    default: 50,
-    description: 'Max number of results to return',
-    displayOptions: { show: { resource: ['job'], operation: ['getAll'], returnAll: [false] } },
-  },
-  {
-    displayName: 'Filters',
-    name: 'filters',
-    type: 'collection',
-    placeholder: 'Add Filter',
-    default: {},
-    displayOptions: forJob('getAll'),
-    options: [
-      {
-        displayName: 'Status',
-        name: 'status',
-        type: 'multiOptions',
-        options: JOB_STATUSES.map((status) => ({ name: status, value: status })),
-        default: [],
-        description: 'Only jobs in one of these statuses',
-      },
-    ],
-  },
+  ...getManyFields({
+    resource: 'job',
+    operations: ['getAll'],
+    statuses: JOB_STATUSES.map((status) => ({ name: status, value: status })),
+    statusDescription: 'Only jobs in one of these statuses',
+  }),
 ];
 
 export const logFields: INodeProperties[] = [
   { ...jobLocator, displayOptions: forLog('getAll') },
-  {
-    displayName: 'Return All',
-    name: 'returnAll',
-    type: 'boolean',
-    default: false,
-    description: 'Whether to return all results or only up to a given limit',
-    hint: `The API returns a job's latest ${JOB_LOGS_LIMITS.default} runs`,
-    displayOptions: forLog('getAll'),
-  },
-  {
-    displayName: 'Limit',
-    name: 'limit',
-    type: 'number',
-    typeOptions: { minValue: 1, maxValue: JOB_LOGS_LIMITS.default },
-    default: 50,
-    description: 'Max number of results to return',
-    displayOptions: { show: { resource: ['log'], operation: ['getAll'], returnAll: [false] } },
-  },
-  {
-    displayName: 'Filters',
-    name: 'filters',
-    type: 'collection',
-    placeholder: 'Add Filter',
-    default: {},
-    displayOptions: forLog('getAll'),
-    options: [
-      {
-        displayName: 'Status',
-        name: 'status',
-        type: 'multiOptions',
-        options: [
-          { name: 'Failed', value: 'failed' },
-          { name: 'Missed', value: 'missed' },
-          { name: 'Skipped (Quota)', value: 'skipped' },
-          { name: 'Success', value: 'success' },
-        ],
-        default: [],
-        description: 'Only runs with one of these outcomes',
-      },
+  ...getManyFields({
+    resource: 'log',
+    operations: ['getAll'],
+    limitMax: JOB_LOGS_LIMITS.default,
+    returnAllHint: `The API returns a job's latest ${JOB_LOGS_LIMITS.default} runs`,
+    statuses: [
+      { name: 'Failed', value: 'failed' },
+      { name: 'Missed', value: 'missed' },
+      { name: 'Skipped (Quota)', value: 'skipped' },
+      { name: 'Success', value: 'success' },
     ],
-  },
+    statusDescription: 'Only runs with one of these outcomes',
+  }),
 ];

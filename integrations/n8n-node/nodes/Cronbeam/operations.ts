@@ -2,6 +2,8 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8
 import type { Job, JobDefinition, JobLogEntry, JobLogsResponse } from '../shared/rules/jobs/job-types';
 import { cronbeamApiRequest } from '../shared/api';
 import { listJobs, resolveJobId } from '../shared/jobs';
+import { limitResults, statusFilter } from './list-options';
+import { runMonitorOperation } from './monitor-operations';
 
 /** The node's fields for the optional parts of a definition, as the Create and Update collections hold them. */
 interface DefinitionFields {
@@ -91,15 +93,6 @@ function definitionOf(job: Job): JobDefinition {
 
 const jobPath = (jobId: string, action = '') => `/prog/jobs/${encodeURIComponent(jobId)}${action}`;
 
-function limitResults<T>(context: IExecuteFunctions, results: T[], itemIndex: number): T[] {
-  if (context.getNodeParameter('returnAll', itemIndex, false) as boolean) return results;
-  return results.slice(0, context.getNodeParameter('limit', itemIndex, 50) as number);
-}
-
-function statusFilter(context: IExecuteFunctions, itemIndex: number): string[] {
-  return ((context.getNodeParameter('filters', itemIndex, {}) as IDataObject).status as string[] | undefined) ?? [];
-}
-
 /** Runs one operation for one input item; the result becomes one output item, or one per array element. */
 export async function runOperation(this: IExecuteFunctions, resource: string, operation: string, i: number): Promise<IDataObject | IDataObject[]> {
   const request = <T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: IDataObject) =>
@@ -148,6 +141,7 @@ export async function runOperation(this: IExecuteFunctions, resource: string, op
       }
     }
   }
+  if (resource === 'monitor') return await runMonitorOperation.call(this, operation, i);
   if (resource === 'log' && operation === 'getAll') {
     const jobId = await resolveJobId.call(this, i);
     const wanted = statusFilter(this, i);

@@ -63,49 +63,67 @@ function apiErrorFigures(body: unknown): string | undefined {
   return figures.length ? figures.map(([key, value]) => `${key}: ${String(value)}`).join(', ') : undefined;
 }
 
+/** Where the credential says Cronbeam answers (its Base URL, without a trailing slash). */
+async function credentialBaseUrl(this: CronbeamContext): Promise<string> {
+  const credentials = await this.getCredentials<CronbeamCredentials & IDataObject>(CREDENTIAL_TYPE);
+  return normalizeBaseUrl(credentials.baseUrl);
+}
+
 /**
- * One call to the /prog API with the node's CronbeamApi credential. HTTP
- * errors come back as responses (not exceptions) so the API's own message
- * becomes the NodeApiError's message instead of n8n's generic text for the
- * status code; a request that gets no answer at all names the URL it tried.
+ * Sends one request and reads the answer. HTTP errors come back as responses
+ * (not exceptions) so the API's own message becomes the NodeApiError's
+ * message instead of n8n's generic text for the status code; a request that
+ * gets no answer at all names the URL it tried.
  */
+async function exchange(
+  this: CronbeamContext,
+  request: IHttpRequestOptions & { method: IHttpRequestMethods; url: string },
+  path: string,
+  send: (request: IHttpRequestOptions) => Promise<unknown>,
+  itemIndex: number | undefined,
+): Promise<unknown> {
+  let response: IN8nHttpFullResponse;
+  try {
+    response = (await send({ ...request, json: true, returnFullResponse: true, ignoreHttpStatusErrors: true })) as IN8nHttpFullResponse;
+  } catch (error) {
+    // n8n wraps the socket error in a NodeApiError with a generic text; the cause says what happened.
+    const reason = ((error as Error).cause as Error | undefined)?.message ?? (error as Error).message;
+    throw new NodeApiError(this.getNode(), { message: reason } as JsonObject, {
+      message: `Cronbeam did not answer at ${request.url}: ${reason}`,
+      itemIndex,
+    });
+  }
+
+  if (response.statusCode >= 400) {
+    throw new NodeApiError(this.getNode(), (response.body ?? {}) as JsonObject, {
+      message: apiErrorMessage(response.body) ?? `Cronbeam answered ${response.statusCode} to ${request.method} ${path}`,
+      // Always set: NodeApiError would otherwise repeat a fragment of the body as the description.
+      description: apiErrorFigures(response.body) ?? `${request.method} ${path} answered ${response.statusCode}`,
+      httpCode: String(response.statusCode),
+      itemIndex,
+    });
+  }
+  return response.body;
+}
+
+/** One call to the /prog API, authenticated with the node's CronbeamApi credential. */
 export async function cronbeamApiRequest<T>(
   this: CronbeamContext,
   method: IHttpRequestMethods,
   path: string,
   options: { body?: IDataObject; itemIndex?: number } = {},
 ): Promise<T> {
-  const credentials = await this.getCredentials<CronbeamCredentials & IDataObject>(CREDENTIAL_TYPE);
-  const url = `${normalizeBaseUrl(credentials.baseUrl)}${path}`;
-  const request: IHttpRequestOptions = {
-    method,
-    url,
-    json: true,
-    returnFullResponse: true,
-    ignoreHttpStatusErrors: true,
-    ...(options.body === undefined ? {} : { body: options.body }),
-  };
+  const url = `${await credentialBaseUrl.call(this)}${path}`;
+  const request = { method, url, ...(options.body === undefined ? {} : { body: options.body }) };
+  return (await exchange.call(this, request, path, (r) => this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, r), options.itemIndex)) as T;
+}
 
-  let response: IN8nHttpFullResponse;
-  try {
-    response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, request)) as IN8nHttpFullResponse;
-  } catch (error) {
-    // n8n wraps the socket error in a NodeApiError with a generic text; the cause says what happened.
-    const reason = ((error as Error).cause as Error | undefined)?.message ?? (error as Error).message;
-    throw new NodeApiError(this.getNode(), { message: reason } as JsonObject, {
-      message: `Cronbeam did not answer at ${url}: ${reason}`,
-      itemIndex: options.itemIndex,
-    });
-  }
-
-  if (response.statusCode >= 400) {
-    throw new NodeApiError(this.getNode(), (response.body ?? {}) as JsonObject, {
-      message: apiErrorMessage(response.body) ?? `Cronbeam answered ${response.statusCode} to ${method} ${path}`,
-      // Always set: NodeApiError would otherwise repeat a fragment of the body as the description.
-      description: apiErrorFigures(response.body) ?? `${method} ${path} answered ${response.statusCode}`,
-      httpCode: String(response.statusCode),
-      itemIndex: options.itemIndex,
-    });
-  }
-  return response.body as T;
+/**
+ * A ping of a heartbeat monitor: its path (`/ping/{token}[/start|/fail]`) sent
+ * to the credential's Base URL, which is known to reach Cronbeam from where
+ * n8n runs. A ping URL needs no key, so none is sent.
+ */
+export async function cronbeamPing(this: IExecuteFunctions, pingPath: string, itemIndex: number): Promise<{ message: string }> {
+  const url = `${await credentialBaseUrl.call(this)}${pingPath}`;
+  return (await exchange.call(this, { method: 'POST', url }, pingPath, (r) => this.helpers.httpRequest(r), itemIndex)) as { message: string };
 }

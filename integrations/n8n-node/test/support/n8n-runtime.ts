@@ -181,7 +181,10 @@ export class N8nRuntime {
 
   /** Nodes call helpers with `.call(this, ...)`; the runtime, not that `this`, holds the credentials. */
   private helpers() {
-    return { httpRequestWithAuthentication: (type: string, options: IHttpRequestOptions) => this.httpRequestWithAuthentication(type, options) };
+    return {
+      httpRequest: (options: IHttpRequestOptions) => this.httpRequest(options),
+      httpRequestWithAuthentication: (type: string, options: IHttpRequestOptions) => this.httpRequestWithAuthentication(type, options),
+    };
   }
 
   /** IExecuteFunctions for one run of a node over `items`; `parameters` is one object for all items or one per item. */
