@@ -3,6 +3,8 @@ import { EventFeed } from './events/event-feed';
 import type { IpcHandlerGroup } from './ipc/ipc-registry';
 import { JobBoard } from './jobs/job-board';
 import { JobsClient } from './jobs/jobs-client';
+import { MonitorWatch } from './monitors/monitor-watch';
+import { callServer, type ServerAccess } from './api/server-call';
 import { Notifier, type NotificationPort } from './notify/notifier';
 import { Session } from './session/session';
 import type { TokenVault } from './session/token-vault';
@@ -46,6 +48,9 @@ export interface DesktopAppOptions {
   onError?: (error: unknown) => void;
 }
 
+/** The dashboard's heartbeat monitors page. */
+const MONITORS_ROUTE = '/dashboard/monitors';
+
 const TOKEN_KEYS: DesktopSessionKey[] = ['accessToken', 'idToken', 'refreshToken', 'tokenExpiry'];
 
 /**
@@ -60,6 +65,7 @@ export class DesktopApp {
   readonly board = new JobBoard();
   readonly notifier: Notifier;
   readonly jobs: JobsClient;
+  readonly monitors: MonitorWatch;
   /** Window-only session values (auth intent, the address a code went to): never persisted. */
   private readonly windowValues = new Map<DesktopSessionKey, string>();
   /** Token values the window is writing one by one after its own sign-in. */
@@ -71,13 +77,22 @@ export class DesktopApp {
     this.onError = options.onError ?? (() => undefined);
     this.session = new Session({ serverUrl, vault: options.vault, timers: options.timers, fetch: options.fetch });
     this.feed = new EventFeed({ serverUrl, credentials: this.session, timers: options.timers, fetch: options.fetch });
-    this.jobs = new JobsClient(serverUrl, this.session, options.fetch);
+    const access: ServerAccess = { serverUrl, credentials: this.session, fetch: options.fetch ?? ((input, init) => fetch(input, init)) };
+    this.jobs = new JobsClient(access);
+    this.monitors = new MonitorWatch({
+      list: () => callServer(access, 'GET', '/api/monitors'),
+      timers: options.timers,
+      onError: (error) => this.onError(error),
+      // While the event feed cannot reach the server, neither can this; the feed going live again refreshes it.
+      reachable: () => this.feed.state !== 'offline',
+    });
     this.notifier = new Notifier({
       notifications: options.notifications,
       jobName: (id) => this.board.nameOf(id),
       isMuted: (id) => options.settings.isMuted(id),
       isDoNotDisturb: () => options.system.isDoNotDisturb(),
       openJobLogs: (id) => options.windows.show(jobLogsRoute(id)),
+      openMonitors: () => options.windows.show(MONITORS_ROUTE),
     });
 
     this.feed.onOutcome((event) => {
@@ -86,14 +101,21 @@ export class DesktopApp {
       this.board.apply(event);
     });
     this.feed.onState((state) => {
-      if (state === 'live') this.reloadJobs();
+      if (state === 'live') {
+        this.reloadJobs();
+        void this.monitors.refresh();
+      }
       this.renderTray();
     });
     this.board.onChange(() => this.renderTray());
+    this.monitors.onStatusChange((change) => this.notifier.handleMonitor(change));
+    this.monitors.onChange(() => this.renderTray());
     this.session.onChange((state) => {
       this.options.windows.broadcast('session:changed', this.snapshot());
-      if (state === 'signed-in') this.feed.start();
-      else this.onSignedOut();
+      if (state === 'signed-in') {
+        this.feed.start();
+        this.monitors.start();
+      } else this.onSignedOut();
       this.renderTray();
     });
     options.settings.onChange(() => this.renderTray());
@@ -108,6 +130,7 @@ export class DesktopApp {
 
   dispose(): void {
     this.feed.stop();
+    this.monitors.stop();
     this.session.dispose();
   }
 
@@ -198,6 +221,8 @@ export class DesktopApp {
         return;
       case 'open-dashboard':
         return this.options.windows.show('/dashboard');
+      case 'open-monitors':
+        return this.options.windows.show(MONITORS_ROUTE);
       case 'sign-in':
         return this.options.windows.show('/login');
       case 'settings':
@@ -234,6 +259,7 @@ export class DesktopApp {
 
   private onSignedOut(): void {
     this.feed.stop(true);
+    this.monitors.stop();
     this.board.clear();
     this.notifier.forgetAll();
   }
@@ -254,6 +280,7 @@ export class DesktopApp {
       session: this.session.state,
       feed: this.feed.state,
       failing: this.board.failingJobs(),
+      down: this.monitors.downMonitors(),
       latest: this.board.latestOutcomes(),
       startAtLogin: this.options.settings.value.startAtLogin,
     });

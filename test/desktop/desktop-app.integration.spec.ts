@@ -170,6 +170,29 @@ describe('desktop app against the real backend: feed, notifications, tray', () =
     await muteSettings['settings:set-job-muted']({ jobId, muted: false });
   });
 
+  it('a heartbeat monitor going down and back: the tray counts it, one notification each, Open goes to the monitors page', async () => {
+    const created = await server.http.post('/api/monitors', { name: 'nightly export', period_seconds: 3600 }, { token: account.accessToken });
+    expect(created.status).toBe(200);
+    const pingPath = new URL(created.body.ping_url).pathname;
+    const shown = notifications.shown.length;
+    // The watch has read the monitors since sign-in: a new monitor that goes down is news.
+    expect((await server.http.post(`${pingPath}/fail`)).status).toBe(200);
+    await app.monitors.refresh();
+    expect(tray.last.tooltip).toBe('Cronbeam — 1 monitor down');
+    expect(tray.last.icon).toBe('failing');
+    expect(notifications.shown.slice(shown).map((n) => n.title)).toEqual(['Monitor down: nightly export']);
+    tray.click({ kind: 'open-monitors' });
+    expect(windows.routes.at(-1)).toBe('/dashboard/monitors');
+
+    // Read again without a change: no second notification.
+    await app.monitors.refresh();
+    expect((await server.http.post(pingPath)).status).toBe(200);
+    await app.monitors.refresh();
+    expect(notifications.shown.slice(shown).map((n) => n.title)).toEqual(['Monitor down: nightly export', 'Monitor recovered: nightly export']);
+    expect(tray.last.icon).toBe('ok');
+    expect(proxy.requestHeads.filter((h) => h.startsWith('GET /api/monitors')).length).toBeGreaterThanOrEqual(4);
+  });
+
   it('a session revoked at the server (sign out everywhere) goes to signed-out: feed stopped, tray signed out, vault empty', async () => {
     // Access tokens issued in the second of the revocation stay valid: let that second pass first.
     const issuedAt = JSON.parse(Buffer.from(app.session.current!.accessToken.split('.')[1], 'base64url').toString()).iat as number;

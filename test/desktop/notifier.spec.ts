@@ -31,6 +31,7 @@ function setup(muted: string[] = []) {
     isMuted: (id) => muted.includes(id),
     isDoNotDisturb: () => dnd,
     openJobLogs: (id) => opened.push(id),
+    openMonitors: () => opened.push('monitors'),
   });
   return { notifier, notifications, opened, setDnd: (on: boolean) => (dnd = on) };
 }
@@ -86,5 +87,21 @@ describe('Notifier', () => {
     notifier.handle(outcome('a', 'success'));
     notifications.shown[0].onClick();
     expect(opened).toEqual(['a']);
+  });
+
+  it('a monitor going down and coming back: one notification each, opening the monitors page; none during do-not-disturb', () => {
+    const { notifier, notifications, opened, setDnd } = setup();
+    const monitor = { id: 'm1', name: 'nightly backup', status: 'down' as const, lastPingAt: '2026-11-23T03:00:12.000Z' };
+    notifier.handleMonitor({ kind: 'down', monitor });
+    notifier.handleMonitor({ kind: 'recovered', monitor: { ...monitor, status: 'up', lastPingAt: '2026-11-23T04:01:00.000Z' } });
+    expect(notifications.shown.map((n) => [n.title, n.body])).toEqual([
+      ['Monitor down: nightly backup', 'A ping is overdue or a failure was reported. Last ping at 03:00 UTC.'],
+      ['Monitor recovered: nightly backup', 'Last ping at 04:01 UTC.'],
+    ]);
+    notifications.shown[0].onClick();
+    expect(opened).toEqual(['monitors']);
+    setDnd(true);
+    notifier.handleMonitor({ kind: 'down', monitor: { ...monitor, lastPingAt: null } });
+    expect(notifications.shown).toHaveLength(2);
   });
 });

@@ -7,7 +7,7 @@ import { SafeStorageVault } from '../../desktop/main/session/token-vault';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { FakeCipher } from './support/fake-electron';
-import { ManualTimers } from './support/manual-timers';
+import { eventually, ManualTimers } from './support/manual-timers';
 
 jest.setTimeout(60_000);
 
@@ -83,6 +83,8 @@ describe('desktop Session against the real backend', () => {
     await expectEventually(() => session.current?.refreshToken !== before.refreshToken);
     const after = session.current!;
     expect(after.expiresAt).toBe(timers.now() + ttl);
+    // The session takes the new tokens in use first and then stores them: wait for the vault to hold them.
+    await eventually(async () => JSON.stringify(await vault.read()) === JSON.stringify(after), 'the new tokens in the vault');
     expect(await vault.read()).toEqual(after);
     expect(await jobsStatus(after.accessToken)).toBe(200);
     // The next refresh is planned from the new expiry.

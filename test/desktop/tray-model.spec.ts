@@ -1,8 +1,10 @@
 import type { BoardJob, BoardOutcome } from '../../desktop/main/jobs/job-board';
+import type { WatchedMonitor } from '../../desktop/main/monitors/monitor-watch';
 import { type TrayInput, type TrayMenuItem, trayView } from '../../desktop/main/tray/tray-model';
 
-const base: TrayInput = { session: 'signed-in', feed: 'live', failing: [], latest: [], startAtLogin: false };
+const base: TrayInput = { session: 'signed-in', feed: 'live', failing: [], down: [], latest: [], startAtLogin: false };
 const job = (id: string, name: string): BoardJob => ({ id, name, status: 'failed' });
+const down = (id: string, name: string): WatchedMonitor => ({ id, name, status: 'down', lastPingAt: null });
 const outcome = (n: number, status: 'success' | 'failed'): BoardOutcome => ({
   runId: `r${n}`,
   jobId: `j${n}`,
@@ -53,6 +55,18 @@ describe('tray model', () => {
       ],
     });
     expect(trayView({ ...base, failing: [job('a', 'Backup')] }).tooltip).toBe('Cronbeam — 1 job failing');
+  });
+
+  it('monitors down: the failing icon, counted beside failing jobs, each opening the monitors page', () => {
+    const onlyMonitors = trayView({ ...base, down: [down('m1', 'nightly backup')] });
+    expect(onlyMonitors.icon).toBe('failing');
+    expect(onlyMonitors.tooltip).toBe('Cronbeam — 1 monitor down');
+    expect(labels(onlyMonitors.menu).slice(0, 8)).toEqual(['1 monitor down', '---', 'Failing jobs', 'No failing jobs', '---', 'Monitors down', '✗ nightly backup', '---']);
+    expect(onlyMonitors.menu[6]).toEqual({ type: 'item', label: '✗ nightly backup', enabled: true, action: { kind: 'open-monitors' } });
+
+    const both = trayView({ ...base, failing: [job('a', 'Backup')], down: [down('m1', 'a'), down('m2', 'b')] });
+    expect(both.tooltip).toBe('Cronbeam — 1 job failing, 2 monitors down');
+    expect(trayView({ ...base, feed: 'offline', down: [down('m1', 'a')] }).icon).toBe('offline');
   });
 
   it('offline: the offline icon wins over failing jobs, and server actions are disabled', () => {

@@ -1,4 +1,5 @@
 import type { ExecutionEvent } from '@shared/notifications/execution-event';
+import type { MonitorChange } from '../monitors/monitor-watch';
 
 /** The native notification API, narrowed to what the notifier uses. */
 export interface NotificationPort {
@@ -15,6 +16,8 @@ export interface NotifierOptions {
   isDoNotDisturb: () => boolean;
   /** Opens the dashboard window on the job's logs. */
   openJobLogs: (jobId: string) => void;
+  /** Opens the dashboard window on the heartbeat monitors. */
+  openMonitors: () => void;
 }
 
 function cause(event: ExecutionEvent): string {
@@ -59,6 +62,18 @@ export class Notifier {
     if (!this.failing.delete(event.job_id)) return;
     const code = event.response_code === null ? '' : ` (HTTP ${event.response_code})`;
     this.show(event.job_id, `Job recovered: ${this.options.jobName(event.job_id)}`, `Succeeded again${code}`);
+  }
+
+  /** A heartbeat monitor went down or came back (the watch reports each change once). */
+  handleMonitor(change: MonitorChange): void {
+    if (this.options.isDoNotDisturb()) return;
+    const { monitor } = change;
+    const lastPing = monitor.lastPingAt ? `Last ping at ${monitor.lastPingAt.slice(11, 16)} UTC` : 'No ping received yet';
+    const [title, body] =
+      change.kind === 'down'
+        ? [`Monitor down: ${monitor.name}`, `A ping is overdue or a failure was reported. ${lastPing}.`]
+        : [`Monitor recovered: ${monitor.name}`, `${lastPing}.`];
+    this.options.notifications.show({ title, body, onClick: () => this.options.openMonitors() });
   }
 
   private show(jobId: string, title: string, body: string): void {

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { TokenStoreKind } from '@shared/desktop/ipc-contract';
 
@@ -101,7 +101,10 @@ export class SafeStorageVault implements TokenVault {
     // Never write tokens in the clear: without OS encryption the session lives in memory only.
     if (!this.cipher.isEncryptionAvailable()) throw new Error('OS encryption is not available; the session is not stored');
     await mkdir(dirname(this.file), { recursive: true });
-    await writeFile(this.file, this.cipher.encryptString(JSON.stringify(tokens)), { mode: 0o600 });
+    // Written beside it, then renamed over it: a read (or a crash) meanwhile finds the old session whole, never a torn file.
+    const partial = `${this.file}.${process.pid}.tmp`;
+    await writeFile(partial, this.cipher.encryptString(JSON.stringify(tokens)), { mode: 0o600 });
+    await rename(partial, this.file);
   }
 
   async clear(): Promise<void> {

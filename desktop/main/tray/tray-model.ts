@@ -1,5 +1,6 @@
 import type { FeedState } from '../events/event-feed';
 import type { BoardJob, BoardOutcome } from '../jobs/job-board';
+import type { WatchedMonitor } from '../monitors/monitor-watch';
 import type { SessionState } from '../session/session';
 
 /** One icon per state; electron-builder ships them under build/icons/tray/. */
@@ -10,6 +11,7 @@ export type TrayAction =
   | { kind: 'run-now'; jobId: string }
   | { kind: 'pause'; jobId: string }
   | { kind: 'open-dashboard' }
+  | { kind: 'open-monitors' }
   | { kind: 'sign-in' }
   | { kind: 'settings' }
   | { kind: 'toggle-start-at-login' }
@@ -26,6 +28,8 @@ export interface TrayInput {
   session: SessionState;
   feed: FeedState;
   failing: BoardJob[];
+  /** Heartbeat monitors that are down; none: the menu has no monitors section. */
+  down: WatchedMonitor[];
   latest: BoardOutcome[];
   startAtLogin: boolean;
 }
@@ -68,12 +72,12 @@ export function trayView(input: TrayInput): TrayView {
   }
 
   const offline = input.feed === 'offline';
-  const icon: TrayIcon = offline ? 'offline' : input.failing.length > 0 ? 'failing' : 'ok';
-  const status = offline
-    ? 'offline — cannot reach the server'
-    : input.failing.length > 0
-      ? `${plural(input.failing.length, 'job')} failing`
-      : 'all jobs OK';
+  const problems = [
+    ...(input.failing.length > 0 ? [`${plural(input.failing.length, 'job')} failing`] : []),
+    ...(input.down.length > 0 ? [`${plural(input.down.length, 'monitor')} down`] : []),
+  ];
+  const icon: TrayIcon = offline ? 'offline' : problems.length > 0 ? 'failing' : 'ok';
+  const status = offline ? 'offline — cannot reach the server' : problems.length > 0 ? problems.join(', ') : 'all jobs OK';
 
   const failingItems: TrayMenuItem[] =
     input.failing.length === 0
@@ -87,6 +91,14 @@ export function trayView(input: TrayInput): TrayView {
             { type: 'item', label: 'Pause', enabled: !offline, action: { kind: 'pause', jobId: job.id } },
           ],
         }));
+  const downItems: TrayMenuItem[] =
+    input.down.length === 0
+      ? []
+      : [
+          { type: 'item', label: 'Monitors down', enabled: false },
+          ...input.down.map((m): TrayMenuItem => ({ type: 'item', label: `✗ ${m.name}`, enabled: true, action: { kind: 'open-monitors' } })),
+          separator,
+        ];
   const latestItems: TrayMenuItem[] =
     input.latest.length === 0
       ? [{ type: 'item', label: 'No runs yet', enabled: false }]
@@ -101,6 +113,7 @@ export function trayView(input: TrayInput): TrayView {
       { type: 'item', label: 'Failing jobs', enabled: false },
       ...failingItems,
       separator,
+      ...downItems,
       { type: 'item', label: 'Latest runs', enabled: false },
       ...latestItems,
       separator,
