@@ -107,12 +107,12 @@ describe('two-factor sign-in (local provider)', () => {
 
   it('answers the password step with a challenge and completes it with a code, once', async () => {
     const { account, app } = await accountWithTwoFactor();
+    const code = await app.nextCode(); // before the challenge, which lives shorter than nextCode() may wait
     const step = await login(account.email, account.password);
     expect(step.status).toBe(200);
     expect(step.body).toEqual({ challenge: 'SOFTWARE_TOKEN_MFA', session: expect.any(String) });
     expect(step.headers.get('set-cookie')).toBeNull();
 
-    const code = await app.nextCode();
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
     const base = { email: account.email, challenge: 'SOFTWARE_TOKEN_MFA', session: step.body.session };
     const refused = await answer({ ...base, code: wrong });
@@ -197,7 +197,9 @@ describe('two-factor sign-in (local provider)', () => {
       const bogus = await answer({ email: other.account.email, challenge: 'SOFTWARE_TOKEN_MFA', session: `made-up-${i}`, code: '123456' });
       expect(bogus.status).toBe(401);
     }
-    const fine = await answer({ email: other.account.email, challenge: 'SOFTWARE_TOKEN_MFA', session: await challengeFor(other.account), code: await other.app.nextCode() });
+    // The code first: nextCode() may wait out the end of a 30 s step, longer than the challenge lives here.
+    const otherCode = await other.app.nextCode();
+    const fine = await answer({ email: other.account.email, challenge: 'SOFTWARE_TOKEN_MFA', session: await challengeFor(other.account), code: otherCode });
     expect(fine.status).toBe(200);
     // Wrong codes when turning two-factor off count in the same bucket.
     const off = await server.http.post('/api/auth/mfa/totp/disable', { code: '000000' }, { token: account.accessToken });
@@ -206,11 +208,12 @@ describe('two-factor sign-in (local provider)', () => {
 
   it('remembers a device for the second factor, lists it, forgets it, and then asks for the code again', async () => {
     const { account, app } = await accountWithTwoFactor();
+    const code = await app.nextCode(); // before the challenge, which lives shorter than nextCode() may wait
     const done = await answer({
       email: account.email,
       challenge: 'SOFTWARE_TOKEN_MFA',
       session: await challengeFor(account),
-      code: await app.nextCode(),
+      code,
       remember_device: true,
       device_name: 'Chrome on Linux',
     });
@@ -286,8 +289,9 @@ describe('two-factor sign-in (local provider)', () => {
     expect((await server.http.get('/api/account', { token: account.accessToken })).status).toBe(401);
     expect((await server.http.post('/api/auth/refresh', { refresh_token: account.refreshToken })).status).toBe(401);
 
+    const code = await app.nextCode(); // before the challenge, which lives shorter than nextCode() may wait
     const session = await challengeFor(account);
-    const next = await answer({ email: account.email, challenge: 'SOFTWARE_TOKEN_MFA', session, code: await app.nextCode() });
+    const next = await answer({ email: account.email, challenge: 'SOFTWARE_TOKEN_MFA', session, code });
     expect(next.status).toBe(200);
     expect(next.body).toEqual({ challenge: 'NEW_PASSWORD_REQUIRED', session: expect.any(String) });
 

@@ -5,6 +5,7 @@ import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { openEventStream, type EventStream } from '../support/event-stream';
 import type { HttpResult } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { eventually } from './scheduler-fixtures';
 
 jest.setTimeout(120_000);
 
@@ -52,9 +53,12 @@ describe('n8n deployments on Fly.io (against the Fly Machines stand-in)', () => 
     return waitFor(account, res.body.deployment_id, settled);
   }
 
-  async function mailsTo(email: string): Promise<Array<{ subject: string; text: string }>> {
-    const outbox = await request('GET', '/api/dev/outbox', null);
-    return outbox.body.filter((m: { to: string }) => m.to === email);
+  /** The mail to `email` whose subject contains `subject`: it is sent after the deployment is stored, so it is waited for. */
+  async function mailTo(email: string, subject: string): Promise<{ subject: string; text: string }> {
+    return eventually(async () => {
+      const outbox = await request('GET', '/api/dev/outbox', null);
+      return (outbox.body as Array<{ to: string; subject: string; text: string }>).find((m) => m.to === email && m.subject.includes(subject));
+    }, 10_000, `the '${subject}' mail to ${email}`);
   }
 
   beforeAll(async () => {
@@ -150,10 +154,9 @@ describe('n8n deployments on Fly.io (against the Fly Machines stand-in)', () => 
     expect(machine.config.services[0]).toMatchObject({ internal_port: 5678, ports: expect.arrayContaining([{ port: 443, handlers: ['tls', 'http'] }]) });
     expect(fly.calls('wait')[0].path).toMatch(/\/machines\/[0-9a-f]+\/wait\?state=started&timeout=\d+&instance_id=/);
 
-    const mails = await mailsTo(alice.email);
-    const liveMail = mails.find((m) => m.subject.includes('is live'));
-    expect(liveMail?.text).toContain(`${fly.n8nUrl}/alice-n8n`);
-    expect(liveMail?.text).not.toContain(N8N_PASSWORD);
+    const liveMail = await mailTo(alice.email, 'is live');
+    expect(liveMail.text).toContain(`${fly.n8nUrl}/alice-n8n`);
+    expect(liveMail.text).not.toContain(N8N_PASSWORD);
 
     const list = await request('GET', '/api/deploy/n8n', alice);
     expect(list.body.map((d: Deployment) => d.deployment_id)).toEqual([live.deployment_id]);
@@ -211,8 +214,7 @@ describe('n8n deployments on Fly.io (against the Fly Machines stand-in)', () => 
     if (step !== 'create_app') expect(fly.calls('deleteApp')).toHaveLength(1);
     else expect(fly.calls('deleteApp')).toHaveLength(0);
 
-    const mail = (await mailsTo(bob.email)).find((m) => m.subject.includes('failed'));
-    expect(mail?.text).toContain(reason);
+    expect((await mailTo(bob.email, 'failed')).text).toContain(reason);
     // A failed deployment does not use up the month's quota.
     expect((await request('GET', '/api/dashboard', bob)).body.n8n_deployments_used).toBe(0);
   });
@@ -394,6 +396,9 @@ describe('n8n deployments across a restart of our server', () => {
       let id: string;
       try {
         // What a process killed during create_volume leaves behind: a running step and no heartbeat since.
+        // One transaction, as the service writes them: the sweep runs every few hundred milliseconds and
+        // must never see the deployment without its steps.
+        await db.query('BEGIN');
         id = (
           await db.query(
             `INSERT INTO n8n_deployments (user_id, name, app_name, region, ram_mb, estimated_monthly_cost, url, heartbeat_at)
@@ -407,6 +412,7 @@ describe('n8n deployments across a restart of our server', () => {
                   ($1, 4, 'create_machine', 'pending', NULL, NULL), ($1, 5, 'start_machine', 'pending', NULL, NULL), ($1, 6, 'health_check', 'pending', NULL, NULL)`,
           [id],
         );
+        await db.query('COMMIT');
       } finally {
         await db.end();
       }
@@ -418,8 +424,12 @@ describe('n8n deployments across a restart of our server', () => {
         await new Promise((r) => setTimeout(r, 100));
       }
       expect(body).toMatchObject({ status: 'failed', failed_step: 'create_volume', error: expect.stringContaining('interrupted') });
-      const outbox = await server.http.get('/api/dev/outbox');
-      expect(outbox.body.some((m: { to: string; subject: string }) => m.to === user.email && m.subject.includes('failed'))).toBe(true);
+      // The mail is written after the status: wait for it rather than read the outbox once.
+      await eventually(
+        async () => (await server.http.get('/api/dev/outbox')).body.some((m: { to: string; subject: string }) => m.to === user.email && m.subject.includes('failed')),
+        10_000,
+        'the "deployment failed" mail',
+      );
 
       // The app it had created is ours: the teardown removes it with the token given again.
       fly.reset();

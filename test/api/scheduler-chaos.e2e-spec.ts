@@ -8,7 +8,7 @@ import { AppConfig } from '../../backend/src/config/app-config';
 import { openDatabase } from '../../backend/src/database/database-endpoint';
 import { HttpTarget } from '../fakes/http-target';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
-import { eventually, FAST_SCHEDULER_ENV, SchedulerFixtures, schedulerPassed } from './scheduler-fixtures';
+import { eventually, FAST_SCHEDULER_ENV, hourlyScheduleAwayFromNow, SchedulerFixtures, schedulerPassed } from './scheduler-fixtures';
 
 jest.setTimeout(90_000);
 
@@ -199,8 +199,8 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
  * The embedded database lives in the server's process: stopping the server
  * stops it. A burst fires, the server stops (gracefully) and a second burst's
  * instant passes while it is down, then it starts again on the same data
- * directory: the second burst fires once, late, as recovery runs, and a
- * minute job whose due times passed during the outage fires its latest one
+ * directory: the second burst fires once, late, as recovery runs, and
+ * an hourly job whose due times passed during the outage fires its latest one
  * and records the others as missed.
  */
 describe('scheduler across a restart of the embedded database (server stopped and started on the same data directory)', () => {
@@ -243,7 +243,7 @@ describe('scheduler across a restart of the embedded database (server stopped an
       [userId, target.url, due],
     );
 
-  it('loses nothing: the burst due while it was down fires once as recovery runs, missed minute instants are recorded', async () => {
+  it('loses nothing: the burst due while it was down fires once as recovery runs, missed hourly instants are recorded', async () => {
     const first = await boot();
     const userId = await first.db.user('unlimited');
     const firstDue = new Date(Date.now() + 1_500);
@@ -257,24 +257,23 @@ describe('scheduler across a restart of the embedded database (server stopped an
     expect(Date.now()).toBeLessThan(downDue.getTime() - 1_000);
     expect(target.requests('/during')).toHaveLength(0);
 
-    // While the server is down, the database (opened on its own) shows a minute job whose due time is 3 minutes old,
+    // While the server is down, the database (opened on its own) shows an hourly job whose due time is 3 hours old,
     // as after a longer outage.
-    const minute = 60_000;
-    const lastBoundary = Math.floor(Date.now() / minute) * minute;
+    const { cron, lastDue, hour } = hourlyScheduleAwayFromNow();
     const offline = await openDatabase(config);
     const offlineDb = await SchedulerFixtures.connect(offline.url);
-    const minuteJob = await offlineDb.job(userId, { url: `${target.url}/minute`, cron: '* * * * *', nextRunAt: new Date(lastBoundary - 3 * minute), status: 'scheduled' });
+    const hourlyJob = await offlineDb.job(userId, { url: `${target.url}/hourly`, cron, nextRunAt: new Date(lastDue - 3 * hour), status: 'scheduled' });
     await offlineDb.close();
     await offline.close();
     await eventually(async () => Date.now() > downDue.getTime() + 1_000, 10_000, 'second instant passed during the outage');
 
     const second = await boot();
     try {
-      await target.waitFor(() => target.requests('/during').length >= JOBS && target.requests('/minute').length >= 1, 20_000);
+      await target.waitFor(() => target.requests('/during').length >= JOBS && target.requests('/hourly').length >= 1, 20_000);
       const runs = await eventually(async () => {
         const rows = await second.db.query(`SELECT r.job_id, r.trigger, r.status, r.scheduled_for, j.name FROM job_runs r JOIN jobs j ON j.id = r.job_id WHERE r.user_id = $1 AND r.state = 'done'`, [userId]);
-        const bursts = rows.filter((r) => r.job_id !== minuteJob).length;
-        return bursts === 2 * JOBS && rows.some((r) => r.job_id === minuteJob && r.status === 'success') ? rows : null;
+        const bursts = rows.filter((r) => r.job_id !== hourlyJob).length;
+        return bursts === 2 * JOBS && rows.some((r) => r.job_id === hourlyJob && r.status === 'success') ? rows : null;
       }, 15_000, 'every run recorded');
       await schedulerPassed(second.db, `${target.url}/sentinel`, 300);
 
@@ -286,16 +285,12 @@ describe('scheduler across a restart of the embedded database (server stopped an
       const during = runs.filter((r) => r.name.startsWith('during-'));
       expect(during.every((r) => r.trigger === 'recovery' && r.status === 'success' && new Date(r.scheduled_for).getTime() === downDue.getTime())).toBe(true);
       expect(runs.filter((r) => r.name.startsWith('before-')).every((r) => r.trigger === 'schedule' && r.status === 'success')).toBe(true);
-      const minuteRuns = runs.filter((r) => r.job_id === minuteJob).sort((a, b) => new Date(a.scheduled_for).getTime() - new Date(b.scheduled_for).getTime());
-      // The latest due time fires (a minute boundary may have passed since lastBoundary); every earlier one is recorded as missed.
-      const fired = minuteRuns[minuteRuns.length - 1];
-      const firedAt = new Date(fired.scheduled_for).getTime();
-      expect(fired).toMatchObject({ trigger: 'recovery', status: 'success' });
-      expect(firedAt).toBeGreaterThanOrEqual(lastBoundary);
-      const missed = minuteRuns.slice(0, -1).map((r) => new Date(r.scheduled_for).getTime());
-      expect(minuteRuns.slice(0, -1).every((r) => r.status === 'missed')).toBe(true);
-      expect(missed).toEqual(Array.from({ length: (firedAt - (lastBoundary - 3 * minute)) / minute }, (_, i) => lastBoundary - 3 * minute + i * minute));
-      expect(target.requests('/minute')).toHaveLength(1);
+      const hourlyRuns = runs.filter((r) => r.job_id === hourlyJob).sort((a, b) => new Date(a.scheduled_for).getTime() - new Date(b.scheduled_for).getTime());
+      // The latest due time fires; every earlier one is recorded as missed.
+      expect(hourlyRuns.map((r) => new Date(r.scheduled_for).getTime())).toEqual([3, 2, 1, 0].map((hoursAgo) => lastDue - hoursAgo * hour));
+      expect(hourlyRuns.slice(0, -1).every((r) => r.status === 'missed')).toBe(true);
+      expect(hourlyRuns[hourlyRuns.length - 1]).toMatchObject({ trigger: 'recovery', status: 'success' });
+      expect(target.requests('/hourly')).toHaveLength(1);
     } finally {
       await second.stop();
     }

@@ -92,6 +92,18 @@ export async function schedulerPassed(db: SchedulerFixtures, url: string, afterM
   await db.query(`DELETE FROM jobs WHERE id = $1`, [jobId]);
 }
 
+/**
+ * An hourly schedule due at the minute half an hour from now, and its latest due time. Outage tests use it
+ * instead of an every-minute one: its next due time is about 30 minutes away, so no new due time (rightly
+ * fired) can fall within the test, whenever in a minute it starts.
+ */
+export function hourlyScheduleAwayFromNow(now = Date.now()): { cron: string; lastDue: number; hour: number } {
+  const hour = 3_600_000;
+  const dueMinute = (new Date(now).getUTCMinutes() + 30) % 60;
+  const inThisHour = Math.floor(now / hour) * hour + dueMinute * 60_000;
+  return { cron: `${dueMinute} * * * *`, lastDue: inThisHour <= now ? inThisHour : inThisHour - hour, hour };
+}
+
 /** Settings for fast, deterministic scheduler tests. */
 export const FAST_SCHEDULER_ENV: Record<string, string> = {
   SCHEDULER_ENABLED: 'true',

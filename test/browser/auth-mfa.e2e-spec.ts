@@ -71,9 +71,9 @@ describe('two-factor sign-in (browser)', () => {
     app = new Authenticator(secret);
     await page.getByLabel('Code from your authenticator app').fill(await app.nextCode());
     await page.getByRole('button', { name: 'Turn On' }).click();
-    const list = page.getByTestId('recovery-codes');
-    await list.waitFor();
-    recoveryCodes = await list.locator('li').allInnerTexts();
+    const list = page.getByTestId('recovery-codes').locator('li');
+    await list.nth(9).waitFor();
+    recoveryCodes = await list.allInnerTexts();
     expect(recoveryCodes).toHaveLength(10);
     await screenshot(page, 'account-security-recovery-codes');
     await page.getByRole('button', { name: 'I Saved Them' }).click();
@@ -158,7 +158,10 @@ describe('two-factor sign-in (browser)', () => {
     await page.getByRole('alert').getByText('Invalid recovery code provided, please try again.').waitFor();
     await page.getByLabel('Recovery code').fill(recoveryCodes[2]);
     await page.getByRole('button', { name: 'Regenerate Codes' }).click();
-    const fresh = await page.getByTestId('recovery-codes').locator('li').allInnerTexts();
+    // allInnerTexts() reads what is on the page now: wait for the new list to be drawn first.
+    const freshList = page.getByTestId('recovery-codes').locator('li');
+    await freshList.nth(9).waitFor();
+    const fresh = await freshList.allInnerTexts();
     expect(fresh).toHaveLength(10);
     expect(fresh).not.toContain(recoveryCodes[3]);
     await page.getByRole('button', { name: 'I Saved Them' }).click();

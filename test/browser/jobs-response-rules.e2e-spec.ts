@@ -4,6 +4,7 @@ import { HttpTarget } from '../fakes/http-target';
 import type { SignedInAccount } from '../support/accounts';
 import type { TestServer } from '../support/test-server';
 import { openAppPage, type AppPage } from './support/app-page';
+import { eventually } from '../api/scheduler-fixtures';
 
 jest.setTimeout(120_000);
 
@@ -69,7 +70,14 @@ describe('job response rules and auto-pause (browser)', () => {
 
     const [paused] = await receiver.waitFor('/slack', 2).then((requests) => requests.filter((r) => r.body.includes('paused after repeated failures')));
     expect(paused).toBeDefined();
-    const outbox = (await server.http.get('/api/dev/outbox')).body as Array<{ to: string; subject: string }>;
-    expect(outbox.some((m) => m.to === account.email && m.subject === 'Cronbeam: job "health-check" paused after 2 failed runs')).toBe(true);
+    // The mail and the chat alert go out independently: wait for the mail too rather than read the outbox once.
+    await eventually(
+      async () =>
+        ((await server.http.get('/api/dev/outbox')).body as Array<{ to: string; subject: string }>).some(
+          (m) => m.to === account.email && m.subject === 'Cronbeam: job "health-check" paused after 2 failed runs',
+        ),
+      10_000,
+      'the "paused" mail',
+    );
   });
 });
