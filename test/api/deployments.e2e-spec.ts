@@ -424,6 +424,7 @@ describe('n8n deployments across a restart of our server', () => {
         await new Promise((r) => setTimeout(r, 100));
       }
       expect(body).toMatchObject({ status: 'failed', failed_step: 'create_volume', error: expect.stringContaining('interrupted') });
+      expect(body.steps.map((s: { state: string }) => s.state)).toEqual(['done', 'done', 'failed', 'pending', 'pending', 'pending']);
       // The mail is written after the status: wait for it rather than read the outbox once.
       await eventually(
         async () => (await server.http.get('/api/dev/outbox')).body.some((m: { to: string; subject: string }) => m.to === user.email && m.subject.includes('failed')),

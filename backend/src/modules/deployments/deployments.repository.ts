@@ -246,21 +246,22 @@ export class DeploymentsRepository {
    * returned so their owners can be told.
    */
   async failAbandoned(staleSeconds: number, runningHere: string[], error: string): Promise<Array<Deployment & { userId: string }>> {
+    // One statement, so a crash cannot leave a failed deployment with its step still running.
     const rows = returnedRows<{ id: string }>(
       await this.db.query(
-        `UPDATE n8n_deployments d SET status = 'failed', error = $3, finished_at = now(),
-           failed_step = (SELECT name FROM n8n_deployment_steps s WHERE s.deployment_id = d.id AND s.state = 'running' ORDER BY position LIMIT 1)
-         WHERE status = 'provisioning' AND heartbeat_at < now() - make_interval(secs => $1) AND NOT (id = ANY($2::uuid[]))
-         RETURNING id`,
+        `WITH failed AS (
+           UPDATE n8n_deployments d SET status = 'failed', error = $3, finished_at = now(),
+             failed_step = (SELECT name FROM n8n_deployment_steps s WHERE s.deployment_id = d.id AND s.state = 'running' ORDER BY position LIMIT 1)
+           WHERE status = 'provisioning' AND heartbeat_at < now() - make_interval(secs => $1) AND NOT (id = ANY($2::uuid[]))
+           RETURNING id
+         ), steps AS (
+           UPDATE n8n_deployment_steps s SET state = 'failed', finished_at = now(), error = $3
+           FROM failed WHERE s.deployment_id = failed.id AND s.state = 'running'
+         )
+         SELECT id FROM failed`,
         [staleSeconds, runningHere, error],
       ),
     );
-    for (const { id } of rows) {
-      await this.db.query(
-        `UPDATE n8n_deployment_steps SET state = 'failed', finished_at = now(), error = $2 WHERE deployment_id = $1 AND state = 'running'`,
-        [id, error],
-      );
-    }
     return Promise.all(rows.map(({ id }) => this.findById(id)));
   }
 
