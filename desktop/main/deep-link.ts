@@ -24,6 +24,9 @@ export function jobLogsRoute(jobId: string): string {
   return `/dashboard/jobs?logs=${encodeURIComponent(jobId)}`;
 }
 
+/** The dashboard's heartbeat monitors page. */
+export const MONITORS_ROUTE = '/dashboard/monitors';
+
 /** The deep link among a second instance's (or the first launch's) command-line arguments. */
 export function deepLinkInArgs(argv: readonly string[]): string | null {
   return argv.find((arg) => arg.startsWith(`${DEEP_LINK_SCHEME}://`)) ?? null;

@@ -12,7 +12,7 @@ import type { SettingsStore } from './settings/settings-store';
 import type { Timers } from './timers';
 import { type TrayAction, type TrayView, trayView } from './tray/tray-model';
 import { isAllowedExternalUrl } from './windows/window-security';
-import { jobLogsRoute } from './deep-link';
+import { jobLogsRoute, MONITORS_ROUTE } from './deep-link';
 
 /** Draws the tray (Electron's Tray and Menu in the app, a recorder in tests). */
 export interface TrayPort {
@@ -47,9 +47,6 @@ export interface DesktopAppOptions {
   /** Reports errors of background work (tray actions, job list loads). */
   onError?: (error: unknown) => void;
 }
-
-/** The dashboard's heartbeat monitors page. */
-const MONITORS_ROUTE = '/dashboard/monitors';
 
 const TOKEN_KEYS: DesktopSessionKey[] = ['accessToken', 'idToken', 'refreshToken', 'tokenExpiry'];
 

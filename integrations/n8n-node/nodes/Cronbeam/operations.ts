@@ -1,7 +1,7 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 import type { Job, JobDefinition, JobLogEntry, JobLogsResponse } from '../shared/rules/jobs/job-types';
 import { cronbeamApiRequest } from '../shared/api';
-import { listJobs, resolveJobId } from '../shared/jobs';
+import { jobPath, listJobs, resolveJobId } from '../shared/jobs';
 import { limitResults, statusFilter } from './list-options';
 import { runMonitorOperation } from './monitor-operations';
 
@@ -90,8 +90,6 @@ function definitionOf(job: Job): JobDefinition {
     notify_on_failure: job.notify_on_failure,
   };
 }
-
-const jobPath = (jobId: string, action = '') => `/prog/jobs/${encodeURIComponent(jobId)}${action}`;
 
 /** Runs one operation for one input item; the result becomes one output item, or one per array element. */
 export async function runOperation(this: IExecuteFunctions, resource: string, operation: string, i: number): Promise<IDataObject | IDataObject[]> {

@@ -10,7 +10,7 @@ import type { Job, JobLogEntry, JobLogsResponse } from '../shared/rules/jobs/job
 import type { Monitor, MonitorEvent } from '../shared/rules/notifications/monitor-types';
 import { cronbeamApiRequest } from '../shared/api';
 import { testCronbeamCredentials } from '../shared/credential-test';
-import { getJobOptions, listJobs } from '../shared/jobs';
+import { getJobOptions, jobPath, listJobs } from '../shared/jobs';
 import { newMonitorAlerts, type MonitorAlert, type MonitorAlertMatch, type MonitorWatchState } from '../shared/monitor-alerts';
 import { getMonitorOptions, listMonitors, monitorPath } from '../shared/monitors';
 import { newRunEvents, type JobWatchState, type RunEvent, type RunEventMatch } from '../shared/run-events';
@@ -205,7 +205,7 @@ async function pollRuns(this: IPollFunctions, state: TriggerState, manual: boole
       items: await listJobs.call(this),
       chosen: this.getNodeParameter('jobs', []) as string[],
       idOf: (job) => job.job_id,
-      historyOf: async (job) => ((await cronbeamApiRequest.call(this, 'GET', `/prog/jobs/${encodeURIComponent(job.job_id)}/logs`)) as JobLogsResponse).logs,
+      historyOf: async (job) => ((await cronbeamApiRequest.call(this, 'GET', jobPath(job.job_id, '/logs'))) as JobLogsResponse).logs,
       fresh: () => ({ seen: [], lastOutcome: null }),
       compare: (previous, logs) => newRunEvents(previous, logs, wanted),
       toItem: runItem,

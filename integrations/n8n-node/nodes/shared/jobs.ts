@@ -19,6 +19,8 @@ export const jobLocator = accountItemLocator({
   nameHint: `Job names are unique per account: letters, numbers, - and _, at most ${JOB_LIMITS.nameMaxLength} characters`,
 });
 
+export const jobPath = (jobId: string, action = '') => `/prog/jobs/${encodeURIComponent(jobId)}${action}`;
+
 export async function listJobs(this: CronbeamContext, itemIndex?: number): Promise<Job[]> {
   return (await cronbeamApiRequest.call(this, 'GET', '/prog/jobs', { itemIndex })) as Job[];
 }
