@@ -8,6 +8,7 @@ import type {
   TwoFactorStatus,
 } from '@shared/auth/mfa-schemas';
 import type { AuthenticatedUser } from './authenticated-user';
+import type { JwksSource } from './verification-key-set';
 
 /** Tokens of a session, whichever provider issued them. */
 export interface TokenSet {
@@ -57,9 +58,10 @@ export interface SocialIdentity {
 export interface TokenVerificationSettings {
   issuer: string;
   clientId: string;
-  jwksUri: string;
-  /** Reads the JWKS without an HTTP round trip (the local provider reads its own table). */
-  fetchJwks?: () => Promise<{ keys: object[] }>;
+  /** Reads the provider's JWKS (the local provider reads its own table; Cognito's is fetched from the pool). */
+  fetchJwks: JwksSource;
+  /** Registers a listener called when the provider starts signing with a key it just made, so verifiers learn it at once. */
+  onKeysChanged?: (listener: () => void) => void;
 }
 
 /**

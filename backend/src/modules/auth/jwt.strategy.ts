@@ -1,39 +1,26 @@
-import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { Request } from 'express';
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import { passportJwtSecret } from 'jwks-rsa';
+import jwt from 'jsonwebtoken';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
 import { ApiError } from '../../common/http/api-error';
 import type { AuthenticatedUser } from './authenticated-user';
 import { IDENTITY_PROVIDER, type IdentityProvider } from './identity-provider';
 import { UsersService } from './users.service';
+import { VerificationKeySet } from './verification-key-set';
 
 export const JWT_STRATEGY = 'jwt';
 
-type KeyProvider = (req: unknown, rawJwtToken: string, done: (err: unknown, key?: string | Buffer) => void) => void;
+/** How long the key set is used before it is re-read (in the background). */
+const KEY_SET_MAX_AGE_MS = 10 * 60_000;
+/** An unknown kid re-reads the key set at most this often; in between it is refused without a read. */
+const UNKNOWN_KID_COOLDOWN_MS = 5_000;
 
-/**
- * The JWKS provider answers PEM text, which the verifier would parse into a
- * key again on every request (a measurable share of a request's CPU); the
- * parsed key is kept per PEM instead. Only the keys the JWKS cache serves are
- * ever parsed, so this stays as small as that.
- */
-function asKeyObjects(provider: KeyProvider): KeyProvider {
-  const parsed = new Map<string, KeyObject>();
-  return (req, token, done) =>
-    provider(req, token, (err, key) => {
-      if (err || typeof key !== 'string') return done(err, key);
-      let object = parsed.get(key);
-      if (!object) {
-        if (parsed.size >= 32) parsed.clear();
-        object = createPublicKey(key);
-        parsed.set(key, object);
-      }
-      // passport-jwt hands the key to jsonwebtoken unchanged, which takes a KeyObject (its types name only string and Buffer).
-      done(null, object as unknown as string);
-    });
+/** The `kid` of a compact JWS's header, or undefined when there is none. */
+function kidOf(rawJwtToken: string): string | undefined {
+  const header = jwt.decode(rawJwtToken, { complete: true })?.header;
+  return typeof header?.kid === 'string' ? header.kid : undefined;
 }
 
 /** Access-token claims the guard relies on (both providers issue them). */
@@ -60,7 +47,7 @@ const VERIFIED_TOKENS_MAX = 10_000;
  * Only the signature check is skipped: the per-request checks on the user
  * (exists, not signed out everywhere since the token was issued) run on every
  * request. A signing key withdrawn from the JWKS stops being honoured within
- * the TTL, well inside the 10 minutes for which jwks-rsa already keeps keys.
+ * the TTL, well inside the 10 minutes for which the key set itself is kept.
  */
 class VerifiedTokens {
   private readonly entries = new Map<string, { claims: AccessTokenClaims; until: number }>();
@@ -106,23 +93,24 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
     private readonly users: UsersService,
   ) {
     const settings = provider.verificationSettings();
+    const keys = new VerificationKeySet(settings.fetchJwks, { maxAgeMs: KEY_SET_MAX_AGE_MS, unknownKidCooldownMs: UNKNOWN_KID_COOLDOWN_MS });
+    settings.onKeysChanged?.(() => void keys.refreshNow());
     super({
       jwtFromRequest: bearerToken,
       passReqToCallback: true,
       algorithms: ['RS256'],
       issuer: settings.issuer,
       ignoreExpiration: false,
-      secretOrKeyProvider: asKeyObjects(
-        passportJwtSecret({
-          jwksUri: settings.jwksUri,
-          fetcher: settings.fetchJwks,
-          // Keys by kid for 10 minutes; unknown kids (forged tokens) may refetch at most 30 times a minute.
-          cache: true,
-          cacheMaxAge: 10 * 60_000,
-          rateLimit: true,
-          jwksRequestsPerMinute: 30,
-        }),
-      ),
+      secretOrKeyProvider: (_req: unknown, rawJwtToken: string, done: (err: unknown, key?: string) => void) => {
+        // An error here fails the authentication (401) before any signature work.
+        const kid = kidOf(rawJwtToken);
+        if (!kid) return done(new Error('The token names no signing key'));
+        keys.keyFor(kid).then(
+          // passport-jwt hands the key to jsonwebtoken unchanged, which takes a KeyObject (its types name only string and Buffer).
+          (key) => (key ? done(null, key as unknown as string) : done(new Error('The token names an unknown signing key'))),
+          (err: unknown) => done(err),
+        );
+      },
     });
     this.clientId = settings.clientId;
   }

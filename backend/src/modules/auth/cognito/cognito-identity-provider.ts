@@ -37,6 +37,7 @@ import type { AuthenticatedUser } from '../authenticated-user';
 import type { IdentityProvider, NewAccount, SignInResult, SocialIdentity, TokenSet, TokenVerificationSettings } from '../identity-provider';
 import { totpUri } from '../local/totp';
 import type { UsersService } from '../users.service';
+import { remoteJwks } from '../verification-key-set';
 import { toApiError, type CognitoOperation } from './cognito-errors';
 import { cognitoIssuer, cognitoSettings, type CognitoSettings } from './cognito-settings';
 
@@ -68,7 +69,7 @@ export class CognitoIdentityProvider implements IdentityProvider {
 
   verificationSettings(): TokenVerificationSettings {
     const issuer = cognitoIssuer(this.config);
-    return { issuer, clientId: this.settings.clientId, jwksUri: `${issuer}/.well-known/jwks.json` };
+    return { issuer, clientId: this.settings.clientId, fetchJwks: remoteJwks(`${issuer}/.well-known/jwks.json`) };
   }
 
   async signUp(account: NewAccount): Promise<{ userId: string }> {

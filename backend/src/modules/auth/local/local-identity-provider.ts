@@ -44,8 +44,8 @@ export class LocalIdentityProvider implements IdentityProvider {
     return {
       issuer: localIssuer(this.config),
       clientId: this.config.env.AUTH_CLIENT_ID,
-      jwksUri: `${localIssuer(this.config)}/.well-known/jwks.json`,
       fetchJwks: async () => ({ keys: await this.keys.publicJwks() }),
+      onKeysChanged: (listener) => this.keys.onKeyCreated(listener),
     };
   }
 

@@ -34,6 +34,7 @@ export class SigningKeysService {
   private current: SigningKeyEntity | undefined;
   private loadedAt = 0;
   private pending: Promise<SigningKeyEntity> | undefined;
+  private readonly keyCreatedListeners: Array<() => void> = [];
 
   constructor(
     private readonly config: AppConfig,
@@ -60,6 +61,11 @@ export class SigningKeysService {
     return rows.map((k) => ({ ...k.publicJwk, kid: k.kid, alg: 'RS256', use: 'sig' }));
   }
 
+  /** `listener` runs as soon as this instance made a new key (verifiers re-read the published keys). */
+  onKeyCreated(listener: () => void): void {
+    this.keyCreatedListeners.push(listener);
+  }
+
   private isTooOld(key: SigningKeyEntity): boolean {
     return Date.now() - key.createdAt.getTime() > this.config.env.AUTH_SIGNING_KEY_MAX_AGE_DAYS * DAY_MS;
   }
@@ -76,6 +82,7 @@ export class SigningKeysService {
       .where('retired_at IS NULL AND kid <> :kid AND created_at <= :createdAt', { kid: fresh.kid, createdAt: fresh.createdAt })
       .execute();
     this.logger.log({ kid: fresh.kid }, newest ? 'Rotated the token signing key' : 'Generated the first token signing key');
+    for (const listener of this.keyCreatedListeners) listener();
     return fresh;
   }
 
