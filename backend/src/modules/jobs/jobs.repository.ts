@@ -6,6 +6,7 @@ import { HELD_JOB_STATUSES, JOB_STATUS, type HttpMethod, type JobStatus, type Re
 import { returnedRows } from '../../common/database/query-rows';
 import type { Queryable } from '../../common/database/transaction';
 import { isUuid } from '../../common/validation/uuid';
+import type { JobLimitGuard } from '../quota/quota.service';
 import { JobEntity } from './job.entity';
 
 const HELD = HELD_JOB_STATUSES.map((s) => `'${s}'`).join(', ');
@@ -129,12 +130,13 @@ export class JobsRepository {
   }
 
   /**
-   * Inserts the jobs if the user then owns at most `maxOwned` jobs; answers
-   * the new rows in the order given, or null when they would not fit (nothing
-   * is inserted). One transaction: an advisory lock on the user serialises
-   * their creations (so two cannot both take the last slot), then the
-   * counted insert, whose count sees every creation committed before.
-   * The count is the user's row of job_counts, kept by triggers on jobs
+   * Inserts the jobs if the plan's job limit holds with them (`limit`, from
+   * QuotaService.jobLimitGuard); answers the new rows in the order given, or
+   * null when they would not fit (nothing is inserted). One transaction: the
+   * guard's per-user lock serialises the user's creations of jobs and
+   * monitors (so two cannot both take the last slot), then the counted
+   * insert, whose count sees every creation committed before. The jobs'
+   * count is the user's row of job_counts, kept by triggers on jobs
    * (migration 1763809800000): one row read under the lock, where counting
    * the jobs took time in proportion to them while the user's other
    * creations waited.
@@ -147,7 +149,7 @@ export class JobsRepository {
    * Their created_at follow the given order (a microsecond apart), so the
    * oldest-first listing keeps it. Names must differ (the unique index says so anyway).
    */
-  async insertWithin(jobs: NewJobColumns[], maxOwned: number): Promise<JobEntity[] | null> {
+  async insertWithin(jobs: NewJobColumns[], limit: JobLimitGuard): Promise<JobEntity[] | null> {
     const userId = jobs[0]!.userId;
     const rows = jobs.map((j) => ({
       name: j.name,
@@ -164,7 +166,7 @@ export class JobsRepository {
       notify_on_failure: j.notifyOnFailure,
       next_run_at: j.nextRunAt?.toISOString() ?? null,
     }));
-    if (!isUuid(userId) || !Number.isInteger(maxOwned)) throw new Error('insertWithin: malformed user id or limit');
+    if (!isUuid(userId)) throw new Error('insertWithin: malformed user id');
     const runner = this.jobs.manager.connection.createQueryRunner();
     const client = (await runner.connect()) as Pick<PoolClient, 'query' | 'escapeLiteral'>;
     let results: Array<QueryResult<JobRow>>;
@@ -173,7 +175,7 @@ export class JobsRepository {
       // One simple-protocol message (which takes no parameters): the values are escaped by the driver; the id is a checked UUID.
       results = (await client.query<JobRow>(
         (sql = `BEGIN;
-         SELECT pg_advisory_xact_lock(hashtext('jobs:${userId}'));
+         ${limit.lock};
          INSERT INTO jobs (user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms,
                            auto_pause_after, status, notify_on_failure, next_run_at, created_at, updated_at)
          SELECT '${userId}', r.name, r.url, r.method, r.headers, r.body, r.cron_expression, r.time_zone, r.response_rules, r.timeout_ms,
@@ -183,7 +185,7 @@ export class JobsRepository {
            CROSS JOIN LATERAL jsonb_to_record(o.item) AS r(name text, url text, method text, headers jsonb, body text, cron_expression text,
                 time_zone text, response_rules jsonb, timeout_ms integer, auto_pause_after integer, status text, notify_on_failure boolean,
                 next_run_at timestamptz)
-          WHERE coalesce((SELECT jobs FROM job_counts WHERE user_id = '${userId}'), 0) + ${jobs.length} <= ${maxOwned}
+          WHERE ${limit.fits}
          RETURNING ${JOB_COLUMNS};
          COMMIT;`),
       )) as unknown as Array<QueryResult<JobRow>>;

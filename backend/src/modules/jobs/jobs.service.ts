@@ -63,7 +63,7 @@ export class JobsService {
     private readonly events: JobEvents,
   ) {}
 
-  /** Other things that count toward the plan's job limit (heartbeat monitors), per user; set by their module. */
+  /** Other things that count toward the plan's job limit (heartbeat monitors), per user, for refusals and the import preview; set by their module. */
   private countOthers: (userId: string) => Promise<number> = () => Promise.resolve(0);
 
   setLimitSharer(count: (userId: string) => Promise<number>): void {
@@ -133,16 +133,17 @@ export class JobsService {
 
   /**
    * Inserts the definitions if the plan's job limit holds with all of them
-   * (403 'Job limit exceeded' otherwise), serialised with the user's other
-   * creations so two cannot both take the last slot.
+   * (403 'Job limit exceeded' otherwise), under QuotaService's job-limit
+   * guard, which serialises them with the user's other creations of jobs and
+   * monitors so two cannot both take the last slot.
    */
   private async insertCounted(userId: string, definitions: ValidJobDefinition[]): Promise<JobEntity[]> {
     // Read before the insert's transaction: it holds a connection, and the embedded database has only one.
     // The plan is the one authentication just read (a change made on another instance shows within a second).
-    const [caller, others] = await Promise.all([this.users.findCaller(userId), this.countOthers(userId)]);
+    const caller = await this.users.findCaller(userId);
     if (!caller) throw ApiError.notFound();
     const plan = caller.plan;
-    const maxJobs = this.quota.jobLimit(plan);
+    const limit = this.quota.jobLimitGuard(userId, plan, definitions.length);
     const now = new Date();
     const rows: NewJobColumns[] = definitions.map((definition) => ({
       userId,
@@ -150,10 +151,10 @@ export class JobsService {
       status: JOB_STATUS.pending,
       nextRunAt: nextRun(definition.cron_expression, now, definition.time_zone),
     }));
-    const inserted = await this.jobs.insertWithin(rows, maxJobs - others);
+    const inserted = await this.jobs.insertWithin(rows, limit);
     if (inserted) return inserted;
-    const jobCount = (await this.jobs.countOwned(userId)) + others;
-    const detail: JobLimitExceeded = { error: 'Job limit exceeded', plan, job_count: jobCount, max_jobs: maxJobs };
+    const jobCount = (await this.jobs.countOwned(userId)) + (await this.countOthers(userId));
+    const detail: JobLimitExceeded = { error: 'Job limit exceeded', plan, job_count: jobCount, max_jobs: limit.max };
     throw ApiError.forbidden(detail);
   }
 
@@ -193,7 +194,8 @@ export class JobsService {
     const existing = await this.jobs.listOwned(userId);
     const taken = new Set(existing.map((j) => j.name.toLowerCase()));
     const maxJobs = this.quota.jobLimit(await this.users.getPlan(userId));
-    let slots = maxJobs - existing.length;
+    // A preview: the creations below take the limit under its lock, and refuse what a concurrent creation took meanwhile.
+    let slots = maxJobs - existing.length - (await this.countOthers(userId));
     const items: JobImportItem[] = [];
     for (const candidate of candidates) {
       const refuse = (reason: string, name: string | null = null) =>

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { MonitorEvent, MonitorEventKind, MonitorStatus } from '@shared/notifications/monitors';
 import { returnedRows } from '../../common/database/query-rows';
+import type { JobLimitGuard } from '../quota/quota.service';
 
 export interface MonitorRow {
   id: string;
@@ -61,13 +62,17 @@ export class MonitorsRepository {
     return Object.fromEntries(rows.map((r) => [r.status, r.n]));
   }
 
-  async insert(userId: string, token: string, f: MonitorFields): Promise<MonitorRow> {
-    const [row] = await this.db.query(
-      `INSERT INTO monitors (user_id, token, name, period_seconds, cron_expression, time_zone, grace_seconds, channel_ids)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::uuid[]) RETURNING *`,
-      [userId, token, f.name, f.period_seconds, f.cron_expression, f.time_zone, f.grace_seconds, f.channel_ids],
-    );
-    return row;
+  /** Inserts the monitor if the plan's job limit holds with it (`limit`, from QuotaService.jobLimitGuard), under its lock; null when it would not fit. */
+  async insertWithin(userId: string, token: string, f: MonitorFields, limit: JobLimitGuard): Promise<MonitorRow | null> {
+    return this.db.transaction(async (tx) => {
+      await tx.query(limit.lock);
+      const [row] = await tx.query(
+        `INSERT INTO monitors (user_id, token, name, period_seconds, cron_expression, time_zone, grace_seconds, channel_ids)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8::uuid[] WHERE ${limit.fits} RETURNING *`,
+        [userId, token, f.name, f.period_seconds, f.cron_expression, f.time_zone, f.grace_seconds, f.channel_ids],
+      );
+      return (row as MonitorRow | undefined) ?? null;
+    });
   }
 
   /** Replaces the definition; an up monitor's deadline is the one computed for the new schedule. */

@@ -69,13 +69,14 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
   async create(userId: string, definition: MonitorDefinition): Promise<Monitor> {
     const fields = await this.checked(userId, definition);
     const plan = await this.users.getPlan(userId);
-    const maxJobs = this.quota.jobLimit(plan);
-    const used = (await this.jobs.count(userId)) + (await this.monitors.countOwned(userId));
-    if (used >= maxJobs) {
-      const detail: JobLimitExceeded = { error: 'Job limit exceeded', plan, job_count: used, max_jobs: maxJobs };
+    const limit = this.quota.jobLimitGuard(userId, plan, 1);
+    const row = await this.monitors.insertWithin(userId, randomBytes(18).toString('base64url'), fields, limit);
+    if (!row) {
+      const used = (await this.jobs.count(userId)) + (await this.monitors.countOwned(userId));
+      const detail: JobLimitExceeded = { error: 'Job limit exceeded', plan, job_count: used, max_jobs: limit.max };
       throw ApiError.forbidden(detail);
     }
-    return this.view(await this.monitors.insert(userId, randomBytes(18).toString('base64url'), fields));
+    return this.view(row);
   }
 
   /** Replaces the definition (the ping URL stays); an up monitor's deadline follows the new schedule from its last ping. */
