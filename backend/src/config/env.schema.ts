@@ -78,6 +78,11 @@ export const envSchema = z.object({
   // Mail (see backend/src/modules/mail).
   SMTP_URL: z.string().regex(/^smtps?:\/\/.+/, { message: 'expected an smtp:// or smtps:// URL' }).optional(),
   MAIL_FROM: z.string().min(3).default('Cronbeam <no-reply@cronbeam.localhost>'),
+  // Alert channels (see backend/src/modules/alert-channels): test alerts and verification mails per fixed window.
+  ALERT_SEND_WINDOW_SECONDS: int(3_600, 1, 86_400),
+  ALERT_TESTS_PER_CHANNEL: int(10, 1, 10_000),
+  ALERT_TESTS_PER_USER: int(30, 1, 100_000),
+  ALERT_VERIFICATION_MAILS_PER_USER: int(10, 1, 10_000),
   // Scheduler and executor (see backend/src/modules/scheduler).
   SCHEDULER_ENABLED: bool(true),
   ALLOW_PRIVATE_TARGETS: bool(false),

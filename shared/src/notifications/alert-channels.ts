@@ -18,7 +18,25 @@ export const ALERT_CHANNEL_MESSAGES = {
   tooMany: `At most ${ALERT_CHANNEL_LIMITS.maxChannels} alert channels per account`,
   notFound: 'Alert channel not found',
   unknownJob: 'job_ids names a job that is not yours',
+  pendingVerification: 'This email channel is pending verification: it receives no alerts, and no test alert, until its recipient opens the link we mailed to it',
+  alreadyVerified: 'This alert channel is already verified',
+  verificationLinkInvalid: 'This verification link is invalid, was already used or has expired',
+  verificationToken: 'token must be the token of a verification link',
+  resendTooSoon: 'A verification mail was just sent to this address; try again later',
+  tooManyVerificationMails: 'Too many verification mails sent from this account; try again later',
+  tooManyChannelTests: 'Too many test alerts to this channel; try again later',
+  tooManyUserTests: 'Too many test alerts from this account; try again later',
 } as const;
+
+/** How long a verification link stays valid, and the wait between two mails to one channel. */
+export const ALERT_CHANNEL_VERIFICATION = { linkTtlSeconds: 86_400, resendCooldownSeconds: 60 } as const;
+
+/**
+ * The web app's page a verification link opens. The token travels in the
+ * fragment, which browsers never send to a server, so it stays out of request
+ * logs; the page posts it to the API.
+ */
+export const ALERT_CHANNEL_VERIFY_PATH = '/auth/alert-channel';
 
 /** A channel as the API answers it; a webhook's signing secret is shown only when the channel is created. */
 export interface AlertChannel {
@@ -29,8 +47,12 @@ export interface AlertChannel {
   /** Jobs whose alerts go here; null: every job with notify_on_failure. */
   job_ids: string[] | null;
   created_at: string;
+  /** `pending_verification`: an email channel whose recipient has not opened the mailed link yet; it receives nothing. */
+  status: AlertChannelStatus;
   secret?: string;
 }
+
+export type AlertChannelStatus = 'active' | 'pending_verification';
 
 /** One attempt to deliver an alert, newest first in the channel's log. */
 export interface AlertDelivery {
@@ -76,3 +98,9 @@ export const alertChannelSchema = z
   });
 
 export type AlertChannelDefinition = z.infer<typeof alertChannelSchema>;
+
+/** The body of the verification call: the token from the link. */
+export const alertChannelVerificationSchema = z.strictObject(
+  { token: z.string({ error: ALERT_CHANNEL_MESSAGES.verificationToken }).min(1, ALERT_CHANNEL_MESSAGES.verificationToken).max(200, ALERT_CHANNEL_MESSAGES.verificationToken) },
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? `Unknown field: ${issue.keys.join(', ')}` : undefined) },
+);

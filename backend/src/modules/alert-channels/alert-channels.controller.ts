@@ -1,11 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { alertChannelSchema, type AlertChannel, type AlertChannelDefinition, type AlertDelivery } from '@shared/notifications/alert-channels';
+import { alertChannelSchema, alertChannelVerificationSchema, type AlertChannel, type AlertChannelDefinition, type AlertDelivery } from '@shared/notifications/alert-channels';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { AlertChannelsService } from './alert-channels.service';
 
-/** The dashboard's alert channels: create, list, delete, test, and each one's delivery log. */
+/** The dashboard's alert channels: create, list, delete, test, resend an email channel's verification mail, and each one's delivery log. */
 @Controller('api/alert-channels')
 @UseGuards(BearerAuthGuard)
 export class AlertChannelsController {
@@ -34,8 +34,26 @@ export class AlertChannelsController {
     return this.channels.sendTest(user.id, id);
   }
 
+  @Post(':id/resend-verification')
+  @HttpCode(200)
+  resendVerification(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<AlertChannel> {
+    return this.channels.resendVerification(user.id, id);
+  }
+
   @Get(':id/deliveries')
   async deliveries(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<{ deliveries: AlertDelivery[] }> {
     return { deliveries: await this.channels.deliveries(user.id, id) };
+  }
+}
+
+/** Where a verification link lands (through the web app's page): no session, since the recipient need not have an account; the token is the proof. */
+@Controller('api/alert-channel-verifications')
+export class AlertChannelVerificationsController {
+  constructor(private readonly channels: AlertChannelsService) {}
+
+  @Post()
+  @HttpCode(200)
+  verify(@Body(new ZodPipe(alertChannelVerificationSchema)) body: { token: string }): Promise<{ message: string }> {
+    return this.channels.verify(body.token);
   }
 }

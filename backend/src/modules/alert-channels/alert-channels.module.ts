@@ -2,15 +2,16 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { ExecutorModule } from '../executor/executor.module';
 import { JobsModule } from '../jobs/jobs.module';
-import { AlertChannelsController } from './alert-channels.controller';
+import { AlertChannelsController, AlertChannelVerificationsController } from './alert-channels.controller';
 import { AlertChannelsRepository } from './alert-channels.repository';
 import { AlertChannelsService } from './alert-channels.service';
+import { AlertSendCountsRepository } from './alert-send-counts.repository';
 
 /** Where alerts go besides the account's email: the user's channels and their delivery log. */
 @Module({
   imports: [AuthModule, ExecutorModule, JobsModule],
-  controllers: [AlertChannelsController],
-  providers: [AlertChannelsRepository, AlertChannelsService],
+  controllers: [AlertChannelsController, AlertChannelVerificationsController],
+  providers: [AlertChannelsRepository, AlertSendCountsRepository, AlertChannelsService],
   exports: [AlertChannelsService],
 })
 export class AlertChannelsModule {}

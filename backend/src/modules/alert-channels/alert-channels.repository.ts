@@ -14,7 +14,22 @@ export interface AlertChannelRow {
   secret: string | null;
   job_ids: string[] | null;
   created_at: Date;
+  /** Null: an email channel whose recipient has not confirmed; it receives nothing. */
+  verified_at: Date | null;
+  /** SHA-256 of the pending verification link's token. */
+  verification_token_hash: string | null;
+  verification_expires_at: Date | null;
+  verification_sent_at: Date | null;
 }
+
+/** A pending email channel's verification link, as stored: its token's hash and expiry. */
+export interface VerificationLink {
+  tokenHash: string;
+  expiresAt: Date;
+}
+
+/** Channels that receive alerts: URL channels, and email channels their recipient confirmed. */
+const DELIVERABLE = `verified_at IS NOT NULL`;
 
 export interface NewDelivery {
   channelId: string;
@@ -57,12 +72,46 @@ export class AlertChannelsRepository {
     return row.n;
   }
 
-  async insert(userId: string, fields: Pick<AlertChannelRow, 'name' | 'kind' | 'target' | 'secret' | 'job_ids'>): Promise<AlertChannelRow> {
+  /** A channel either verified at once (`verified`) or pending with its verification link (sent now). */
+  async insert(userId: string, fields: Pick<AlertChannelRow, 'name' | 'kind' | 'target' | 'secret' | 'job_ids'>, verification: 'verified' | VerificationLink): Promise<AlertChannelRow> {
+    const link = verification === 'verified' ? null : verification;
     const [row] = await this.db.query(
-      `INSERT INTO alert_channels (user_id, name, kind, target, secret, job_ids) VALUES ($1, $2, $3, $4, $5, $6::uuid[]) RETURNING *`,
-      [userId, fields.name, fields.kind, fields.target, fields.secret, fields.job_ids],
+      `INSERT INTO alert_channels (user_id, name, kind, target, secret, job_ids, verified_at, verification_token_hash, verification_expires_at, verification_sent_at)
+       VALUES ($1, $2, $3, $4, $5, $6::uuid[], CASE WHEN $7::text IS NULL THEN now() END, $7, $8, CASE WHEN $7::text IS NOT NULL THEN now() END) RETURNING *`,
+      [userId, fields.name, fields.kind, fields.target, fields.secret, fields.job_ids, link?.tokenHash ?? null, link?.expiresAt ?? null],
     );
     return row;
+  }
+
+  /**
+   * Replaces a pending channel's link, unless one was sent less than
+   * `cooldownSeconds` ago: one statement, so of concurrent resends one wins.
+   * Null when the channel is not the user's pending email channel or is cooling down.
+   */
+  async renewVerification(userId: string, channelId: string, link: VerificationLink, cooldownSeconds: number): Promise<AlertChannelRow | null> {
+    const [row] = returnedRows<AlertChannelRow>(
+      await this.db.query(
+        `UPDATE alert_channels SET verification_token_hash = $3, verification_expires_at = $4, verification_sent_at = now()
+          WHERE id = $1 AND user_id = $2 AND kind = 'email' AND verified_at IS NULL
+            AND (verification_sent_at IS NULL OR verification_sent_at <= now() - make_interval(secs => $5))
+          RETURNING *`,
+        [channelId, userId, link.tokenHash, link.expiresAt, cooldownSeconds],
+      ),
+    );
+    return row ?? null;
+  }
+
+  /** Verifies the channel whose live link has this token hash and spends the link (one statement: a link works once). */
+  async verifyByToken(tokenHash: string): Promise<AlertChannelRow | null> {
+    const [row] = returnedRows<AlertChannelRow>(
+      await this.db.query(
+        `UPDATE alert_channels SET verified_at = now(), verification_token_hash = NULL, verification_expires_at = NULL
+          WHERE verification_token_hash = $1 AND verification_expires_at > now() AND verified_at IS NULL
+          RETURNING *`,
+        [tokenHash],
+      ),
+    );
+    return row ?? null;
   }
 
   async deleteOwned(userId: string, channelId: string): Promise<boolean> {
@@ -70,15 +119,18 @@ export class AlertChannelsRepository {
     return count > 0;
   }
 
-  /** The user's channels that take this job's alerts: those naming it and those taking every job. */
+  /** The user's deliverable channels that take this job's alerts: those naming it and those taking every job. */
   forJob(userId: string, jobId: string): Promise<AlertChannelRow[]> {
-    return this.db.query(`SELECT * FROM alert_channels WHERE user_id = $1 AND (job_ids IS NULL OR $2::uuid = ANY(job_ids)) ORDER BY created_at, id`, [userId, jobId]);
+    return this.db.query(
+      `SELECT * FROM alert_channels WHERE user_id = $1 AND ${DELIVERABLE} AND (job_ids IS NULL OR $2::uuid = ANY(job_ids)) ORDER BY created_at, id`,
+      [userId, jobId],
+    );
   }
 
-  /** The channels a monitor alerts: the listed ones, or (null) those taking every alert. */
+  /** The deliverable channels a monitor alerts: the listed ones, or (null) those taking every alert. */
   forMonitor(userId: string, channelIds: string[] | null): Promise<AlertChannelRow[]> {
     return this.db.query(
-      `SELECT * FROM alert_channels WHERE user_id = $1 AND CASE WHEN $2::uuid[] IS NULL THEN job_ids IS NULL ELSE id = ANY($2::uuid[]) END ORDER BY created_at, id`,
+      `SELECT * FROM alert_channels WHERE user_id = $1 AND ${DELIVERABLE} AND CASE WHEN $2::uuid[] IS NULL THEN job_ids IS NULL ELSE id = ANY($2::uuid[]) END ORDER BY created_at, id`,
       [userId, channelIds],
     );
   }

@@ -1,16 +1,27 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { ALERT_CHANNEL_LIMITS, ALERT_CHANNEL_MESSAGES, type AlertChannel, type AlertChannelDefinition, type AlertDelivery } from '@shared/notifications/alert-channels';
+import {
+  ALERT_CHANNEL_LIMITS,
+  ALERT_CHANNEL_MESSAGES,
+  ALERT_CHANNEL_VERIFICATION,
+  ALERT_CHANNEL_VERIFY_PATH,
+  type AlertChannel,
+  type AlertChannelDefinition,
+  type AlertDelivery,
+} from '@shared/notifications/alert-channels';
 import { AppConfig } from '../../config/app-config';
 import { BackgroundWork } from '../../common/background-work';
 import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';
+import { UsersService } from '../auth/users.service';
 import { HttpExecutor } from '../executor/http-executor.service';
 import { TargetPolicy } from '../executor/target-policy.service';
 import { JobsService } from '../jobs/jobs.service';
 import { MailService } from '../mail/mail.service';
 import { alertBody, headline, signatureHeader, type AlertEvent } from './alert-payloads';
-import { AlertChannelsRepository, type AlertChannelRow } from './alert-channels.repository';
+import { AlertChannelsRepository, type AlertChannelRow, type VerificationLink } from './alert-channels.repository';
+import { AlertSendCountsRepository, type TakenCount } from './alert-send-counts.repository';
+import { channelVerificationMail } from './verification-mail';
 
 /** Attempts per delivery and the waits before the second and third (the receiver may be restarting). */
 export const DELIVERY_BACKOFF_MS = [1_000, 4_000];
@@ -23,6 +34,23 @@ const CLAIM_BATCH = 20;
 
 type Outcome = { ok: boolean; responseCode: number | null; error: string | null };
 
+/** A send budget: at most `limit` sends per window under `key`; `message` is the 429's detail. */
+interface SendBudget {
+  key: string;
+  limit: number;
+  message: string;
+}
+
+/** Only the hash of a verification link's token is stored; the token has 256 random bits, so a fast hash suffices. */
+function hashVerificationToken(token: string): string {
+  return createHash('sha256').update(`alert-channel-verification\u0000${token}`).digest('base64url');
+}
+
+/** A channel receives alerts (and test alerts) once verified: URL channels at creation, email channels when their recipient confirms. */
+function isDeliverable(channel: Pick<AlertChannelRow, 'verified_at'>): boolean {
+  return channel.verified_at !== null && channel.verified_at !== undefined;
+}
+
 /**
  * A user's alert channels and the delivery of alerts to them. Channel URLs
  * are job-like targets: the target policy checks them when they are saved and
@@ -30,11 +58,19 @@ type Outcome = { ok: boolean; responseCode: number | null; error: string | null 
  * to three times and every attempt is logged. A delivery lives in the
  * database queue until it is delivered or out of attempts, so retries survive
  * a restart; a worker in every instance takes due retries under a lease.
+ *
+ * An email channel to any address but the owner's own verified one stays
+ * pending until its recipient opens the link mailed to it: until then it gets
+ * no alert and no test alert, so the service cannot be used to mail strangers.
+ * Test alerts and verification mails are counted per channel and per user in
+ * the database (one atomic upsert per count), so the limits hold under
+ * concurrent requests and across instances.
  */
 @Injectable()
 export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(AlertChannelsService.name);
   private timer: NodeJS.Timeout | null = null;
+  private sweeper: NodeJS.Timeout | null = null;
   private draining = false;
   /** Attempts under way, awaited on shutdown so none is cut off mid-way (its lease would delay the retry). */
   private readonly background = new BackgroundWork();
@@ -46,16 +82,25 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
     private readonly targets: TargetPolicy,
     private readonly mail: MailService,
     private readonly config: AppConfig,
+    private readonly users: UsersService,
+    private readonly sendCounts: AlertSendCountsRepository,
   ) {}
 
   onModuleInit(): void {
     this.timer = setInterval(() => void this.background.track(this.drain()), DELIVERY_POLL_MS);
     this.timer.unref();
+    this.sweeper = setInterval(
+      () => void this.sendCounts.deleteEnded(this.windowSeconds).catch((error: Error) => this.logger.warn(`Ended send-count windows not swept: ${error.message}`)),
+      Math.max(this.windowSeconds, 60) * 1000,
+    );
+    this.sweeper.unref();
   }
 
   async onModuleDestroy(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.sweeper) clearInterval(this.sweeper);
     this.timer = null;
+    this.sweeper = null;
     await this.background.settled();
   }
 
@@ -63,7 +108,11 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
     return (await this.channels.listOwned(userId)).map((row) => toView(row));
   }
 
-  /** A webhook gets a signing secret, answered this once. */
+  /**
+   * A webhook gets a signing secret, answered this once. An email channel to
+   * the owner's own verified address is live at once; any other address gets
+   * a verification mail and the channel stays pending until it is confirmed.
+   */
   async create(userId: string, definition: AlertChannelDefinition): Promise<AlertChannel> {
     if (definition.kind !== 'email') this.assertTarget(definition.target);
     if (definition.job_ids) {
@@ -73,8 +122,88 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
     }
     if ((await this.channels.countOwned(userId)) >= ALERT_CHANNEL_LIMITS.maxChannels) throw ApiError.forbidden(ALERT_CHANNEL_MESSAGES.tooMany);
     const secret = definition.kind === 'webhook' ? `whsec_${randomBytes(24).toString('base64url')}` : null;
-    const row = await this.channels.insert(userId, { name: definition.name, kind: definition.kind, target: definition.target, secret, job_ids: definition.job_ids });
-    return { ...toView(row), ...(secret ? { secret } : {}) };
+    const fields = { name: definition.name, kind: definition.kind, target: definition.target, secret, job_ids: definition.job_ids };
+    const owner = definition.kind === 'email' ? await this.users.findById(userId) : null;
+    if (definition.kind !== 'email' || (owner?.emailVerified && owner.email.toLowerCase() === definition.target.toLowerCase())) {
+      const row = await this.channels.insert(userId, fields, 'verified');
+      return { ...toView(row), ...(secret ? { secret } : {}) };
+    }
+    const taken = await this.takeBudgets([this.verificationMailBudget(userId)]);
+    const { token, link } = this.newVerificationLink();
+    const row = await this.channels.insert(userId, fields, link).catch(async (error: unknown) => {
+      await this.giveBack(taken);
+      throw error;
+    });
+    await this.mailVerification(row, owner?.email ?? 'unknown', token);
+    return toView(row);
+  }
+
+  /** Mails a pending email channel a fresh link (the old one dies); once a minute per channel and within the account's mail budget. */
+  async resendVerification(userId: string, channelId: string): Promise<AlertChannel> {
+    const channel = await this.find(userId, channelId);
+    if (isDeliverable(channel)) throw ApiError.conflict(ALERT_CHANNEL_MESSAGES.alreadyVerified);
+    const taken = await this.takeBudgets([this.verificationMailBudget(userId)]);
+    const { token, link } = this.newVerificationLink();
+    const renewed = await this.channels.renewVerification(userId, channel.id, link, ALERT_CHANNEL_VERIFICATION.resendCooldownSeconds);
+    if (!renewed) {
+      await this.giveBack(taken);
+      const sentAt = channel.verification_sent_at ? new Date(channel.verification_sent_at).getTime() : Date.now();
+      throw ApiError.tooManyRequests(ALERT_CHANNEL_MESSAGES.resendTooSoon, (sentAt + ALERT_CHANNEL_VERIFICATION.resendCooldownSeconds * 1000 - Date.now()) / 1000);
+    }
+    const owner = await this.users.findById(userId);
+    await this.mailVerification(renewed, owner?.email ?? 'unknown', token);
+    return toView(renewed);
+  }
+
+  /** The recipient's confirmation, from the link (no session: the recipient need not have an account). A link works once. */
+  async verify(token: string): Promise<{ message: string }> {
+    const channel = await this.channels.verifyByToken(hashVerificationToken(token));
+    if (!channel) throw ApiError.badRequest(ALERT_CHANNEL_MESSAGES.verificationLinkInvalid);
+    return { message: `Alerts to ${channel.target} are confirmed` };
+  }
+
+  private get windowSeconds(): number {
+    return this.config.env.ALERT_SEND_WINDOW_SECONDS;
+  }
+
+  private verificationMailBudget(userId: string): SendBudget {
+    return { key: `verification-mail:user:${userId}`, limit: this.config.env.ALERT_VERIFICATION_MAILS_PER_USER, message: ALERT_CHANNEL_MESSAGES.tooManyVerificationMails };
+  }
+
+  private newVerificationLink(): { token: string; link: VerificationLink } {
+    const token = randomBytes(32).toString('base64url');
+    return { token, link: { tokenHash: hashVerificationToken(token), expiresAt: new Date(Date.now() + ALERT_CHANNEL_VERIFICATION.linkTtlSeconds * 1000) } };
+  }
+
+  /** A mail that does not go out leaves the channel pending: its owner can resend once the cool-down has passed. */
+  private async mailVerification(channel: AlertChannelRow, requestedBy: string, token: string): Promise<void> {
+    const link = `${this.config.publicUrl}${ALERT_CHANNEL_VERIFY_PATH}#token=${token}`;
+    await this.mail
+      .send(channelVerificationMail({ to: channel.target, requestedBy, link, validForHours: ALERT_CHANNEL_VERIFICATION.linkTtlSeconds / 3600 }))
+      .catch((error: Error) => this.logger.warn(`Verification mail for alert channel ${channel.id} not sent: ${error.message}`));
+  }
+
+  /**
+   * Counts one send against every budget, or none: a budget over its limit
+   * gives every count back and refuses with 429 and the wait until its window
+   * ends. Each count is one atomic upsert answering the new total, so of N
+   * concurrent sends at most `limit` see a total within it.
+   */
+  private async takeBudgets(budgets: SendBudget[]): Promise<TakenCount[]> {
+    const taken: TakenCount[] = [];
+    for (const budget of budgets) {
+      const count = await this.sendCounts.take(budget.key, this.windowSeconds);
+      taken.push(count);
+      if (count.sent > budget.limit) {
+        await this.giveBack(taken);
+        throw ApiError.tooManyRequests(budget.message, count.retryAfterSeconds);
+      }
+    }
+    return taken;
+  }
+
+  private async giveBack(taken: TakenCount[]): Promise<void> {
+    for (const count of taken) await this.sendCounts.giveBack(count);
   }
 
   async remove(userId: string, channelId: string): Promise<void> {
@@ -86,9 +215,18 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
     return this.channels.deliveries(channel.id, 50);
   }
 
-  /** "Send test alert": answers the first attempt; a failed one is retried from the queue like any alert. */
+  /**
+   * "Send test alert": answers the first attempt; a failed one is retried from
+   * the queue like any alert. Refused for a pending channel, and beyond the
+   * per-channel and per-user budgets.
+   */
   async sendTest(userId: string, channelId: string): Promise<AlertDelivery> {
     const channel = await this.find(userId, channelId);
+    if (!isDeliverable(channel)) throw ApiError.conflict(ALERT_CHANNEL_MESSAGES.pendingVerification);
+    await this.takeBudgets([
+      { key: `test:channel:${channel.id}`, limit: this.config.env.ALERT_TESTS_PER_CHANNEL, message: ALERT_CHANNEL_MESSAGES.tooManyChannelTests },
+      { key: `test:user:${userId}`, limit: this.config.env.ALERT_TESTS_PER_USER, message: ALERT_CHANNEL_MESSAGES.tooManyUserTests },
+    ]);
     await this.send(channel, { event: 'test', jobId: null, jobName: 'test', jobUrl: '', detail: `A test alert for the channel "${channel.name}".`, at: new Date(), dashboardUrl: this.dashboardUrl });
     const [last] = await this.channels.deliveries(channel.id, 1);
     return last!;
@@ -139,6 +277,12 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
 
   /** One attempt, logged; then the delivery leaves the queue or waits there for its next attempt. */
   private async attemptQueued(channel: AlertChannelRow, queueId: string, alert: AlertEvent, attemptsBefore: number): Promise<void> {
+    // Whatever queued it, nothing reaches an address that has not confirmed it wants these alerts.
+    if (!isDeliverable(channel)) {
+      this.logger.warn(`Alert to channel ${channel.id} dropped: the channel is pending verification`);
+      await this.channels.dequeue(queueId);
+      return;
+    }
     const attempt = attemptsBefore + 1;
     const outcome: Outcome = await this.attempt(channel, alert).catch((error: Error) => ({ ok: false, responseCode: null, error: error.message }));
     await this.channels.logDelivery({
@@ -191,5 +335,13 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
 }
 
 function toView(row: AlertChannelRow): AlertChannel {
-  return { channel_id: row.id, name: row.name, kind: row.kind, target: row.target, job_ids: row.job_ids, created_at: new Date(row.created_at).toISOString() };
+  return {
+    channel_id: row.id,
+    name: row.name,
+    kind: row.kind,
+    target: row.target,
+    job_ids: row.job_ids,
+    created_at: new Date(row.created_at).toISOString(),
+    status: isDeliverable(row) ? 'active' : 'pending_verification',
+  };
 }
