@@ -29,6 +29,10 @@ const TEST_ENV: Record<string, string> = {
   HOST: '127.0.0.1',
   PORT: '0',
   DATABASE_POOL_SIZE: '5',
+  // A fixed, public key for tests only: servers a test starts with NODE_ENV=production need one, and restarts read what was sealed.
+  ENCRYPTION_KEY: 'dGVzdC1vbmx5IGtleSwgbmV2ZXIgdXNlIGl0IGFnYWk=',
+  // Every account a test creates signs up from 127.0.0.1; the sign-up throttle has its own test.
+  AUTH_MAX_SIGNUPS_PER_IP: '100000',
 };
 
 /**

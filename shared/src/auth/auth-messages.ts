@@ -10,6 +10,8 @@ export const AUTH_MESSAGES = {
   userDoesNotExist: 'User does not exist',
   incorrectCredentials: 'Incorrect email or password',
   passwordAttemptsExceeded: 'Password attempts exceeded',
+  /** Sign-ups from one client address beyond AUTH_MAX_SIGNUPS_PER_IP in a throttling window. */
+  tooManySignUps: 'Too many sign-ups from this address. Please try again later.',
   /** What the client shows for passwordAttemptsExceeded. */
   tooManyFailedAttempts: 'Too many failed attempts. Please try again later.',
   emailAlreadyRegistered: 'This email is already registered. Please sign in instead.',

@@ -4,7 +4,7 @@ import { API_KEY_MESSAGES } from '@shared/jobs/api-key-types';
 import { ApiError } from '../../common/http/api-error';
 import { AppConfig } from '../../config/app-config';
 import { clientIp, type AuthenticatedUser, type RequestWithUser } from '../auth';
-import { AuthAttemptsService, type AttemptKey } from '../auth/throttling/auth-attempts.service';
+import { AuthAttemptsService, type AttemptKey, type AttemptReservation } from '../auth/throttling/auth-attempts.service';
 import { UsersService } from '../auth/users.service';
 import { ApiKeyRateLimiter } from './api-key-rate-limiter';
 import { ApiKeysService } from './api-keys.service';
@@ -15,11 +15,16 @@ import { ApiKeysService } from './api-keys.service';
  * - `Authorization: Bearer <key>`, as the guides show (X-User-ID optional, checked when sent).
  * Every failure answers the same 401 'Invalid API key', so callers cannot probe
  * which part was wrong. Each key is rate-limited (429 with Retry-After).
+ *
  * Failures are counted per client address like failed sign-ins (the same
  * AUTH_MAX_FAILURES_PER_IP per AUTH_THROTTLE_WINDOW_SECONDS, in the database
  * so it holds across instances); once an address has used them up, every
  * call from it is refused with 429 until the window ends, right key or not,
- * so a guesser cannot tell a hit from a miss.
+ * so a guesser cannot tell a hit from a miss. A secret this instance has not
+ * seen valid lately reserves a failure before it is looked up (and gives it
+ * back when it is valid), so a burst of guesses gets at most the limit of
+ * look-ups. A key seen valid within the key cache's second (the hot path)
+ * only reads the address's count: no write per call.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -34,23 +39,30 @@ export class ApiKeyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<Request & RequestWithUser>();
     const failures: AttemptKey[] = [{ key: `prog-key:ip:${clientIp(req)}`, limit: this.config.env.AUTH_MAX_FAILURES_PER_IP }];
-    await this.attempts.assertAllowed(failures, API_KEY_MESSAGES.tooManyFailures);
-    const refuse = async (): Promise<never> => {
-      await this.attempts.count(failures);
-      throw ApiError.unauthorized(API_KEY_MESSAGES.invalidKey);
-    };
-
     const headerKey = req.header('x-api-key')?.trim();
     const bearerKey = /^Bearer\s+(\S+)$/i.exec(req.header('authorization') ?? '')?.[1];
     const claimedUserId = req.header('x-user-id')?.trim();
     const secret = headerKey || bearerKey;
-    // Nothing to check is not a guess: answered, not counted.
-    if (!secret || (headerKey && !claimedUserId)) throw ApiError.unauthorized(API_KEY_MESSAGES.invalidKey);
+
+    let reservation: AttemptReservation | null = null;
+    if (secret && this.keys.isRecentlyValid(secret)) await this.attempts.assertNotFull(failures, API_KEY_MESSAGES.tooManyFailures);
+    else if (secret && !(headerKey && !claimedUserId)) reservation = await this.attempts.reserve(failures, API_KEY_MESSAGES.tooManyFailures);
+    else {
+      // Nothing to check is not a guess: answered, not counted.
+      await this.attempts.assertNotFull(failures, API_KEY_MESSAGES.tooManyFailures);
+      throw ApiError.unauthorized(API_KEY_MESSAGES.invalidKey);
+    }
+    const refuse = async (): Promise<never> => {
+      // A failure on the hot path has reserved nothing yet: it counts now (and may find the address's attempts used up).
+      if (!reservation) await this.attempts.reserve(failures, API_KEY_MESSAGES.tooManyFailures);
+      throw ApiError.unauthorized(API_KEY_MESSAGES.invalidKey);
+    };
 
     const key = await this.keys.authenticate(secret);
     if (!key || (claimedUserId && claimedUserId !== key.userId)) return refuse();
     const user = await this.users.findCaller(key.userId);
     if (!user) return refuse();
+    if (reservation) await this.attempts.giveBack(reservation);
 
     const retryAfter = this.limiter.consume(key.keyId);
     if (retryAfter !== null) throw ApiError.tooManyRequests('Rate limit exceeded for this API key; retry later', retryAfter);

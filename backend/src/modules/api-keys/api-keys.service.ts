@@ -72,6 +72,13 @@ export class ApiKeysService {
     for (const [hash, key] of this.known) if (key.keyId === keyId) this.known.delete(hash);
   }
 
+  /** Whether this instance found the secret to be a valid key within KEY_CACHE_TTL_MS (no database read). */
+  isRecentlyValid(secret: string): boolean {
+    if (!looksLikeApiKey(secret)) return false;
+    const known = this.known.get(hashApiKeySecret(secret));
+    return known !== undefined && known.until > Date.now();
+  }
+
   /** The key's owner and id, or null for an unknown or malformed secret. */
   async authenticate(secret: string): Promise<{ keyId: string; userId: string } | null> {
     if (!looksLikeApiKey(secret)) return null;

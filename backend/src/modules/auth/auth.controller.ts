@@ -36,8 +36,8 @@ export class AuthController {
   ) {}
 
   @Post('signup')
-  async signUp(@Body(new ZodPipe(signUpSchema)) body: SignUpRequest) {
-    const { userId } = await this.auth.signUp(body);
+  async signUp(@Body(new ZodPipe(signUpSchema)) body: SignUpRequest, @Req() req: Request) {
+    const { userId } = await this.auth.signUp(body, clientIp(req));
     return { user_id: userId, email: body.email, user_confirmed: false };
   }
 

@@ -37,7 +37,9 @@ export class AuthService {
     private readonly mail: MailService,
   ) {}
 
-  signUp(request: SignUpRequest) {
+  /** Every sign-up from an address counts (an account and a mail each), so nobody can mass-create accounts or mail strangers through us. */
+  async signUp(request: SignUpRequest, ip: string) {
+    await this.attempts.reserve([this.attempts.signUpKey(ip)], AUTH_MESSAGES.tooManySignUps);
     return this.provider.signUp(request);
   }
 
@@ -147,24 +149,35 @@ export class AuthService {
     });
   }
 
-  /** Every mail sent on request counts, so nobody can flood an inbox (or the mail provider's quota) through us. */
+  /** Every mail sent on request counts, so nobody can flood an inbox (or the mail provider's quota) through us; one that was not sent is given back. */
   private async mailThrottled(email: string, ip: string, send: () => Promise<void>): Promise<void> {
-    const keys = this.attempts.keysFor('mail', email, ip);
-    await this.attempts.assertAllowed(keys);
-    await send();
-    await this.attempts.count(keys);
-  }
-
-  private async throttled<T>(scope: string, email: string, ip: string, check: () => Promise<T>): Promise<T> {
-    const keys = this.attempts.keysFor(scope, email, ip);
-    await this.attempts.assertAllowed(keys);
+    const reservation = await this.attempts.reserve(this.attempts.keysFor('mail', email, ip));
     try {
-      const result = await check();
-      await this.attempts.clear(keys[0]);
-      return result;
+      await send();
     } catch (error) {
-      if (isWrongGuess(error)) await this.attempts.count(keys);
+      await this.attempts.giveBack(reservation);
       throw error;
     }
+  }
+
+  /**
+   * Runs a check of a secret only after reserving an attempt for it, so a
+   * burst of guesses cannot all be checked before any is counted. A wrong
+   * guess keeps its reservation; a right answer clears the account's count
+   * and gives the address its attempt back; any other failure gives both back.
+   */
+  private async throttled<T>(scope: string, email: string, ip: string, check: () => Promise<T>): Promise<T> {
+    const [account, address] = this.attempts.keysFor(scope, email, ip);
+    const reservation = await this.attempts.reserve([account!, address!]);
+    let result: T;
+    try {
+      result = await check();
+    } catch (error) {
+      if (!isWrongGuess(error)) await this.attempts.giveBack(reservation);
+      throw error;
+    }
+    await this.attempts.clear(account!);
+    await this.attempts.giveBack(reservation, [address!]);
+    return result;
   }
 }

@@ -81,22 +81,25 @@ export class PingController {
   /** GET and POST (HEAD too, as GET) are pings; other methods are not. */
   private async handle(req: Request, token: string, kind: 'success' | 'fail' | 'start'): Promise<{ message: string }> {
     if (!['GET', 'POST', 'HEAD'].includes(req.method)) throw new ApiError(405, 'Ping with GET or POST');
-    // Guessing tokens costs a lookup each: an address that keeps asking for unknown ones is slowed down (for tokens not seen working lately).
+    // Guessing tokens costs a lookup each: a token not seen working lately takes one of its address's guesses
+    // before its lookup (given back when the token is real), so a burst of guesses cannot all be looked up.
     const guesser = `unknown:${req.ip ?? ''}`;
-    const guessWait = this.limiter.isKnown(token) ? 0 : this.limiter.blocked(guesser);
+    const mayGuess = !this.limiter.isKnown(token);
+    const guessWait = mayGuess ? this.limiter.take(guesser) : 0;
     if (guessWait > 0) throw ApiError.tooManyRequests('Too many pings for unknown monitors; slow down', guessWait);
-    if (!/^[A-Za-z0-9_-]{10,64}$/.test(token)) {
-      this.limiter.take(guesser);
-      throw ApiError.notFound('Unknown ping URL');
-    }
+    if (!/^[A-Za-z0-9_-]{10,64}$/.test(token)) throw ApiError.notFound('Unknown ping URL');
     const wait = this.limiter.take(token);
-    if (wait > 0) throw ApiError.tooManyRequests('Too many pings for this monitor; slow down', wait);
+    if (wait > 0) {
+      if (mayGuess) this.limiter.giveBack(guesser);
+      throw ApiError.tooManyRequests('Too many pings for this monitor; slow down', wait);
+    }
     try {
       await this.monitors.ping(token, kind);
     } catch (error) {
-      if (error instanceof ApiError && error.getStatus() === 404) this.limiter.take(guesser);
+      if (mayGuess && !(error instanceof ApiError && error.getStatus() === 404)) this.limiter.giveBack(guesser);
       throw error;
     }
+    if (mayGuess) this.limiter.giveBack(guesser);
     this.limiter.remember(token);
     return { message: 'OK' };
   }

@@ -22,13 +22,6 @@ export class PingLimiter {
     return this.known.has(token);
   }
 
-  /** Seconds to wait when the key's window is used up (without counting this call), else 0. */
-  blocked(key: string, now = Date.now()): number {
-    const window = this.windows.get(key);
-    if (!window || now - window.start >= PING_WINDOW_MS || window.count < PINGS_PER_WINDOW) return 0;
-    return Math.max(1, Math.ceil((window.start + PING_WINDOW_MS - now) / 1000));
-  }
-
   /** Records a ping; answers 0 when allowed, else the seconds to wait. */
   take(key: string, now = Date.now()): number {
     let window = this.windows.get(key);
@@ -39,5 +32,11 @@ export class PingLimiter {
     }
     window.count++;
     return window.count > PINGS_PER_WINDOW ? Math.max(1, Math.ceil((window.start + PING_WINDOW_MS - now) / 1000)) : 0;
+  }
+
+  /** Undoes one take() of the current window (a ping that turned out not to count). */
+  giveBack(key: string): void {
+    const window = this.windows.get(key);
+    if (window && window.count > 0) window.count--;
   }
 }

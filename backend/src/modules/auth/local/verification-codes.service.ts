@@ -37,18 +37,26 @@ export class VerificationCodesService {
     return code;
   }
 
-  /** Consumes the code when it matches; otherwise counts the wrong guess and throws the invalid-code error (or, past the limit, the attempts-exceeded one). */
+  /**
+   * Consumes the code when it matches; otherwise the guess is spent and the
+   * invalid-code error thrown. Each check first takes one of the code's
+   * AUTH_CODE_MAX_ATTEMPTS in a conditional update, so concurrent guesses
+   * cannot all be checked against a fresh count: past the limit (or expiry,
+   * or use) the code is dead and every answer is the expired-code error.
+   * Of two concurrent right answers only one consumes it.
+   */
   async consume(userId: string, purpose: CodePurpose, code: string): Promise<void> {
-    const row = await this.codes.findOneBy({ userId, purpose });
-    if (!row || row.expiresAt.getTime() <= Date.now()) throw ApiError.badRequest(AUTH_MESSAGES.codeExpired);
-    const expected = Buffer.from(row.codeHash);
+    const [claimed]: [Array<{ code_hash: string }>] = await this.codes.query(
+      `UPDATE verification_codes SET attempts = attempts + 1
+        WHERE user_id = $1 AND purpose = $2 AND expires_at > now() AND attempts < $3
+        RETURNING code_hash`,
+      [userId, purpose, this.config.env.AUTH_CODE_MAX_ATTEMPTS],
+    );
+    if (claimed.length === 0) throw ApiError.badRequest(AUTH_MESSAGES.codeExpired);
+    const expected = Buffer.from(claimed[0]!.code_hash);
     const actual = Buffer.from(sha256(userId, purpose, code));
-    if (expected.length === actual.length && timingSafeEqual(expected, actual)) {
-      await this.codes.delete({ userId, purpose });
-      return;
-    }
-    if (row.attempts + 1 >= this.config.env.AUTH_CODE_MAX_ATTEMPTS) await this.codes.delete({ userId, purpose });
-    else await this.codes.increment({ userId, purpose }, 'attempts', 1);
-    throw ApiError.badRequest(AUTH_MESSAGES.codeMismatch);
+    if (!(expected.length === actual.length && timingSafeEqual(expected, actual))) throw ApiError.badRequest(AUTH_MESSAGES.codeMismatch);
+    const used = await this.codes.delete({ userId, purpose, codeHash: claimed[0]!.code_hash });
+    if (!used.affected) throw ApiError.badRequest(AUTH_MESSAGES.codeExpired);
   }
 }

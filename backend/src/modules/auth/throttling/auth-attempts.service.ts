@@ -5,18 +5,38 @@ import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
 import { ApiError } from '../../../common/http/api-error';
 import { AppConfig } from '../../../config/app-config';
 
-/** A throttling bucket: failures counted per account or per client address. */
+/** A throttling bucket: attempts counted per account or per client address. */
 export interface AttemptKey {
   key: string;
   limit: number;
 }
 
+/** Attempts taken by reserve(): each bucket's window start (as text, to the microsecond), so a give-back never lands in a later window. */
+export interface AttemptReservation {
+  keys: AttemptKey[];
+  windows: Map<string, string>;
+}
+
+interface CountedRow {
+  key: string;
+  failures: number;
+  window_started_at: string;
+  remaining: number;
+}
+
 /**
- * Counts failed credential checks (passwords and e-mailed codes) per account
- * and per client IP in a fixed window kept in the database, so the limit
- * holds across instances and restarts. Once a bucket is full every attempt,
- * right or wrong, is refused with 'Password attempts exceeded' until the
- * window ends.
+ * Counts attempts (checks of a password or an e-mailed code, mails sent on
+ * request, sign-ups) per account and per client address in a fixed window
+ * kept in the database, so the limit holds across instances and restarts.
+ *
+ * An attempt is reserved BEFORE the check it pays for: one statement adds it
+ * to every bucket and answers the new counts, and the attempt goes ahead only
+ * if no count passed its limit. Concurrent attempts therefore cannot all read
+ * "below the limit" and all be checked: at most `limit` checks run per bucket
+ * and window, however many arrive at once. An attempt that turns out not to
+ * be a guess (a success, an unknown session) gives its reservation back.
+ * Once a bucket is full every attempt, right or wrong, is refused with 429
+ * until the window ends.
  */
 @Injectable()
 export class AuthAttemptsService implements OnModuleInit, OnModuleDestroy {
@@ -40,8 +60,40 @@ export class AuthAttemptsService implements OnModuleInit, OnModuleDestroy {
     ];
   }
 
-  /** Refuses (429 with Retry-After) when any bucket is full; `message` names what was throttled. */
-  async assertAllowed(keys: AttemptKey[], message: string = AUTH_MESSAGES.passwordAttemptsExceeded): Promise<void> {
+  /** The bucket of sign-ups from one client address. */
+  signUpKey(ip: string): AttemptKey {
+    return { key: `signup:ip:${ip}`, limit: this.config.env.AUTH_MAX_SIGNUPS_PER_IP };
+  }
+
+  /**
+   * Takes one attempt from every bucket, atomically; when any bucket is then
+   * over its limit, gives them all back and refuses (429 with Retry-After,
+   * `message` naming what was throttled).
+   */
+  async reserve(keys: AttemptKey[], message: string = AUTH_MESSAGES.passwordAttemptsExceeded): Promise<AttemptReservation> {
+    // Keys in a fixed order: two reservations over the same buckets lock their rows in the same order (no deadlock).
+    const sorted = [...keys].sort((a, b) => a.key.localeCompare(b.key));
+    const rows: CountedRow[] = await this.db.query(
+      `INSERT INTO auth_attempts AS a (key, failures, window_started_at)
+       SELECT k, 1, now() FROM unnest($1::text[]) WITH ORDINALITY AS t(k, n) ORDER BY n
+       ON CONFLICT (key) DO UPDATE SET
+         failures = CASE WHEN a.window_started_at <= now() - make_interval(secs => $2) THEN 1 ELSE a.failures + 1 END,
+         window_started_at = CASE WHEN a.window_started_at <= now() - make_interval(secs => $2) THEN now() ELSE a.window_started_at END
+       RETURNING key, failures, window_started_at::text AS window_started_at,
+                 EXTRACT(EPOCH FROM window_started_at + make_interval(secs => $2) - now())::float AS remaining`,
+      [sorted.map((k) => k.key), this.windowSeconds],
+    );
+    const reservation: AttemptReservation = { keys: sorted, windows: new Map(rows.map((r) => [r.key, r.window_started_at])) };
+    const full = rows.filter((row) => row.failures > sorted.find((k) => k.key === row.key)!.limit);
+    if (full.length > 0) {
+      await this.giveBack(reservation);
+      throw ApiError.tooManyRequests(message, Math.max(...full.map((row) => row.remaining)));
+    }
+    return reservation;
+  }
+
+  /** Refuses (429) when any bucket is full, without taking an attempt: for callers that are not guessing. */
+  async assertNotFull(keys: AttemptKey[], message: string): Promise<void> {
     const rows: Array<{ key: string; failures: number; remaining: number }> = await this.db.query(
       `SELECT key, failures,
               EXTRACT(EPOCH FROM window_started_at + make_interval(secs => $2) - now())::float AS remaining
@@ -50,24 +102,20 @@ export class AuthAttemptsService implements OnModuleInit, OnModuleDestroy {
       [keys.map((k) => k.key), this.windowSeconds],
     );
     for (const row of rows) {
-      const limit = keys.find((k) => k.key === row.key)!.limit;
-      if (row.failures >= limit) throw ApiError.tooManyRequests(message, row.remaining);
+      if (row.failures >= keys.find((k) => k.key === row.key)!.limit) throw ApiError.tooManyRequests(message, row.remaining);
     }
   }
 
-  /** Counts one event against each bucket (a failed check, or a mail sent on request). */
-  async count(keys: AttemptKey[]): Promise<void> {
-    for (const { key } of keys) {
-      await this.db.query(
-        `INSERT INTO auth_attempts (key, failures, window_started_at) VALUES ($1, 1, now())
-         ON CONFLICT (key) DO UPDATE SET
-           failures = CASE WHEN auth_attempts.window_started_at <= now() - make_interval(secs => $2)
-                           THEN 1 ELSE auth_attempts.failures + 1 END,
-           window_started_at = CASE WHEN auth_attempts.window_started_at <= now() - make_interval(secs => $2)
-                                    THEN now() ELSE auth_attempts.window_started_at END`,
-        [key, this.windowSeconds],
-      );
-    }
+  /** Gives the reserved attempts back (in the window they were taken in; a later window keeps its count). */
+  async giveBack(reservation: AttemptReservation, keys: AttemptKey[] = reservation.keys): Promise<void> {
+    const taken = keys.filter((k) => reservation.windows.has(k.key));
+    if (taken.length === 0) return;
+    await this.db.query(
+      `UPDATE auth_attempts a SET failures = greatest(a.failures - 1, 0)
+         FROM unnest($1::text[], $2::timestamptz[]) AS t(key, window_started_at)
+        WHERE a.key = t.key AND a.window_started_at = t.window_started_at`,
+      [taken.map((k) => k.key), taken.map((k) => reservation.windows.get(k.key)!)],
+    );
   }
 
   /** A success clears the account's count (the address keeps its count: it may be guessing many accounts). */
