@@ -7,6 +7,7 @@ import { DeadlineQueue } from './deadline-queue';
 import { describeRequestError, describeStatus } from './failure-cause';
 import { guardedLookup } from './guarded-lookup';
 import { HopHandler, type HopResponse } from './hop-handler';
+import { followRedirect } from './redirect-policy';
 import { LoopbackSink } from './loopback-sink';
 import { WarmConnector } from './warm-connector';
 import { ForbiddenTargetError } from './target-address';
@@ -14,7 +15,7 @@ import { TargetPolicy } from './target-policy.service';
 import { HTTP_METHODS, type HttpMethod, type ResponseRules } from '@shared/jobs/job-types';
 import { compileResponseRules, responseRuleFailure, type ResponseCheck } from '@shared/jobs/response-rules';
 
-/** Redirects followed per execution, each one re-checked against the target rules. */
+/** Redirects followed per execution, each one re-checked against the target rules and the redirect policy. */
 export const MAX_REDIRECTS = 5;
 
 /** Header carrying the run id, so a target can de-duplicate a delivery it already handled. */
@@ -289,19 +290,18 @@ export class HttpExecutor implements OnApplicationShutdown {
           if (hops >= MAX_REDIRECTS) {
             return failure(startedAt, elapsed(), statusCode, `Too many redirects: more than ${MAX_REDIRECTS}`, false);
           }
-          const next = URL.canParse(location, url.href) ? new URL(location, url) : null;
-          if (!next || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
-            return failure(startedAt, elapsed(), statusCode, `Redirect to an unsupported URL (${next?.protocol ?? location})`, false);
-          }
-          headers = { ...headers };
-          // 303 (and 301/302 for non-GET, as browsers do) turn into a GET without a body.
-          if (statusCode === 303 || ((statusCode === 301 || statusCode === 302) && method !== 'HEAD')) {
-            method = method === 'HEAD' ? 'HEAD' : 'GET';
-            body = undefined;
+          const redirect = followRedirect(url, location, statusCode, method, body !== undefined);
+          if ('refusal' in redirect) return failure(startedAt, elapsed(), statusCode, redirect.refusal, false);
+          if (!redirect.keepsJobHeaders) {
+            // Another origin gets only what the executor itself sends: never the job's cookies, keys or custom headers.
+            headers = { 'user-agent': this.userAgent, [EXECUTION_ID_HEADER]: prepared.headers[EXECUTION_ID_HEADER] };
+          } else if (redirect.dropsBody && 'content-type' in headers) {
+            headers = { ...headers };
             delete headers['content-type'];
           }
-          if (next.origin !== origin) delete headers.authorization; // never leak credentials to another host
-          target = hopTarget(next);
+          if (redirect.dropsBody) body = undefined;
+          method = redirect.method;
+          target = hopTarget(redirect.url);
           continue;
         }
         const cause = describeStatus(statusCode);
@@ -329,7 +329,7 @@ export class HttpExecutor implements OnApplicationShutdown {
 
   /** Literal IP targets bypass DNS, so they are checked here (with localhost and metadata names); other names by the guarded lookup. */
   private assertAllowedTarget(url: URL): void {
-    if (!this.isAllowedTarget(url)) throw new ForbiddenTargetError(url.hostname, url.hostname);
+    if (!this.isAllowedTarget(url)) throw new ForbiddenTargetError(url.hostname, false);
   }
 
   private isAllowedTarget(url: URL): boolean {
