@@ -46,7 +46,7 @@ describe('executor: SSRF protection and redirects', () => {
     });
     const run = await finishedRun(`http://localhost:${port}/hop`);
     expect(run.status).toBe('failed');
-    expect(run.error_message).toBe('Blocked: 127.0.0.1 is a loopback, private, link-local or metadata address; requests to internal networks are not allowed');
+    expect(run.error_message).toBe('Blocked: 127.0.0.1 is a loopback, private, link-local, metadata or reserved address; requests to internal networks are not allowed');
     expect(target.requests('/hop')).toHaveLength(1);
     expect(target.requests('/internal')).toHaveLength(0);
     await schedulerPassed(db, `${target.url}/sentinel`, 300); // a retry would have been due by then
@@ -55,7 +55,7 @@ describe('executor: SSRF protection and redirects', () => {
 
   it('refuses the cloud metadata address outright', async () => {
     const run = await finishedRun('http://169.254.169.254/latest/meta-data/');
-    expect(run.error_message).toMatch(/^Blocked: 169\.254\.169\.254 is a loopback, private, link-local or metadata address/);
+    expect(run.error_message).toMatch(/^Blocked: 169\.254\.169\.254 is a loopback, private, link-local, metadata or reserved address/);
   });
 
   it('follows up to 5 redirects to allowed hosts, turning a 303 into a GET', async () => {

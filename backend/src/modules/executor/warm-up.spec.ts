@@ -45,7 +45,7 @@ describe('HttpExecutor start-up warm-up', () => {
       const job = executor.prepare({ executionId: 'run-1', url: server.url, method: 'GET', headers: {}, body: '' });
       const result = await executor.execute(job);
       expect(result.success).toBe(false);
-      expect(result.errorMessage).toMatch(/^Blocked: 127\.0\.0\.1 is a loopback, private, link-local or metadata address/);
+      expect(result.errorMessage).toMatch(/^Blocked: 127\.0\.0\.1 is a loopback, private, link-local, metadata or reserved address/);
       expect(server.requests()).toBe(0);
     } finally {
       await server.close();
