@@ -56,6 +56,8 @@ export class FlyMachinesFake {
   machineStartMs = 50;
   /** When false, the n8n stand-in answers 503 forever. */
   n8nHealthy = true;
+  /** When set, the n8n stand-in answers /healthz with a 302 to this URL. */
+  n8nRedirect: string | null = null;
   private readonly failures = new Map<FlyOperation, Failure[]>();
   private readonly stalls = new Map<FlyOperation, { promise: Promise<void>; release: () => void; reached: boolean }>();
 
@@ -129,6 +131,7 @@ export class FlyMachinesFake {
     this.stalls.clear();
     this.machineStartMs = 50;
     this.n8nHealthy = true;
+    this.n8nRedirect = null;
   }
 
   async close(): Promise<void> {
@@ -148,6 +151,10 @@ export class FlyMachinesFake {
     const match = /^\/([a-z0-9-]+)\/healthz$/.exec((req.url ?? '').split('?')[0]);
     const app = match ? this.apps.get(match[1]) : undefined;
     const started = app && [...app.machines.values()].some((m) => this.machineState(m) === 'started');
+    if (started && this.n8nRedirect) {
+      res.writeHead(302, { location: this.n8nRedirect });
+      return void res.end();
+    }
     if (this.n8nHealthy && started) return json(res, 200, { status: 'ok' });
     json(res, 503, { error: 'no machine is running' });
   }

@@ -243,15 +243,19 @@ export class N8nProvisioner implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  /** n8n answers /healthz once it has migrated its database and listens; until then the proxy answers errors. */
+  /**
+   * n8n answers /healthz once it has migrated its database and listens; until then the proxy answers errors.
+   * Only the deployment's own URL is asked: the machine is the user's to replace, so a redirect it answers could
+   * point this server anywhere, its own network included, and is never followed (n8n itself does not redirect there).
+   */
   private async waitHealthy(url: string, deadline: number, signal: AbortSignal) {
     let last = 'no answer';
     for (;;) {
       try {
-        const response = await fetch(`${url}/healthz`, { signal: AbortSignal.any([signal, AbortSignal.timeout(HEALTH_REQUEST_TIMEOUT_MS)]) });
+        const response = await fetch(`${url}/healthz`, { redirect: 'manual', signal: AbortSignal.any([signal, AbortSignal.timeout(HEALTH_REQUEST_TIMEOUT_MS)]) });
         await response.arrayBuffer();
         if (response.ok) return;
-        last = `HTTP ${response.status}`;
+        last = response.status >= 300 && response.status < 400 ? `HTTP ${response.status}, a redirect, not followed` : `HTTP ${response.status}`;
       } catch (error) {
         signal.throwIfAborted();
         last = (error as Error).name === 'TimeoutError' ? 'timed out' : 'not reachable';
