@@ -7,7 +7,7 @@ import { screenshot } from './support/browser';
 
 jest.setTimeout(90_000);
 
-/** The Alert Channels section: add a signed webhook, see its secret once, send a test alert, refuse a bad target. */
+/** The Alert Channels section: add a signed webhook, see its secret once, send a test alert, refuse a bad target, verify an email channel by its mailed link. */
 describe('alert channels (browser)', () => {
   let server: TestServer;
   let receiver: AlertReceiver;
@@ -49,6 +49,36 @@ describe('alert channels (browser)', () => {
     await page.getByLabel('Email address', { exact: true }).fill('not-an-address');
     await page.getByRole('button', { name: 'Add channel' }).click();
     await page.getByRole('alert').filter({ hasText: 'target must be an email address' }).waitFor();
+  });
+
+  it('keeps an email channel to another address pending until its recipient confirms the mailed link', async () => {
+    const address = `colleague-${Date.now()}@example.test`;
+    await page.goto('/dashboard/alerts');
+    await page.getByLabel('Channel type').selectOption('email');
+    await page.getByLabel('Channel name').fill('colleague');
+    await page.getByLabel('Email address', { exact: true }).fill(address);
+    await page.getByRole('button', { name: 'Add channel' }).click();
+    await page.getByTestId('verification-sent').filter({ hasText: address }).waitFor();
+    const row = page.getByRole('row').filter({ hasText: 'colleague' });
+    await row.getByText('Pending verification').waitFor();
+    expect(await page.getByRole('button', { name: 'Send test alert to colleague' }).count()).toBe(0);
+    // The link was mailed a moment ago: a resend now is refused with the reason.
+    await page.getByRole('button', { name: 'Resend verification to colleague' }).click();
+    await page.getByText('A verification mail was just sent to this address; try again later').waitFor();
+
+    const outbox = (await server.http.get('/api/dev/outbox')).body as Array<{ to: string; text: string }>;
+    const mails = outbox.filter((m) => m.to === address);
+    expect(mails).toHaveLength(1);
+    const link = new URL(mails[0]!.text.match(/https?:\/\/\S+#token=\S+/)![0]);
+    await page.goto(link.pathname + link.hash);
+    await page.getByRole('button', { name: 'Confirm alerts' }).click();
+    await page.getByText(`Alerts to ${address} are confirmed`).waitFor();
+    await screenshot(page, 'alert-channel-confirmed');
+
+    await page.goto('/dashboard/alerts');
+    await page.getByRole('row').filter({ hasText: 'colleague' }).getByText('Active', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Send test alert to colleague' }).click();
+    await page.getByText("Test alert delivered to 'colleague'").waitFor();
   });
 
   it('sends only the chosen jobs’ alerts to a channel', async () => {

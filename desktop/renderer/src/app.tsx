@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react';
+import { ALERT_CHANNEL_VERIFY_PATH } from '@shared/notifications/alert-channels';
 import { BrowserRouter, Route, Routes, useNavigate } from 'react-router-dom';
 import { setUnauthorizedHandler } from './api/api-client';
 import { AuthCallbackPage } from './auth/auth-callback-page';
@@ -28,6 +29,8 @@ const CancelPage = lazy(() => import('./billing/cancel-page'));
 const ProfilePage = lazy(() => import('./profile/profile-page'));
 /** The desktop shell's own settings (server URL, start at login, where the session is kept). */
 const DesktopSettingsPage = lazy(() => import('./platform/desktop-settings-page'));
+/** Where an alert channel's verification link lands (no session needed). */
+const AlertChannelVerifyPage = lazy(() => import('./alerts/alert-channel-verify-page'));
 
 /** A 401 anywhere ends the session: clear it and go to /login with the message the request was refused with. */
 function UnauthorizedRedirect() {
@@ -63,6 +66,7 @@ export function AppRoutes() {
           <Route path="/verify/:email" element={<VerifyPage />} />
           <Route path="/auth/callback" element={<AuthCallbackPage />} />
           <Route path="/dashboard/auth/callback" element={<AuthCallbackPage />} />
+          <Route path={ALERT_CHANNEL_VERIFY_PATH} element={<AlertChannelVerifyPage />} />
           <Route path="/dashboard/*" element={<DashboardPage />} />
           <Route path="/pricing" element={<PricingPage />} />
           <Route path="/success" element={<SuccessPage />} />

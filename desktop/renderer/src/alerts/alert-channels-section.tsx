@@ -12,6 +12,9 @@ const TARGET_LABELS: Record<AlertChannelKind, string> = { email: 'Email address'
 /**
  * The Alerts section: where failure, recovery and auto-pause alerts of jobs
  * with "Email me when a run fails" also go, with a test button per channel.
+ * An email channel to another address than the account's waits for its
+ * recipient to confirm a mailed link; until then it shows as pending, with a
+ * resend action instead of the test button.
  */
 export default function AlertChannelsSection() {
   const [channels, setChannels] = useState<AlertChannel[]>([]);
@@ -20,6 +23,8 @@ export default function AlertChannelsSection() {
   const [target, setTarget] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
+  /** The address a verification link was just mailed to, for the notice under the form. */
+  const [mailedTo, setMailedTo] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   /** null: every job with failure alerts on; else the chosen jobs' ids. */
   const [jobIds, setJobIds] = useState<string[] | null>(null);
@@ -42,6 +47,7 @@ export default function AlertChannelsSection() {
     try {
       const created = await alertChannelsApi.create({ name: name.trim(), kind, target: target.trim(), job_ids: jobIds });
       setSecret(created.secret ?? null);
+      setMailedTo(created.status === 'pending_verification' ? created.target : null);
       setName('');
       setTarget('');
       setJobIds(null);
@@ -62,6 +68,15 @@ export default function AlertChannelsSection() {
       else notify.error(`Test alert to '${channel.name}' failed: ${delivery.error ?? `HTTP ${delivery.response_code}`}. It is tried twice more within 5 seconds.`);
     } catch (error) {
       notify.error(`Failed to send test alert: ${errorMessage(error)}`);
+    }
+  };
+
+  const resend = async (channel: AlertChannel) => {
+    try {
+      await alertChannelsApi.resendVerification(channel.channel_id);
+      notify.success(`Verification link sent again to ${channel.target}`);
+    } catch (error) {
+      notify.error(`Failed to resend the verification link: ${errorMessage(error)}`);
     }
   };
 
@@ -136,6 +151,11 @@ export default function AlertChannelsSection() {
             Add channel
           </button>
         </div>
+        {mailedTo && (
+          <p className="field-hint" role="status" data-testid="verification-sent">
+            We mailed a verification link to <strong>{mailedTo}</strong>. The channel receives alerts once its recipient opens the link.
+          </p>
+        )}
         {secret && (
           <p className="field-hint" data-testid="webhook-secret">
             Signing secret (shown once; verify the X-Cronbeam-Signature header with it): <code>{secret}</code>
@@ -153,6 +173,7 @@ export default function AlertChannelsSection() {
                 <th scope="col">Type</th>
                 <th scope="col">Target</th>
                 <th scope="col">Jobs</th>
+                <th scope="col">Status</th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
                 </th>
@@ -171,11 +192,26 @@ export default function AlertChannelsSection() {
                     </span>
                   </td>
                   <td data-label="Jobs">{channel.job_ids === null ? 'All alerting jobs' : channel.job_ids.length === 0 ? 'None' : channel.job_ids.map(jobName).join(', ')}</td>
+                  <td data-label="Status">
+                    {channel.status === 'pending_verification' ? (
+                      <span className="status-badge status-paused" title="Receives nothing until its recipient opens the link we mailed">
+                        Pending verification
+                      </span>
+                    ) : (
+                      <span className="status-badge status-success">Active</span>
+                    )}
+                  </td>
                   <td data-label="Actions">
                     <div className="row-actions">
-                      <button type="button" className="button button-secondary button-small" onClick={() => test(channel)}>
-                        Send test alert<span className="visually-hidden"> to {channel.name}</span>
-                      </button>
+                      {channel.status === 'pending_verification' ? (
+                        <button type="button" className="button button-secondary button-small" onClick={() => resend(channel)}>
+                          Resend verification<span className="visually-hidden"> to {channel.name}</span>
+                        </button>
+                      ) : (
+                        <button type="button" className="button button-secondary button-small" onClick={() => test(channel)}>
+                          Send test alert<span className="visually-hidden"> to {channel.name}</span>
+                        </button>
+                      )}
                       <button type="button" className="button button-small button-danger-outline" onClick={() => remove(channel)}>
                         Delete<span className="visually-hidden"> {channel.name}</span>
                       </button>

@@ -29,7 +29,7 @@ describe('monitor form', () => {
   it('sends a period in seconds with the chosen channels', async () => {
     const { calls } = installFakeApi({ 'POST /monitors': { status: 200, body: saved } });
     const onSaved = jest.fn();
-    const channels = [{ channel_id: 'c1', name: 'ops', kind: 'slack' as const, target: 'https://hooks.example/x', job_ids: null, created_at: '' }];
+    const channels = [{ channel_id: 'c1', name: 'ops', kind: 'slack' as const, target: 'https://hooks.example/x', job_ids: null, created_at: '', status: 'active' as const }];
     render(<MemoryRouter><MonitorForm channels={channels} onSaved={onSaved} onCancel={() => undefined} /></MemoryRouter>);
     await userEvent.type(screen.getByLabelText('Monitor name'), 'backup');
     await userEvent.clear(screen.getByLabelText('Period', { exact: true }));
