@@ -4,7 +4,7 @@ import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec
 import { z } from 'zod';
 import { loginSchema, signUpSchema, verifyEmailSchema } from '@shared/auth/auth-schemas';
 import { PUBLIC_API_SCHEMAS } from '@shared/jobs/openapi-schemas';
-import { alertChannelSchema } from '@shared/notifications/alert-channels';
+import { alertChannelSchema, alertChannelVerificationSchema } from '@shared/notifications/alert-channels';
 import { monitorSchema } from '@shared/notifications/monitors';
 import { BULK_REQUEST_SCHEMA } from './prog-examples';
 import { addMonitorDocs } from './prog-monitors-docs';
@@ -45,6 +45,7 @@ const API_BODIES: Record<string, () => unknown> = {
   'post /api/monitors': () => z.toJSONSchema(monitorSchema, { io: 'input', target: 'openapi-3.0', unrepresentable: 'any' }),
   'put /api/monitors/{id}': () => z.toJSONSchema(monitorSchema, { io: 'input', target: 'openapi-3.0', unrepresentable: 'any' }),
   'post /api/alert-channels': () => z.toJSONSchema(alertChannelSchema, { io: 'input', target: 'openapi-3.0' }),
+  'post /api/alert-channel-verifications': () => z.toJSONSchema(alertChannelVerificationSchema, { io: 'input', target: 'openapi-3.0' }),
 };
 
 /**
