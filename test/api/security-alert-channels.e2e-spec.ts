@@ -194,6 +194,8 @@ describe('security: alert channel verification and test limits', () => {
     const refused = answers.filter((a) => a.status === 429);
     expect(sent).toHaveLength(TESTS_PER_CHANNEL);
     expect(refused).toHaveLength(PARALLEL - TESTS_PER_CHANNEL);
+    // Each accepted test answers its own delivery.
+    expect(new Set(sent.map((a) => a.body.delivery_id)).size).toBe(TESTS_PER_CHANNEL);
     for (const answer of refused) {
       expect(answer.body).toEqual({ detail: ALERT_CHANNEL_MESSAGES.tooManyChannelTests });
       expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);

@@ -173,11 +173,16 @@ export class AlertChannelsRepository {
     await this.db.query(`DELETE FROM alert_queue WHERE id = $1`, [queueId]);
   }
 
-  async logDelivery(d: NewDelivery): Promise<void> {
-    await this.db.query(
-      `INSERT INTO alert_deliveries (channel_id, job_id, event, attempt, status, response_code, error) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [d.channelId, d.jobId, d.event, d.attempt, d.status, d.responseCode, d.error],
+  /** Logs an attempt and answers it as logged. */
+  async logDelivery(d: NewDelivery): Promise<AlertDelivery> {
+    const [row] = returnedRows<DeliveryRow>(
+      await this.db.query(
+        `INSERT INTO alert_deliveries (channel_id, job_id, event, attempt, status, response_code, error) VALUES ($1, $2, $3, $4, $5, $6, $7)
+         RETURNING id, job_id, event, attempt, status, response_code, error, created_at`,
+        [d.channelId, d.jobId, d.event, d.attempt, d.status, d.responseCode, d.error],
+      ),
     );
+    return toDelivery(row!);
   }
 
   async deliveries(channelId: string, limit: number): Promise<AlertDelivery[]> {
@@ -185,15 +190,19 @@ export class AlertChannelsRepository {
       `SELECT id, job_id, event, attempt, status, response_code, error, created_at FROM alert_deliveries WHERE channel_id = $1 ORDER BY created_at DESC, attempt DESC LIMIT $2`,
       [channelId, limit],
     );
-    return rows.map((r) => ({
-      delivery_id: r.id,
-      event: r.event,
-      job_id: r.job_id,
-      attempt: r.attempt,
-      status: r.status,
-      response_code: r.response_code,
-      error: r.error,
-      created_at: new Date(r.created_at).toISOString(),
-    }));
+    return rows.map(toDelivery);
   }
+}
+
+function toDelivery(r: DeliveryRow): AlertDelivery {
+  return {
+    delivery_id: r.id,
+    event: r.event,
+    job_id: r.job_id,
+    attempt: r.attempt,
+    status: r.status,
+    response_code: r.response_code,
+    error: r.error,
+    created_at: new Date(r.created_at).toISOString(),
+  };
 }

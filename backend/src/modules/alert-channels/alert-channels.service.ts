@@ -227,9 +227,9 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
       { key: `test:channel:${channel.id}`, limit: this.config.env.ALERT_TESTS_PER_CHANNEL, message: ALERT_CHANNEL_MESSAGES.tooManyChannelTests },
       { key: `test:user:${userId}`, limit: this.config.env.ALERT_TESTS_PER_USER, message: ALERT_CHANNEL_MESSAGES.tooManyUserTests },
     ]);
-    await this.send(channel, { event: 'test', jobId: null, jobName: 'test', jobUrl: '', detail: `A test alert for the channel "${channel.name}".`, at: new Date(), dashboardUrl: this.dashboardUrl });
-    const [last] = await this.channels.deliveries(channel.id, 1);
-    return last!;
+    // The answer is this test's own first attempt, not the channel's latest delivery (a concurrent one may be newer).
+    const first = await this.send(channel, { event: 'test', jobId: null, jobName: 'test', jobUrl: '', detail: `A test alert for the channel "${channel.name}".`, at: new Date(), dashboardUrl: this.dashboardUrl });
+    return first!;
   }
 
   /** Sends an alert of one of the user's jobs to every channel that takes it; resolves when every first attempt has ended. */
@@ -253,10 +253,10 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
     return `${this.config.publicUrl}/dashboard`;
   }
 
-  /** Queues the delivery (leased to this instance) and makes its first attempt at once. */
-  private async send(channel: AlertChannelRow, alert: AlertEvent): Promise<void> {
+  /** Queues the delivery (leased to this instance) and makes its first attempt at once; answers that attempt as logged. */
+  private async send(channel: AlertChannelRow, alert: AlertEvent): Promise<AlertDelivery | null> {
     const queueId = await this.channels.enqueueLeased(channel.id, { ...alert, at: alert.at.toISOString() }, DELIVERY_LEASE_MS);
-    await this.background.track(this.attemptQueued(channel, queueId, alert, 0));
+    return this.background.track(this.attemptQueued(channel, queueId, alert, 0));
   }
 
   /** Takes the retries that fell due (any instance's), one batch per tick; a tick still running makes the next one wait. */
@@ -275,17 +275,17 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  /** One attempt, logged; then the delivery leaves the queue or waits there for its next attempt. */
-  private async attemptQueued(channel: AlertChannelRow, queueId: string, alert: AlertEvent, attemptsBefore: number): Promise<void> {
+  /** One attempt, logged; then the delivery leaves the queue or waits there for its next attempt. Null: dropped unsent. */
+  private async attemptQueued(channel: AlertChannelRow, queueId: string, alert: AlertEvent, attemptsBefore: number): Promise<AlertDelivery | null> {
     // Whatever queued it, nothing reaches an address that has not confirmed it wants these alerts.
     if (!isDeliverable(channel)) {
       this.logger.warn(`Alert to channel ${channel.id} dropped: the channel is pending verification`);
       await this.channels.dequeue(queueId);
-      return;
+      return null;
     }
     const attempt = attemptsBefore + 1;
     const outcome: Outcome = await this.attempt(channel, alert).catch((error: Error) => ({ ok: false, responseCode: null, error: error.message }));
-    await this.channels.logDelivery({
+    const logged = await this.channels.logDelivery({
       channelId: channel.id,
       jobId: alert.jobId,
       event: alert.event,
@@ -298,9 +298,10 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
     if (wait === undefined) {
       if (!outcome.ok) this.logger.warn(`Alert to channel ${channel.id} not delivered after ${attempt} attempts: ${outcome.error}`);
       await this.channels.dequeue(queueId);
-      return;
+      return logged;
     }
     await this.channels.reschedule(queueId, attempt, wait);
+    return logged;
   }
 
   private async attempt(channel: AlertChannelRow, alert: AlertEvent): Promise<Outcome> {

@@ -153,7 +153,7 @@ export function MonitorForm({ monitor, channels, onSaved, onCancel }: MonitorFor
             channels.map((channel) => (
               <label key={channel.channel_id} className="checkbox-row">
                 <input type="checkbox" checked={chosen.includes(channel.channel_id)} onChange={(e) => toggleChannel(channel.channel_id, e.target.checked)} />
-                {channel.name} <span className="muted">({channel.kind})</span>
+                {channel.name} <span className="muted">({channel.kind}{channel.status === 'pending_verification' ? ', pending verification: receives nothing yet' : ''})</span>
               </label>
             ))
           ))}
