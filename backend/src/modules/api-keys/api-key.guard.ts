@@ -44,14 +44,14 @@ export class ApiKeyGuard implements CanActivate {
     const claimedUserId = req.header('x-user-id')?.trim();
     const secret = headerKey || bearerKey;
 
-    let reservation: AttemptReservation | null = null;
-    if (secret && this.keys.isRecentlyValid(secret)) await this.attempts.assertNotFull(failures, API_KEY_MESSAGES.tooManyFailures);
-    else if (secret && !(headerKey && !claimedUserId)) reservation = await this.attempts.reserve(failures, API_KEY_MESSAGES.tooManyFailures);
-    else {
+    if (!secret || (headerKey && !claimedUserId)) {
       // Nothing to check is not a guess: answered, not counted.
       await this.attempts.assertNotFull(failures, API_KEY_MESSAGES.tooManyFailures);
       throw ApiError.unauthorized(API_KEY_MESSAGES.invalidKey);
     }
+    let reservation: AttemptReservation | null = null;
+    if (this.keys.isRecentlyValid(secret)) await this.attempts.assertNotFull(failures, API_KEY_MESSAGES.tooManyFailures);
+    else reservation = await this.attempts.reserve(failures, API_KEY_MESSAGES.tooManyFailures);
     const refuse = async (): Promise<never> => {
       // A failure on the hot path has reserved nothing yet: it counts now (and may find the address's attempts used up).
       if (!reservation) await this.attempts.reserve(failures, API_KEY_MESSAGES.tooManyFailures);

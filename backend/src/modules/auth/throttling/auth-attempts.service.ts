@@ -71,8 +71,8 @@ export class AuthAttemptsService implements OnModuleInit, OnModuleDestroy {
    * `message` naming what was throttled).
    */
   async reserve(keys: AttemptKey[], message: string = AUTH_MESSAGES.passwordAttemptsExceeded): Promise<AttemptReservation> {
-    // Keys in a fixed order: two reservations over the same buckets lock their rows in the same order (no deadlock).
-    const sorted = [...keys].sort((a, b) => a.key.localeCompare(b.key));
+    // Keys in a fixed order (by code unit, the same on every instance): two reservations over the same buckets lock their rows in the same order (no deadlock).
+    const sorted = [...keys].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     const rows: CountedRow[] = await this.db.query(
       `INSERT INTO auth_attempts AS a (key, failures, window_started_at)
        SELECT k, 1, now() FROM unnest($1::text[]) WITH ORDINALITY AS t(k, n) ORDER BY n
