@@ -62,6 +62,7 @@ describe('alert channels (browser)', () => {
     const row = page.getByRole('row').filter({ hasText: 'colleague' });
     await row.getByText('Pending verification').waitFor();
     expect(await page.getByRole('button', { name: 'Send test alert to colleague' }).count()).toBe(0);
+    await screenshot(page, 'alert-channels-pending');
     // The link was mailed a moment ago: a resend now is refused with the reason.
     await page.getByRole('button', { name: 'Resend verification to colleague' }).click();
     await page.getByText('A verification mail was just sent to this address; try again later').waitFor();
