@@ -104,6 +104,17 @@ describe('attempt limits under concurrent requests', () => {
     expectThrottled(await server.http.post('/api/auth/mfa/totp/enable', { code: await app.nextCode() }, auth), AUTH_MESSAGES.passwordAttemptsExceeded);
   });
 
+  it(`${BURST} parallel password-reset requests send at most ${PER_ACCOUNT} mails`, async () => {
+    const account = await signUpAndLogin(server);
+    const mailsTo = async () =>
+      ((await server.http.get('/api/dev/outbox')).body as Array<{ to: string }>).filter((m) => m.to.toLowerCase() === account.email.toLowerCase()).length;
+    const before = await mailsTo();
+    const answers = await Promise.all(Array.from({ length: BURST }, () => server.http.post('/api/auth/forgot-password', { email: account.email })));
+    expect(answers.filter((a) => a.status === 200).length).toBeLessThanOrEqual(PER_ACCOUNT);
+    expect(answers.filter((a) => a.status !== 200 && a.status !== 429)).toEqual([]);
+    expect((await mailsTo()) - before).toBeLessThanOrEqual(PER_ACCOUNT);
+  });
+
   it(`${BURST} parallel wrong API keys: at most ${PER_IP} look-ups, then the right key is refused`, async () => {
     const account = await signUpAndLogin(server);
     const generated = await server.http.post('/api/api-keys/generate', { name: 'burst' }, { token: account.accessToken });
