@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { SecretsModule } from './common/crypto/secrets.module';
 import { HttpErrorFilter } from './common/http/http-error.filter';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -37,6 +38,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         TypeOrmModule.forRoot(databaseOptions(options.databaseUrl, config.env.DATABASE_POOL_SIZE)),
+        SecretsModule,
         HealthModule,
         MailModule.forRoot(config),
         SiteModule,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decodeMasterKey } from '../common/crypto/secret-box';
 
 const bool = (fallback: boolean) =>
   z
@@ -18,6 +19,10 @@ const int = (fallback: number, min: number, max: number) =>
 const siteHost = z
   .string()
   .regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:\d{1,5})?$/i, { message: 'expected a host name such as app.example.com or localhost:3000' });
+
+/** A master key as `openssl rand -base64 32` prints it: base64 of exactly 32 bytes. */
+const isMasterKey = (v: string) => decodeMasterKey(v) !== null;
+const masterKey = z.string().refine(isMasterKey, { message: 'expected 32 random bytes in base64 (openssl rand -base64 32)' });
 
 const postgresUrl = z
   .string()
@@ -45,6 +50,12 @@ export const envSchema = z.object({
   DATABASE_URL: postgresUrl.optional(),
   DATABASE_POOL_SIZE: int(10, 1, 200),
   DATA_DIR: z.string().min(1).default('./data'),
+  // Encryption at rest (see backend/src/common/crypto): the master key, and earlier ones still able to decrypt, comma-separated.
+  ENCRYPTION_KEY: masterKey.optional(),
+  ENCRYPTION_KEYS_PREVIOUS: z
+    .string()
+    .refine((v) => v.split(',').every((k) => k.trim() === '' || isMasterKey(k)), { message: 'expected base64-encoded 32-byte keys separated by commas' })
+    .optional(),
   WEB_DIST_DIR: z.string().min(1).default('./dist/web'),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 0, 300_000),
   TRUST_PROXY: bool(false),

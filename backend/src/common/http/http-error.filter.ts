@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+import { SecretUnreadableError } from '../crypto/secret-box';
 import { ApiError } from './api-error';
 
 /** The fields body-parser's errors (http-errors) carry: `type` names the failure, `status` its 4xx. */
@@ -48,6 +49,10 @@ export function toHttpError(exception: unknown): HttpErrorResponse {
   }
   const clientError = clientBodyError(exception as BodyParserError | undefined);
   if (clientError) return { ...clientError, headers: {}, unexpected: false };
+  // The server's configuration, not the request, is at fault: say so (the full reason, which names the key id, goes to the log).
+  if (exception instanceof SecretUnreadableError) {
+    return { status: HttpStatus.SERVICE_UNAVAILABLE, detail: 'Stored secrets cannot be decrypted with this server\'s encryption key; the operator must restore the key', headers: {}, unexpected: true };
+  }
   return { status: HttpStatus.INTERNAL_SERVER_ERROR, detail: 'Internal server error', headers: {}, unexpected: true };
 }
 
