@@ -2,6 +2,7 @@ import { createHmac, createPublicKey, generateKeyPairSync, randomUUID } from 'no
 import jwt from 'jsonwebtoken';
 import { Client } from 'pg';
 import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { decodeMasterKey, SecretBox } from '../../backend/src/common/crypto/secret-box';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { eventually } from './scheduler-fixtures';
@@ -13,8 +14,9 @@ const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base
 
 /**
  * The bearer guard against forged tokens. The forger holds the server's real
- * signing key (read from its database) wherever a test needs a correctly
- * signed token with one wrong claim, so only that claim can be the reason.
+ * signing key (read from its database, decrypted with its master key)
+ * wherever a test needs a correctly signed token with one wrong claim, so
+ * only that claim can be the reason.
  */
 describe('bearer tokens: what the guard refuses', () => {
   let server: TestServer;
@@ -36,7 +38,9 @@ describe('bearer tokens: what the guard refuses', () => {
     await db.connect();
     try {
       const row = (await db.query(`SELECT kid, private_key_pem FROM signing_keys WHERE retired_at IS NULL`)).rows[0];
-      signingKey = { kid: row.kid, pem: row.private_key_pem };
+      // Stored sealed: the forger needs the master key too.
+      const box = new SecretBox(decodeMasterKey(server.config.env.ENCRYPTION_KEY!)!);
+      signingKey = { kid: row.kid, pem: box.open(row.private_key_pem, `signing_keys.private_key_pem:${row.kid}`) };
     } finally {
       await db.end();
     }

@@ -1,4 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { ResealSweep } from '../../../backend/src/common/crypto/reseal-sweep';
+import { SecretBox } from '../../../backend/src/common/crypto/secret-box';
 import { AppConfig } from '../../../backend/src/config/app-config';
 import { MIGRATIONS } from '../../../backend/src/database/migrations';
 import { UserEntity } from '../../../backend/src/modules/auth/user.entity';
@@ -71,7 +74,8 @@ export class SchedulerDatabase {
     const recorder = new RunRecorder(this.db, runsRepository, runSettings, owner, events, metrics, pressure);
     const noExecutor = null as unknown as HttpExecutor; // claim and record never execute
     const runs = new RunsService(this.db, runsRepository, recorder, events, owner, runSettings, quota, noExecutor, pressure, metrics);
-    const jobs = new JobScheduleService(new JobsRepository(this.db.getRepository(JobEntity)), runs, new JobEvents());
+    const box = new SecretBox(randomBytes(32));
+    const jobs = new JobScheduleService(new JobsRepository(this.db.getRepository(JobEntity), box, new ResealSweep(box)), runs, new JobEvents());
     jobs.onModuleInit();
     const settings = new SchedulerSettings(this.config);
     const liveness = new InstanceLiveness(settings, new SchedulerInstancesRepository(this.db), runs, new WakeChannel(this.db));

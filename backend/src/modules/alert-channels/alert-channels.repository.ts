@@ -1,7 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { AlertChannelKind, AlertDelivery } from '@shared/notifications/alert-channels';
+import { ResealSweep, resealColumn, type SealedColumn } from '../../common/crypto/reseal-sweep';
+import { SecretBox } from '../../common/crypto/secret-box';
 import { returnedRows } from '../../common/database/query-rows';
 
 /** A row of `alert_channels`. */
@@ -11,6 +14,7 @@ export interface AlertChannelRow {
   name: string;
   kind: AlertChannelKind;
   target: string;
+  /** A webhook's signing secret, sealed: read it with signingSecret(). */
   secret: string | null;
   job_ids: string[] | null;
   created_at: Date;
@@ -27,6 +31,9 @@ export interface VerificationLink {
   tokenHash: string;
   expiresAt: Date;
 }
+
+/** A webhook's signing secret is sealed at rest, bound to its channel's id. */
+const SECRET_COLUMN: SealedColumn = { table: 'alert_channels', column: 'secret', id: 'id', idType: 'uuid', place: (id) => `alert_channels.secret:${id}` };
 
 /** Channels that receive alerts: URL channels, and email channels their recipient confirmed. */
 const DELIVERABLE = `verified_at IS NOT NULL`;
@@ -55,8 +62,21 @@ type DeliveryRow = { id: string; job_id: string | null; event: AlertDelivery['ev
 
 /** Every SQL statement on `alert_channels`, `alert_deliveries` and `alert_queue`, one per function; the user's queries are scoped by user. */
 @Injectable()
-export class AlertChannelsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+export class AlertChannelsRepository implements OnModuleInit {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly box: SecretBox,
+    private readonly resealSweep: ResealSweep,
+  ) {}
+
+  onModuleInit(): void {
+    this.resealSweep.register('alert_channels.secret', (stopping) => resealColumn(this.db, this.box, SECRET_COLUMN, stopping));
+  }
+
+  /** The clear signing secret of a channel row this repository answered. */
+  signingSecret(row: Pick<AlertChannelRow, 'id' | 'secret'>): string | null {
+    return row.secret === null ? null : this.box.open(row.secret, SECRET_COLUMN.place(row.id));
+  }
 
   listOwned(userId: string): Promise<AlertChannelRow[]> {
     return this.db.query(`SELECT * FROM alert_channels WHERE user_id = $1 ORDER BY created_at, id`, [userId]);
@@ -75,10 +95,12 @@ export class AlertChannelsRepository {
   /** A channel either verified at once (`verified`) or pending with its verification link (sent now). */
   async insert(userId: string, fields: Pick<AlertChannelRow, 'name' | 'kind' | 'target' | 'secret' | 'job_ids'>, verification: 'verified' | VerificationLink): Promise<AlertChannelRow> {
     const link = verification === 'verified' ? null : verification;
+    // The id is chosen here so the secret can be sealed for its row before it exists.
+    const id = randomUUID();
     const [row] = await this.db.query(
-      `INSERT INTO alert_channels (user_id, name, kind, target, secret, job_ids, verified_at, verification_token_hash, verification_expires_at, verification_sent_at)
-       VALUES ($1, $2, $3, $4, $5, $6::uuid[], CASE WHEN $7::text IS NULL THEN now() END, $7, $8, CASE WHEN $7::text IS NOT NULL THEN now() END) RETURNING *`,
-      [userId, fields.name, fields.kind, fields.target, fields.secret, fields.job_ids, link?.tokenHash ?? null, link?.expiresAt ?? null],
+      `INSERT INTO alert_channels (id, user_id, name, kind, target, secret, job_ids, verified_at, verification_token_hash, verification_expires_at, verification_sent_at)
+       VALUES ($9, $1, $2, $3, $4, $5, $6::uuid[], CASE WHEN $7::text IS NULL THEN now() END, $7, $8, CASE WHEN $7::text IS NOT NULL THEN now() END) RETURNING *`,
+      [userId, fields.name, fields.kind, fields.target, fields.secret === null ? null : this.box.seal(fields.secret, SECRET_COLUMN.place(id)), fields.job_ids, link?.tokenHash ?? null, link?.expiresAt ?? null, id],
     );
     return row;
   }

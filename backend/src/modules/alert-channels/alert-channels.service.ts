@@ -311,7 +311,8 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
     }
     const body = alertBody(channel.kind, alert);
     const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (channel.kind === 'webhook' && channel.secret) Object.assign(headers, signatureHeader(channel.secret, body, new Date()));
+    const secret = channel.kind === 'webhook' ? this.channels.signingSecret(channel) : null;
+    if (secret) Object.assign(headers, signatureHeader(secret, body, new Date()));
     const result = await this.executor.execute(
       this.executor.prepare({ executionId: randomUUID(), url: channel.target, method: 'POST', headers, body, timeoutMs: Math.min(DELIVERY_TIMEOUT_MS, this.executor.maxTimeoutMs) }),
     );

@@ -19,7 +19,8 @@ export class JobEntity {
   @Column('text', { default: 'GET' })
   method: HttpMethod;
 
-  @Column('jsonb', { default: {} })
+  /** Stored sealed as text by JobsRepository (it holds credentials for the target); the entity carries the clear map. */
+  @Column('text', { default: '{}' })
   headers: Record<string, string>;
 
   @Column('text', { default: '' })

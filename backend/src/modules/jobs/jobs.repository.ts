@@ -1,8 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { PoolClient, QueryResult } from 'pg';
 import { QueryFailedError, type Repository } from 'typeorm';
 import { HELD_JOB_STATUSES, JOB_STATUS, type HttpMethod, type JobStatus, type ResponseRules } from '@shared/jobs/job-types';
+import { ResealSweep, resealColumn, type SealedColumn } from '../../common/crypto/reseal-sweep';
+import { SecretBox, SecretUnreadableError } from '../../common/crypto/secret-box';
 import { returnedRows } from '../../common/database/query-rows';
 import type { Queryable } from '../../common/database/transaction';
 import { isUuid } from '../../common/validation/uuid';
@@ -51,6 +54,17 @@ export interface HeldJobRow {
   time_zone: string;
 }
 
+/**
+ * A job's headers often carry the customer's credentials for the target:
+ * they are stored sealed (one value per job, bound to the job's id). An
+ * empty map holds nothing to hide and stays '{}', which keeps jobs without
+ * headers free of any decryption.
+ */
+const NO_HEADERS = '{}';
+/** Jobs whose opened headers are kept (about the scheduler's working set); forgetting all at the bound keeps a hit one Map lookup. */
+const OPENED_HEADERS_CACHE_SIZE = 20_000;
+const HEADERS_COLUMN: SealedColumn = { table: 'jobs', column: 'headers', id: 'id', idType: 'uuid', place: (id) => `jobs.headers:${id}`, clearValues: [NO_HEADERS] };
+
 /** The columns a job is answered with, read as they are stored (no entity hydration on the hot reads). */
 const JOB_COLUMNS =
   'id, user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms, auto_pause_after, status, notify_on_failure, next_run_at, last_run_at, created_at, updated_at';
@@ -61,7 +75,8 @@ interface JobRow {
   name: string;
   url: string;
   method: HttpMethod;
-  headers: Record<string, string>;
+  /** Sealed (see HEADERS_COLUMN). */
+  headers: string;
   body: string;
   cron_expression: string;
   time_zone: string;
@@ -76,14 +91,14 @@ interface JobRow {
   updated_at: Date;
 }
 
-function fromRow(row: JobRow): JobEntity {
+function fromRow(row: JobRow, headers: Record<string, string>): JobEntity {
   return {
     id: row.id,
     userId: row.user_id,
     name: row.name,
     url: row.url,
     method: row.method,
-    headers: row.headers,
+    headers,
     body: row.body,
     cronExpression: row.cron_expression,
     timeZone: row.time_zone,
@@ -108,18 +123,55 @@ export interface NewJobColumns extends JobDefinitionColumns {
 
 /** Every SQL statement on `jobs` and `job_counts`, one per function. Queries for a user's job are scoped by user id. */
 @Injectable()
-export class JobsRepository {
-  constructor(@InjectRepository(JobEntity) private readonly jobs: Repository<JobEntity>) {}
+export class JobsRepository implements OnModuleInit {
+  private readonly logger = new Logger(JobsRepository.name);
+  private readonly openedHeaders = new Map<string, Record<string, string>>();
+
+  constructor(
+    @InjectRepository(JobEntity) private readonly jobs: Repository<JobEntity>,
+    private readonly box: SecretBox,
+    private readonly resealSweep: ResealSweep,
+  ) {}
+
+  onModuleInit(): void {
+    this.resealSweep.register('jobs.headers', (stopping) => resealColumn(this.jobs, this.box, HEADERS_COLUMN, stopping));
+  }
+
+  private sealHeaders(jobId: string, headers: Record<string, string>): string {
+    return Object.keys(headers).length === 0 ? NO_HEADERS : this.box.seal(JSON.stringify(headers), HEADERS_COLUMN.place(jobId));
+  }
+
+  /**
+   * Cheap on the scheduler's path, which reads the same stored value at
+   * every run of a job: '{}' costs nothing, and a value opened before is
+   * answered from memory (keyed by row and stored text, so a ciphertext
+   * moved to another row is still checked). A copy, as callers may change it.
+   */
+  private openHeaders(jobId: string, stored: string): Record<string, string> {
+    if (stored === NO_HEADERS) return {};
+    const cacheKey = `${jobId} ${stored}`;
+    let headers = this.openedHeaders.get(cacheKey);
+    if (!headers) {
+      headers = JSON.parse(this.box.open(stored, HEADERS_COLUMN.place(jobId))) as Record<string, string>;
+      if (this.openedHeaders.size >= OPENED_HEADERS_CACHE_SIZE) this.openedHeaders.clear();
+      this.openedHeaders.set(cacheKey, headers);
+    }
+    return { ...headers };
+  }
+
+  private toEntity(row: JobRow): JobEntity {
+    return fromRow(row, this.openHeaders(row.id, row.headers));
+  }
 
   /** Oldest first, so the dashboard's "first 5" are stable. */
   async listOwned(userId: string): Promise<JobEntity[]> {
     const rows: JobRow[] = await this.jobs.query(`SELECT ${JOB_COLUMNS} FROM jobs WHERE user_id = $1 ORDER BY created_at, id`, [userId]);
-    return rows.map(fromRow);
+    return rows.map((row) => this.toEntity(row));
   }
 
   async findOwned(userId: string, jobId: string): Promise<JobEntity | null> {
     const rows: JobRow[] = await this.jobs.query(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1 AND user_id = $2`, [jobId, userId]);
-    return rows[0] ? fromRow(rows[0]) : null;
+    return rows[0] ? this.toEntity(rows[0]) : null;
   }
 
   /** The user's committed jobs, as the triggers on jobs keep them in job_counts (no row: none). */
@@ -151,21 +203,26 @@ export class JobsRepository {
    */
   async insertWithin(jobs: NewJobColumns[], limit: JobLimitGuard): Promise<JobEntity[] | null> {
     const userId = jobs[0]!.userId;
-    const rows = jobs.map((j) => ({
-      name: j.name,
-      url: j.url,
-      method: j.method,
-      headers: j.headers,
-      body: j.body,
-      cron_expression: j.cronExpression,
-      time_zone: j.timeZone,
-      response_rules: j.responseRules,
-      timeout_ms: j.timeoutMs,
-      auto_pause_after: j.autoPauseAfter,
-      status: j.status,
-      notify_on_failure: j.notifyOnFailure,
-      next_run_at: j.nextRunAt?.toISOString() ?? null,
-    }));
+    const rows = jobs.map((j) => {
+      // The id is chosen here so the headers can be sealed for their row before it exists.
+      const id = randomUUID();
+      return {
+        id,
+        name: j.name,
+        url: j.url,
+        method: j.method,
+        headers: this.sealHeaders(id, j.headers),
+        body: j.body,
+        cron_expression: j.cronExpression,
+        time_zone: j.timeZone,
+        response_rules: j.responseRules,
+        timeout_ms: j.timeoutMs,
+        auto_pause_after: j.autoPauseAfter,
+        status: j.status,
+        notify_on_failure: j.notifyOnFailure,
+        next_run_at: j.nextRunAt?.toISOString() ?? null,
+      };
+    });
     if (!isUuid(userId)) throw new Error('insertWithin: malformed user id');
     const runner = this.jobs.manager.connection.createQueryRunner();
     const client = (await runner.connect()) as Pick<PoolClient, 'query' | 'escapeLiteral'>;
@@ -176,13 +233,13 @@ export class JobsRepository {
       results = (await client.query<JobRow>(
         (sql = `BEGIN;
          ${limit.lock};
-         INSERT INTO jobs (user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms,
+         INSERT INTO jobs (id, user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms,
                            auto_pause_after, status, notify_on_failure, next_run_at, created_at, updated_at)
-         SELECT '${userId}', r.name, r.url, r.method, r.headers, r.body, r.cron_expression, r.time_zone, r.response_rules, r.timeout_ms,
+         SELECT r.id, '${userId}', r.name, r.url, r.method, r.headers, r.body, r.cron_expression, r.time_zone, r.response_rules, r.timeout_ms,
                 r.auto_pause_after, r.status, r.notify_on_failure, r.next_run_at,
                 now() + (o.n - 1) * interval '1 microsecond', now() + (o.n - 1) * interval '1 microsecond'
            FROM jsonb_array_elements(${client.escapeLiteral(JSON.stringify(rows))}::jsonb) WITH ORDINALITY AS o(item, n)
-           CROSS JOIN LATERAL jsonb_to_record(o.item) AS r(name text, url text, method text, headers jsonb, body text, cron_expression text,
+           CROSS JOIN LATERAL jsonb_to_record(o.item) AS r(id uuid, name text, url text, method text, headers text, body text, cron_expression text,
                 time_zone text, response_rules jsonb, timeout_ms integer, auto_pause_after integer, status text, notify_on_failure boolean,
                 next_run_at timestamptz)
           WHERE ${limit.fits}
@@ -201,7 +258,7 @@ export class JobsRepository {
     if (inserted.length === 0) return null;
     // RETURNING promises no order; names are unique per user, so they pair rows with what was given.
     const byName = new Map(inserted.map((row) => [row.name, row]));
-    return jobs.map((j) => fromRow(byName.get(j.name)!));
+    return jobs.map((j) => this.toEntity(byName.get(j.name)!));
   }
 
   /** Writes only the definition's columns (the scheduler updates status and run times concurrently); a paused job keeps no next run. */
@@ -209,7 +266,8 @@ export class JobsRepository {
     await this.jobs
       .createQueryBuilder()
       .update(JobEntity)
-      .set({ ...columns, nextRunAt: () => `CASE WHEN status = '${JOB_STATUS.paused}' THEN NULL ELSE :next::timestamptz END` })
+      .set({ ...columns, headers: () => ':headers', nextRunAt: () => `CASE WHEN status = '${JOB_STATUS.paused}' THEN NULL ELSE :next::timestamptz END` })
+      .setParameter('headers', this.sealHeaders(jobId, columns.headers))
       .setParameter('next', nextRunAt)
       .where('id = :id AND user_id = :userId', { id: jobId, userId })
       .execute();
@@ -235,8 +293,8 @@ export class JobsRepository {
   }
 
   /** Locks up to `limit` jobs due by `horizon` (skipping those another claimer holds), earliest first. */
-  lockDue(tx: Queryable, horizon: Date, limit: number): Promise<DueJobRow[]> {
-    return tx.query(
+  async lockDue(tx: Queryable, horizon: Date, limit: number): Promise<DueJobRow[]> {
+    const rows: Array<Omit<DueJobRow, 'headers'> & { headers: string }> = await tx.query(
       `SELECT id, user_id, cron_expression, time_zone, next_run_at, url, method, headers, body, notify_on_failure, response_rules, timeout_ms
        FROM jobs
        WHERE next_run_at <= $1 AND next_run_at IS NOT NULL AND status NOT IN (${HELD})
@@ -245,6 +303,7 @@ export class JobsRepository {
        FOR UPDATE SKIP LOCKED`,
       [horizon, limit],
     );
+    return rows.map((row) => ({ ...row, headers: this.openHeadersToFire(row.id, row.headers) }));
   }
 
   /** Moves claimed jobs to their next due time; a job over its quota goes to quota_reached with no next run. */
@@ -259,8 +318,28 @@ export class JobsRepository {
     );
   }
 
-  requests(tx: Queryable, jobIds: string[]): Promise<JobRequestRow[]> {
-    return tx.query(`SELECT id, url, method, headers, body, notify_on_failure, response_rules, timeout_ms FROM jobs WHERE id = ANY($1::uuid[])`, [jobIds]);
+  async requests(tx: Queryable, jobIds: string[]): Promise<JobRequestRow[]> {
+    const rows: Array<Omit<JobRequestRow, 'headers'> & { headers: string }> = await tx.query(
+      `SELECT id, url, method, headers, body, notify_on_failure, response_rules, timeout_ms FROM jobs WHERE id = ANY($1::uuid[])`,
+      [jobIds],
+    );
+    return rows.map((row) => ({ ...row, headers: this.openHeadersToFire(row.id, row.headers) }));
+  }
+
+  /**
+   * The scheduler's read: a job whose headers cannot be decrypted (a master
+   * key missing from the configuration) must not stop the batch it is in for
+   * every other user. It fires without them, which sends no secret anywhere,
+   * and the reason is logged; the reseal sweep and the API name the key.
+   */
+  private openHeadersToFire(jobId: string, stored: string): Record<string, string> {
+    try {
+      return this.openHeaders(jobId, stored);
+    } catch (error) {
+      if (!(error instanceof SecretUnreadableError)) throw error;
+      this.logger.error(`Job ${jobId} fires without its headers: ${error.message}`);
+      return {};
+    }
   }
 
   /** The earliest next run of a job the scheduler may fire. */

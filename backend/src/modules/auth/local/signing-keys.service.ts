@@ -1,8 +1,10 @@
 import { createHash, createPublicKey, generateKeyPair, type JsonWebKey } from 'node:crypto';
 import { promisify } from 'node:util';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, MoreThan, type Repository } from 'typeorm';
+import { ResealSweep, resealColumn, type SealedColumn } from '../../../common/crypto/reseal-sweep';
+import { SecretBox } from '../../../common/crypto/secret-box';
 import { AppConfig } from '../../../config/app-config';
 import { SigningKeyEntity } from './signing-key.entity';
 
@@ -17,6 +19,9 @@ export interface PublicJwk extends JsonWebKey {
   use: 'sig';
 }
 
+/** The private halves are sealed at rest, each bound to its key id; the public halves stay clear (they are published anyway). */
+const PRIVATE_KEY_COLUMN: SealedColumn = { table: 'signing_keys', column: 'private_key_pem', id: 'kid', idType: 'text', place: (kid) => `signing_keys.private_key_pem:${kid}` };
+
 /** RFC 7638 thumbprint: a stable key id derived from the public key itself. */
 function thumbprint(jwk: JsonWebKey): string {
   return createHash('sha256').update(JSON.stringify({ e: jwk.e, kty: jwk.kty, n: jwk.n })).digest('base64url');
@@ -29,7 +34,7 @@ function thumbprint(jwk: JsonWebKey): string {
  * until the last token it signed has expired.
  */
 @Injectable()
-export class SigningKeysService {
+export class SigningKeysService implements OnModuleInit {
   private readonly logger = new Logger(SigningKeysService.name);
   private current: SigningKeyEntity | undefined;
   private loadedAt = 0;
@@ -39,10 +44,27 @@ export class SigningKeysService {
   constructor(
     private readonly config: AppConfig,
     @InjectRepository(SigningKeyEntity) private readonly keys: Repository<SigningKeyEntity>,
+    private readonly box: SecretBox,
+    private readonly resealSweep: ResealSweep,
   ) {}
 
-  /** The key to sign with now (generated on first use, rotated when too old). */
+  onModuleInit(): void {
+    this.resealSweep.register('signing_keys.private_key_pem', (stopping) => resealColumn(this.keys, this.box, PRIVATE_KEY_COLUMN, stopping));
+  }
+
+  /** The key to sign with now (generated on first use, rotated when too old), its private half decrypted. */
   async signingKey(): Promise<SigningKeyEntity> {
+    const key = await this.activeKey();
+    return { ...key, privateKeyPem: this.box.open(key.privateKeyPem, PRIVATE_KEY_COLUMN.place(key.kid)) };
+  }
+
+  /**
+   * The active key as stored (private half sealed). Publishing and verifying
+   * need only this, so a server that cannot decrypt the private key (wrong
+   * ENCRYPTION_KEY) still accepts valid tokens and answers its error on the
+   * request that needs a secret.
+   */
+  private async activeKey(): Promise<SigningKeyEntity> {
     if (this.current && Date.now() - this.loadedAt < RELOAD_MS && !this.isTooOld(this.current)) return this.current;
     this.pending ??= this.loadOrRotate().finally(() => (this.pending = undefined));
     this.current = await this.pending;
@@ -52,7 +74,7 @@ export class SigningKeysService {
 
   /** Every key a live token may have been signed with, as published at /.well-known/jwks.json. */
   async publicJwks(): Promise<PublicJwk[]> {
-    await this.signingKey();
+    await this.activeKey();
     const stillVerifying = new Date(Date.now() - this.config.env.AUTH_TOKEN_TTL_SECONDS * 1000);
     const rows = await this.keys.find({
       where: [{ retiredAt: IsNull() }, { retiredAt: MoreThan(stillVerifying) }],
@@ -93,6 +115,7 @@ export class SigningKeysService {
       publicKeyEncoding: { type: 'spki', format: 'pem' },
     });
     const publicJwk = createPublicKey(privateKey).export({ format: 'jwk' });
-    return this.keys.save(this.keys.create({ kid: thumbprint(publicJwk), privateKeyPem: privateKey, publicJwk, retiredAt: null }));
+    const kid = thumbprint(publicJwk);
+    return this.keys.save(this.keys.create({ kid, privateKeyPem: this.box.seal(privateKey, PRIVATE_KEY_COLUMN.place(kid)), publicJwk, retiredAt: null }));
   }
 }

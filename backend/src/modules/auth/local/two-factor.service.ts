@@ -75,7 +75,7 @@ export class TwoFactorService {
     if (!row?.pendingTotpSecret) throw ApiError.badRequest(AUTH_MESSAGES.softwareTokenNotSetUp);
     const step = verifyTotp(row.pendingTotpSecret, code, null);
     if (step === null) throw ApiError.badRequest(AUTH_MESSAGES.codeMismatch);
-    if (!(await this.security.enable(userId, row.pendingTotpSecret, step))) throw ApiError.conflict(AUTH_MESSAGES.twoFactorAlreadyEnabled);
+    if (!(await this.security.enable(userId, row.pendingTotpSecretAsStored!, step))) throw ApiError.conflict(AUTH_MESSAGES.twoFactorAlreadyEnabled);
     return this.issueRecoveryCodes(userId);
   }
 
