@@ -19,6 +19,7 @@ export async function openEventStream(server: TestServer, accessToken: string, l
   if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
   const res = await fetch(`${server.baseUrl}/api/events`, { headers, signal: abort.signal });
   const events: StreamEvent[] = [];
+  let endedByServer = false;
   const pump = (async () => {
     if (!res.body || !res.headers.get('content-type')?.includes('text/event-stream')) return;
     const reader = res.body.getReader();
@@ -27,7 +28,10 @@ export async function openEventStream(server: TestServer, accessToken: string, l
     try {
       for (;;) {
         const { value, done } = await reader.read();
-        if (done) return;
+        if (done) {
+          endedByServer = true;
+          return;
+        }
         buffer += decoder.decode(value, { stream: true });
         let end: number;
         while ((end = buffer.indexOf('\n\n')) >= 0) {
@@ -52,6 +56,12 @@ export async function openEventStream(server: TestServer, accessToken: string, l
       const deadline = Date.now() + timeoutMs;
       while (named(name).length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       return named(name);
+    },
+    /** Polls until the server ended the stream or `timeoutMs` passed; true when it ended. */
+    async waitForEnd(timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!endedByServer && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      return endedByServer;
     },
     close: async () => {
       abort.abort();

@@ -7,6 +7,14 @@ export interface AuthenticatedUser {
   email: string;
   /** How the caller proved who they are. */
   via: 'jwt' | 'api_key';
+  /** Bearer tokens: when the access token was issued (seconds since the epoch). */
+  tokenIssuedAt?: number;
+  /**
+   * Bearer tokens: when the user last proved a credential (password, second
+   * factor or social sign-in) in the session the token belongs to, in seconds
+   * since the epoch (the token's `auth_time`; refreshing keeps it).
+   */
+  authenticatedAt?: number;
 }
 
 export interface RequestWithUser {

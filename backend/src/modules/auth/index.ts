@@ -5,5 +5,6 @@
  */
 export { CurrentUser, type AuthenticatedUser, type RequestWithUser } from './authenticated-user';
 export { IDENTITY_PROVIDER, type IdentityProvider } from './identity-provider';
+export { sessionEndedFor } from './jwt.strategy';
 export { bearerTokenOf, clientIp } from './request-credentials';
 export { toUserView } from './user-view';

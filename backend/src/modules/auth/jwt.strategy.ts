@@ -7,7 +7,7 @@ import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
 import { ApiError } from '../../common/http/api-error';
 import type { AuthenticatedUser } from './authenticated-user';
 import { IDENTITY_PROVIDER, type IdentityProvider } from './identity-provider';
-import { UsersService } from './users.service';
+import { UsersService, type CallerRow } from './users.service';
 import { VerificationKeySet } from './verification-key-set';
 
 export const JWT_STRATEGY = 'jwt';
@@ -23,6 +23,12 @@ function kidOf(rawJwtToken: string): string | undefined {
   return typeof header?.kid === 'string' ? header.kid : undefined;
 }
 
+/** True when a token issued at `issuedAt` (seconds) no longer counts: its user is gone or signed out everywhere after it was issued. */
+export function sessionEndedFor(caller: CallerRow | null, issuedAt: number | undefined): boolean {
+  const revokedAt = caller?.sessionsRevokedAt?.getTime();
+  return !caller || (revokedAt !== undefined && (issuedAt ?? 0) < Math.floor(revokedAt / 1000));
+}
+
 /** Access-token claims the guard relies on (both providers issue them). */
 interface AccessTokenClaims {
   sub?: string;
@@ -30,6 +36,8 @@ interface AccessTokenClaims {
   client_id?: string;
   iat?: number;
   exp?: number;
+  /** When the session last proved a credential (both providers set it; refreshing keeps it). */
+  auth_time?: number;
 }
 
 /** How long a token's verified signature is trusted without checking it again. */
@@ -140,10 +148,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
     }
     const user = await this.users.findCaller(claims.sub);
     if (!user) throw ApiError.unauthorized(AUTH_MESSAGES.notAuthenticated);
-    const revokedAt = user.sessionsRevokedAt?.getTime();
-    if (revokedAt !== undefined && (claims.iat ?? 0) < Math.floor(revokedAt / 1000)) {
-      throw ApiError.unauthorized(AUTH_MESSAGES.invalidToken);
-    }
-    return { id: user.id, email: user.email, via: 'jwt' };
+    if (sessionEndedFor(user, claims.iat)) throw ApiError.unauthorized(AUTH_MESSAGES.invalidToken);
+    return { id: user.id, email: user.email, via: 'jwt', tokenIssuedAt: claims.iat, authenticatedAt: claims.auth_time };
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
+import { Subject } from 'rxjs';
 import type { EntityManager, Repository } from 'typeorm';
 import type { PlanId } from '@shared/plans';
 import { ApiError } from '../../common/http/api-error';
@@ -35,6 +36,13 @@ export class UsersService {
   private readonly callers = new Map<string, { row: CallerRow; until: number }>();
   /** Bumped by every write: a read that started before a write must not cache what it read. */
   private writes = 0;
+  private readonly sessionsEnded = new Subject<string>();
+  /**
+   * The id of each user whose every session just ended on this instance
+   * (signed out everywhere, or the account deleted), for whatever holds a
+   * session open beyond a single request (the event stream).
+   */
+  readonly sessionsEnded$ = this.sessionsEnded.asObservable();
 
   constructor(@InjectRepository(UserEntity) private readonly users: Repository<UserEntity>) {}
 
@@ -125,6 +133,7 @@ export class UsersService {
     this.forget(userId);
     await this.users.update({ id: userId }, fields);
     this.forget(userId);
+    if (fields.sessionsRevokedAt) this.sessionsEnded.next(userId);
   }
 
   /** Deletes the user; every table holding their data references users with ON DELETE CASCADE. */
@@ -132,5 +141,6 @@ export class UsersService {
     this.forget(userId);
     await this.users.delete({ id: userId });
     this.forget(userId);
+    this.sessionsEnded.next(userId);
   }
 }

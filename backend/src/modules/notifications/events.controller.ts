@@ -1,11 +1,14 @@
-import { Controller, Headers, type MessageEvent, Sse, UseGuards } from '@nestjs/common';
-import { filter, interval, map, merge, Observable } from 'rxjs';
+import { Controller, Headers, type MessageEvent, Req, Sse, UseGuards } from '@nestjs/common';
+import type { Request } from 'express';
+import { catchError, EMPTY, filter, from, interval, map, merge, Observable, switchMap, takeUntil } from 'rxjs';
 import { EVENT_REPLAY_LIMIT, type ExecutionEvent } from '@shared/notifications/execution-event';
 import { ApiError } from '../../common/http/api-error';
-import { type AuthenticatedUser, CurrentUser } from '../auth';
+import { type AuthenticatedUser, CurrentUser, sessionEndedFor } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
+import { UsersService } from '../auth/users.service';
 import { DeploymentEvents } from '../deployments/deployment-events.service';
 import { RunsService, type StoredOutcome } from '../runs/runs.service';
+import { EventStreamSlots } from './event-stream-slots';
 
 /** Keeps proxies from closing an idle stream. */
 const HEARTBEAT_MS = 25_000;
@@ -39,18 +42,29 @@ export class EventsController {
   constructor(
     private readonly runs: RunsService,
     private readonly deployments: DeploymentEvents,
+    private readonly users: UsersService,
+    private readonly slots: EventStreamSlots,
   ) {}
 
   /**
    * Server-sent events: `execution` for each outcome of the caller's jobs, `ping` as a heartbeat.
    * With `Last-Event-ID` (the last run id the client saw) the outcomes stored since then come first.
+   * At most EVENT_STREAMS_PER_USER streams per user are open at once (429 past it); a stream ends
+   * when the user's sessions end (signed out everywhere, password reset, account deleted).
    */
   @Sse('events')
-  stream(@CurrentUser() user: AuthenticatedUser, @Headers('last-event-id') lastEventId?: string): Observable<MessageEvent> {
+  stream(
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() req: Request,
+    @Headers('last-event-id') lastEventId?: string,
+  ): Observable<MessageEvent> {
     const resumeAfter = lastEventId?.trim() || null;
     if (resumeAfter !== null && !EVENT_ID.test(resumeAfter)) {
       throw ApiError.badRequest('Last-Event-ID must be the id of an event this stream sent');
     }
+    const release = this.slots.take(user.id);
+    // The response closes on every path (ended here, client gone, never started): the slot is given back once.
+    req.res!.once('close', release);
     const live = this.runs.outcomes$.pipe(filter((o) => o.userId === user.id));
     const executions = resumeAfter === null ? live : this.resumed(user.id, resumeAfter, live);
     const heartbeat = interval(HEARTBEAT_MS).pipe(map((): MessageEvent => ({ type: 'ping', data: {} })));
@@ -59,7 +73,22 @@ export class EventsController {
       filter((c) => c.userId === user.id),
       map((c): MessageEvent => ({ type: 'deployment', data: c.deployment })),
     );
-    return merge(executions.pipe(map(toMessage)), deployments, heartbeat);
+    return merge(executions.pipe(map(toMessage)), deployments, heartbeat).pipe(takeUntil(this.sessionEnded(user)));
+  }
+
+  /**
+   * Emits once the caller's session is over: at once when this instance ends
+   * the user's sessions, and otherwise (ended by another instance) found by
+   * the check on each heartbeat that the bearer guard makes on every request.
+   */
+  private sessionEnded(user: AuthenticatedUser): Observable<unknown> {
+    const endedHere = this.users.sessionsEnded$.pipe(filter((id) => id === user.id));
+    const endedElsewhere = interval(HEARTBEAT_MS).pipe(
+      // A failed read proves nothing: the stream stays, and the next heartbeat checks again.
+      switchMap(() => from(this.users.findCaller(user.id)).pipe(catchError(() => EMPTY))),
+      filter((caller) => sessionEndedFor(caller, user.tokenIssuedAt)),
+    );
+    return merge(endedHere, endedElsewhere);
   }
 
   /**

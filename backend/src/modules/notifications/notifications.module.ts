@@ -5,6 +5,7 @@ import { DeploymentsModule } from '../deployments/deployments.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { RunsModule } from '../runs/runs.module';
 import { EventsController } from './events.controller';
+import { EventStreamSlots } from './event-stream-slots';
 import { JobAlertStatesRepository } from './job-alert-states.repository';
 import { FailureAlerts } from './failure-alerts';
 
@@ -12,6 +13,6 @@ import { FailureAlerts } from './failure-alerts';
 @Module({
   imports: [RunsModule, JobsModule, AuthModule, DeploymentsModule, AlertChannelsModule],
   controllers: [EventsController],
-  providers: [JobAlertStatesRepository, FailureAlerts],
+  providers: [JobAlertStatesRepository, FailureAlerts, EventStreamSlots],
 })
 export class NotificationsModule {}
