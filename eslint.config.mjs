@@ -2,8 +2,10 @@ import path from 'node:path';
 import js from '@eslint/js';
 import n8nCommunityNodes from '@n8n/eslint-plugin-community-nodes';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import regexpPlugin from 'eslint-plugin-regexp';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { linearRegex } from './eslint-rules/linear-regex.mjs';
 import { moduleBoundaries } from './eslint-rules/module-boundaries.mjs';
 
 export default tseslint.config(
@@ -36,6 +38,19 @@ export default tseslint.config(
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'cronbeam/module-boundaries': 'error',
+    },
+  },
+  {
+    // No regular expression whose worst case is super-linear in its input: the server, the shared rules and the
+    // integrations run patterns over text a client sends, and one backtracking pattern lets a single request
+    // hold the event loop for seconds (docs/adr/0120-linear-parsing-and-client-address.md).
+    files: ['backend/src/**/*.ts', 'shared/src/**/*.ts', 'integrations/*/src/**/*.ts', 'integrations/n8n-node/nodes/**/*.ts', 'integrations/n8n-node/credentials/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    plugins: { regexp: regexpPlugin, redos: { rules: { 'linear-regex': linearRegex } } },
+    rules: {
+      'regexp/no-super-linear-backtracking': ['error', { report: 'potential' }],
+      'regexp/no-super-linear-move': ['error', { report: 'potential', ignoreSticky: false, ignorePartial: false }],
+      'redos/linear-regex': 'error',
     },
   },
   {

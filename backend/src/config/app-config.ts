@@ -18,7 +18,7 @@ export class AppConfig {
 
   private constructor(env: Env) {
     this.env = env;
-    this.publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`).replace(/\/+$/, '');
+    this.publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`).replace(/(?<!\/)\/+$/, '');
     this.dataDir = path.resolve(env.DATA_DIR);
     this.webDistDir = path.resolve(env.WEB_DIST_DIR);
   }

@@ -48,7 +48,7 @@ export class SitePages {
     if (html === undefined) {
       html = fs.readFileSync(path.join(this.distDir, entry.file), 'utf8');
       const hostsMeta = this.hostsMeta;
-      if (entry.app && hostsMeta) html = html.replace(/<meta name="viewport"[^>]*>/, (viewport) => `${viewport}\n    ${hostsMeta}`);
+      if (entry.app && hostsMeta) html = html.replace(/<meta name="viewport"[^<>]*>/, (viewport) => `${viewport}\n    ${hostsMeta}`);
       this.html.set(pagePath, html);
     }
     return html.replaceAll(SITE_ORIGIN_PLACEHOLDER, origins.site).replaceAll(API_ORIGIN_PLACEHOLDER, origins.api);
@@ -131,7 +131,7 @@ export function sitePagesMiddleware(config: AppConfig, pages: SitePages) {
     }
 
     const search = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
-    if (req.path.length > 1 && req.path.endsWith('/')) return res.redirect(301, req.path.replace(/\/+$/, '') + search);
+    if (req.path.length > 1 && req.path.endsWith('/')) return res.redirect(301, req.path.replace(/(?<!\/)\/+$/, '') + search);
     const moved = pages.manifest.redirects[req.path];
     if (moved) return res.redirect(301, moved + search);
 

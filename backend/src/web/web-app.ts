@@ -35,7 +35,7 @@ export function mountWebApp(server: Express, config: AppConfig): void {
     res.setHeader('Cache-Control', 'no-cache');
     if (!fs.existsSync(indexFile)) return res.type('html').send(PLACEHOLDER);
     if (!hostsMeta) return res.sendFile(indexFile);
-    appPage ??= fs.readFileSync(indexFile, 'utf8').replace(/<meta name="viewport"[^>]*>/, (viewport) => `${viewport}\n    ${hostsMeta}`);
+    appPage ??= fs.readFileSync(indexFile, 'utf8').replace(/<meta name="viewport"[^<>]*>/, (viewport) => `${viewport}\n    ${hostsMeta}`);
     res.type('html').send(appPage);
   });
   // One check sends server paths past all of the above (each layer would be a router step, and the

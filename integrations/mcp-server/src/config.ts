@@ -33,7 +33,7 @@ function parseBaseUrl(raw: string | undefined, problems: string[]): string {
     const url = new URL(value);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
     // Users paste the API base with or without /prog; requests add it themselves.
-    return `${url.origin}${url.pathname.replace(/\/+$/, '').replace(/\/prog$/, '')}`;
+    return `${url.origin}${url.pathname.replace(/(?<!\/)\/+$/, '').replace(/\/prog$/, '')}`;
   } catch {
     problems.push(CONFIG_MESSAGES.badUrl(value));
     return value;

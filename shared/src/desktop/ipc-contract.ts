@@ -36,7 +36,7 @@ export const serverUrlSchema = z
     const url = new URL(value);
     return url.protocol === 'https:' || (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname));
   }, 'Server URL must use https (http only for localhost)')
-  .transform((value) => value.replace(/\/+$/, ''));
+  .transform((value) => value.replace(/(?<!\/)\/+$/, ''));
 
 const sessionKey = z.enum(DESKTOP_SESSION_KEYS, { message: 'Unknown session key' });
 const jobId = z.uuid({ message: 'Job id must be a UUID' });

@@ -149,9 +149,9 @@ function nameFromUrl(url: string): string {
   }
   const slug = base
     .replace(/[^A-Za-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
+    .replace(/^-+|(?<!-)-+$/g, '')
     .slice(0, JOB_LIMITS.nameMaxLength - 4)
-    .replace(/-+$/, '');
+    .replace(/(?<!-)-+$/, '');
   return slug || 'imported-job';
 }
 
@@ -168,9 +168,9 @@ export function candidatesFromCrontab(content: string): ImportCandidate[] {
     const source = index + 1;
     const line = raw.trim();
     if (!line || line.startsWith('#')) return;
-    const env = /^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
+    const env = /^([A-Za-z_]\w*)\s*=(.*)$/.exec(line);
     if (env) {
-      const value = env[2]!.replace(/^(['"])(.*)\1$/, '$2');
+      const value = env[2]!.trimStart().replace(/^(['"])(.*)\1$/, '$2');
       if (env[1] === 'CRON_TZ' || env[1] === 'TZ') {
         if (isTimeZone(value)) timeZone = value;
         else candidates.push({ source, definition: null, reason: IMPORT_MESSAGES.zone(value) });

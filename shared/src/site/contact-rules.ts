@@ -21,8 +21,8 @@ export type ContactMessage = Record<ContactField, string>;
 
 export type ContactCheck = { ok: true; value: ContactMessage } | { ok: false; errors: Partial<Record<string, string>> };
 
-// One @, no spaces, a dot in the domain: the mail server is the real judge, this catches typos.
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// One @, no spaces, dot-separated non-empty labels in the domain: the mail server is the real judge, this catches typos.
+const EMAIL = /^[^\s@]+@[^\s.@]+(?:\.[^\s.@]+)+$/;
 
 /** Trims and checks a contact message; names every bad field with its message. */
 export function checkContactMessage(input: unknown): ContactCheck {

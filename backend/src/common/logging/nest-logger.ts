@@ -49,7 +49,7 @@ export class NestPinoLogger implements LoggerService {
       this.logger[level](fields, ...(rest as [string?]));
     } else if (typeof message === 'object' && message !== null) {
       this.logger[level](Object.assign(fields, message), ...(rest as [string?]));
-    } else if (level === 'error' && rest.length === 1 && typeof rest[0] === 'string' && /\n\s*at /.test(rest[0])) {
+    } else if (level === 'error' && rest.length === 1 && typeof rest[0] === 'string' && /\n[\t ]*at /.test(rest[0])) {
       // Nest's own exception handlers call error(message, stack, context).
       const err = new Error(String(message));
       err.stack = rest[0];

@@ -40,7 +40,7 @@ export class DeploymentsService {
     const plan = await this.users.getPlan(userId);
     const quota = PLAN_LIMITS[plan].deploymentsPerMonth;
     const appName = request.app_name ?? generatedAppName();
-    const url = this.config.env.FLY_APP_URL_TEMPLATE.replace('{app}', appName).replace(/\/+$/, '');
+    const url = this.config.env.FLY_APP_URL_TEMPLATE.replace('{app}', appName).replace(/(?<!\/)\/+$/, '');
     const { inserted, used } = await this.repository.insertWithinQuota(
       {
         userId,

@@ -103,7 +103,7 @@ export class FlyMachinesClient implements FlyMachinesApi {
   private readonly retryBaseMs: number;
 
   constructor(config: AppConfig) {
-    this.base = config.env.FLY_API_BASE.replace(/\/+$/, '');
+    this.base = config.env.FLY_API_BASE.replace(/(?<!\/)\/+$/, '');
     this.retryBaseMs = config.env.FLY_RETRY_BASE_MS;
   }
 

@@ -9,7 +9,7 @@ import { ContactRateLimiter } from './contact-rate-limiter';
 export function contactRecipient(config: AppConfig): string {
   if (config.env.CONTACT_EMAIL) return config.env.CONTACT_EMAIL;
   const from = config.env.MAIL_FROM;
-  return from.match(/<([^>]+)>/)?.[1] ?? from;
+  return from.match(/<([^<>]+)>/)?.[1] ?? from;
 }
 
 /** Messages from the public contact form, mailed to the team. */

@@ -25,7 +25,7 @@ export type CronbeamContext = IExecuteFunctions | ILoadOptionsFunctions | IPollF
 export function normalizeBaseUrl(baseUrl: unknown): string {
   return String(baseUrl ?? '')
     .trim()
-    .replace(/\/+$/, '');
+    .replace(/(?<!\/)\/+$/, '');
 }
 
 interface ValidationIssue {

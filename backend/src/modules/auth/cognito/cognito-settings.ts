@@ -20,7 +20,7 @@ export function cognitoSettings(config: AppConfig): CognitoSettings {
     throw new ConfigError([`COGNITO_USER_POOL_ID: ${AUTH_MESSAGES.invalidUserPoolId}`]);
   }
   const region = config.env.COGNITO_REGION ?? userPoolId.split('_')[0];
-  return { region, userPoolId, clientId, endpoint: endpoint?.replace(/\/+$/, '') };
+  return { region, userPoolId, clientId, endpoint: endpoint?.replace(/(?<!\/)\/+$/, '') };
 }
 
 /** The `iss` of the pool's tokens; its JWKS is at `<issuer>/.well-known/jwks.json`. */

@@ -7,7 +7,7 @@ import { SigningKeysService } from './signing-keys.service';
 
 /** The issuer every local token names (and the bearer guard demands). */
 export function localIssuer(config: AppConfig): string {
-  return (config.env.AUTH_ISSUER ?? config.publicUrl).replace(/\/+$/, '');
+  return (config.env.AUTH_ISSUER ?? config.publicUrl).replace(/(?<!\/)\/+$/, '');
 }
 
 /**

@@ -28,7 +28,7 @@ export function socialIdpSettings(config: AppConfig, provider: SocialProvider): 
   const env = config.env;
   if (env.AUTH_PROVIDER === 'cognito') {
     if (!env.COGNITO_DOMAIN || !env.COGNITO_CLIENT_ID) return null;
-    const domain = env.COGNITO_DOMAIN.replace(/\/+$/, '');
+    const domain = env.COGNITO_DOMAIN.replace(/(?<!\/)\/+$/, '');
     const issuer = cognitoIssuer(config);
     return {
       issuer: {
