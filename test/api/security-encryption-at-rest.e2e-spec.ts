@@ -14,6 +14,7 @@ import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { Authenticator } from '../support/totp-authenticator';
+import { setPlan, TEST_ADMIN_TOKEN } from './jobs-fixtures';
 import { FAST_SCHEDULER_ENV } from './scheduler-fixtures';
 
 jest.setTimeout(180_000);
@@ -94,11 +95,13 @@ describe('secrets are encrypted at rest', () => {
   const headerSecret = `Bearer tok_${randomBytes(12).toString('hex')}`;
   const apiKeySecret = `key_${randomBytes(12).toString('hex')}`;
   const headers = { Authorization: headerSecret, 'X-Api-Key': apiKeySecret };
+  const bulkSecret = `bulk_${randomBytes(8).toString('hex')}`;
+  const updatedSecret = `updated_${randomBytes(8).toString('hex')}`;
   const as = () => ({ token: owner.accessToken });
 
   const start = async (env: Record<string, string>) => {
     await server?.close();
-    server = await startTestServer({ ...FAST_SCHEDULER_ENV, ...env }, database);
+    server = await startTestServer({ ...FAST_SCHEDULER_ENV, ADMIN_TOKEN: TEST_ADMIN_TOKEN, ...env }, database);
     return server;
   };
   const sealedValues = async () =>
@@ -145,12 +148,23 @@ describe('secrets are encrypted at rest', () => {
     await receiver?.close();
   });
 
-  it('a dump of the database shows none of the secrets', async () => {
+  it('a dump of the database shows none of the secrets, whichever way a job got its headers', async () => {
+    // Every path that writes headers: create (above), clone, bulk creation, update.
+    await setPlan(server!, owner.userId, 'pro');
+    const clone = await server!.http.post(`/api/jobs/${jobId}/clone`, { name: 'cloned' }, as());
+    expect(clone.body).toMatchObject({ headers });
+    const bulk = await server!.http.post('/api/jobs/bulk', { jobs: [{ name: 'bulk', url: `${target.url}/bulk`, cron_expression: '0 0 1 1 *', headers: { 'X-Bulk': bulkSecret } }] }, as());
+    expect(bulk.status).toBe(200);
+    const updated = await server!.http.put(`/api/jobs/${clone.body.job_id}`, { name: 'cloned', url: `${target.url}/cloned`, cron_expression: '0 0 1 1 *', headers: { 'X-Updated': updatedSecret } }, as());
+    expect(updated.body.headers).toEqual({ 'X-Updated': updatedSecret });
+    expect((await server!.http.get(`/api/jobs/${clone.body.job_id}`, as())).body.headers).toEqual({ 'X-Updated': updatedSecret });
+
     const dump = await dumpDatabase(database);
     // The dump does hold the rows: the job and the channel are there by name.
     expect(dump).toContain('with-credentials');
     expect(dump).toContain('jobs.headers: cb1.');
-    expectAbsent(dump, [headerSecret, apiKeySecret, app.secret, signingSecret, 'PRIVATE KEY']);
+    expectAbsent(dump, [headerSecret, apiKeySecret, bulkSecret, updatedSecret, app.secret, signingSecret, 'PRIVATE KEY']);
+    expect(await sealedValues()).toHaveLength(6);
     for (const { v } of await sealedValues()) expect(v.startsWith(`cb1.${masterKeyId(KEY_A)}.`)).toBe(true);
   });
 
@@ -196,9 +210,9 @@ describe('secrets are encrypted at rest', () => {
     const rotated = await start({ ENCRYPTION_KEY: b64(KEY_B), ENCRYPTION_KEYS_PREVIOUS: b64(KEY_A) });
     expect((await rotated.http.get(`/api/jobs/${jobId}`, as())).body.headers).toEqual(headers);
     const newPrefix = `cb1.${masterKeyId(KEY_B)}.`;
-    await until(sealedValues, (rows) => rows.length >= 5 && rows.every(({ v }) => v.startsWith(newPrefix)));
+    await until(sealedValues, (rows) => rows.length === 7 && rows.every(({ v }) => v.startsWith(newPrefix)));
     await until(async () => rotated.logs.text(), (text) => text.includes('ENCRYPTION_KEYS_PREVIOUS is no longer needed'));
-    expectAbsent(await dumpDatabase(database), [legacySecret, headerSecret, app.secret, signingSecret, 'PRIVATE KEY']);
+    expectAbsent(await dumpDatabase(database), [legacySecret, headerSecret, apiKeySecret, bulkSecret, updatedSecret, app.secret, signingSecret, 'PRIVATE KEY']);
 
     // Without the old key now: everything still reads, signs and fires.
     const after = await start({ ENCRYPTION_KEY: b64(KEY_B) });
