@@ -79,6 +79,8 @@ export const envSchema = z.object({
   AUTH_THROTTLE_WINDOW_SECONDS: int(900, 1, 86_400),
   AUTH_CHALLENGE_TTL_SECONDS: int(180, 1, 3_600),
   AUTH_REMEMBERED_DEVICE_DAYS: int(30, 1, 365),
+  /** How recent a sign-in must be for a new API key, account deletion or two-factor enrolment. */
+  AUTH_REAUTHENTICATION_MAX_AGE_SECONDS: int(600, 1, 86_400),
   COGNITO_REGION: z.string().min(1).optional(),
   COGNITO_USER_POOL_ID: z.string().min(1).optional(),
   COGNITO_CLIENT_ID: z.string().min(1).optional(),

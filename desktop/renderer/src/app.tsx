@@ -15,6 +15,7 @@ import { HostGuard, SiteRoute } from './site/host-guard';
 import { NotFoundPage } from './ui/not-found-page';
 import { PageSpinner } from './ui/page-spinner';
 import { Toasts } from './ui/toasts';
+import { ReauthenticatePrompt } from './account-security/recent-authentication';
 
 /** The dashboard and its widgets are a separate chunk: /login stays small. Its data is asked for while it downloads. */
 const DashboardPage = lazy(() => {
@@ -77,6 +78,7 @@ export function AppRoutes() {
         </Routes>
       </Suspense>
       <Toasts />
+      <ReauthenticatePrompt />
     </>
   );
 }

@@ -41,7 +41,17 @@ export const AUTH_MESSAGES = {
   twoFactorNotEnabled: 'Two-factor authentication is not enabled.',
   recoveryCodesUnavailable: 'Recovery codes are not available with this identity provider.',
   operatorCommandUnavailable: 'This command is not available with this identity provider.',
+  /** A sensitive operation (new API key, account deletion, two-factor enrolment) on a session whose last sign-in is too old. */
+  reauthenticationRequired: 'For your security, confirm it is you: sign in again to continue.',
+  /** Re-authentication of an account with two-factor on, without its code. */
+  secondFactorRequired: 'Enter the code from your authenticator app or a recovery code',
+  /** Re-authentication with a password on an account that signs in only through a social provider. */
+  reauthenticateWithSocialProvider: 'This account signs in through a social provider: sign in with it again to continue.',
 } as const;
+
+/** The machine-readable `code` in the 403 detail that asks for a recent sign-in. */
+export const REAUTHENTICATION_REQUIRED = 'reauthentication_required';
+
 
 /** Validation messages of the sign-in and sign-up forms. */
 export const AUTH_FIELD_MESSAGES = {

@@ -85,6 +85,19 @@ export const secondFactorProofSchema = z
   .refine((body) => body.code || body.recovery_code, { path: ['code'], message: M.codeOrRecoveryCodeRequired });
 export type SecondFactorProof = z.infer<typeof secondFactorProofSchema>;
 
+/**
+ * Confirming it is still the account's owner before a sensitive operation:
+ * the current password, and a code (or recovery code) when two-factor is on.
+ */
+export const reauthenticateSchema = z.object({
+  password: z.string({ message: M.passwordRequired }).min(1, M.passwordRequired).max(1024, M.passwordRequired),
+  code: totpCodeSchema.optional(),
+  recovery_code: recoveryCodeSchema.optional(),
+  /** The refresh token of the session being replaced: its family ends once the new session is issued. */
+  refresh_token: z.string().min(1).max(4096).optional(),
+});
+export type ReauthenticateRequest = z.infer<typeof reauthenticateSchema>;
+
 export const updateProfileSchema = z.object({
   name: z.string({ message: M.nameRequired }).trim().min(1, M.nameRequired).max(200, 'Full name is too long'),
 });

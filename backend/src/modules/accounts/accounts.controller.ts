@@ -2,6 +2,7 @@ import { Controller, Delete, Get, HttpCode, Req, UseGuards } from '@nestjs/commo
 import type { Request } from 'express';
 import { bearerTokenOf, CurrentUser, type AuthenticatedUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
+import { RecentAuthenticationGuard } from '../auth/recent-authentication.guard';
 import { AccountsService } from './accounts.service';
 
 @Controller('api/account')
@@ -14,8 +15,10 @@ export class AccountsController {
     return this.accounts.show(user);
   }
 
+  /** Irreversible, so it asks for a recent sign-in. */
   @Delete()
   @HttpCode(200)
+  @UseGuards(RecentAuthenticationGuard)
   async delete(@CurrentUser() user: AuthenticatedUser, @Req() req: Request) {
     await this.accounts.delete(user, bearerTokenOf(req));
     return { message: 'Account deleted' };

@@ -3,6 +3,7 @@ import { apiKeyRequestSchema, type ApiKeySummary, type GeneratedApiKey } from '@
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
+import { RecentAuthenticationGuard } from '../auth/recent-authentication.guard';
 import { ApiKeysService } from './api-keys.service';
 
 /** Key management from the dashboard/profile (bearer token). */
@@ -11,8 +12,10 @@ import { ApiKeysService } from './api-keys.service';
 export class ApiKeysController {
   constructor(private readonly keys: ApiKeysService) {}
 
+  /** A key outlives the session that made it, so making one asks for a recent sign-in. */
   @Post('generate')
   @HttpCode(200)
+  @UseGuards(RecentAuthenticationGuard)
   generate(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(apiKeyRequestSchema)) body: { name: string }): Promise<GeneratedApiKey> {
     return this.keys.generate(user.id, body.name);
   }

@@ -1,10 +1,13 @@
-import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Req, UseGuards } from '@nestjs/common';
-import type { Request } from 'express';
+import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Req, Res, UseGuards } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { TokenResponse } from '@shared/auth/auth-schemas';
 import {
   enableTotpSchema,
+  reauthenticateSchema,
   secondFactorProofSchema,
   updateProfileSchema,
   type EnableTotpRequest,
+  type ReauthenticateRequest,
   type RecoveryCodesResponse,
   type RememberedDeviceView,
   type SecondFactorProof,
@@ -13,16 +16,40 @@ import {
   type UpdateProfileRequest,
 } from '@shared/auth/mfa-schemas';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
+import { AppConfig } from '../../config/app-config';
 import { CurrentUser, type AuthenticatedUser } from './authenticated-user';
 import { AuthService } from './auth.service';
 import { BearerAuthGuard } from './bearer-auth.guard';
+import { RecentAuthenticationGuard } from './recent-authentication.guard';
 import { bearerTokenOf, clientIp } from './request-credentials';
+import { sessionResponse } from './session-response';
 
 /** The signed-in user's own security settings: two-factor, recovery codes, remembered devices, display name. */
 @Controller('api/auth')
 @UseGuards(BearerAuthGuard)
 export class AccountSecurityController {
-  constructor(private readonly auth: AuthService) {}
+  constructor(
+    private readonly auth: AuthService,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Confirms it is still the account's owner (password, and the second factor
+   * when on) and answers a new session whose tokens carry a fresh sign-in
+   * time, which RecentAuthenticationGuard asks for. Social-only accounts sign
+   * in with their provider again instead.
+   */
+  @Post('reauthenticate')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  async reauthenticate(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body(new ZodPipe(reauthenticateSchema)) body: ReauthenticateRequest,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<TokenResponse> {
+    return sessionResponse(req, res, await this.auth.reauthenticate(user, bearerTokenOf(req), body, clientIp(req)), this.config);
+  }
 
   @Get('mfa')
   status(@CurrentUser() user: AuthenticatedUser, @Req() req: Request): Promise<TwoFactorStatus> {
@@ -32,6 +59,7 @@ export class AccountSecurityController {
   /** The secret is shown to its owner once, here; nothing else ever answers it. */
   @Post('mfa/totp/setup')
   @HttpCode(200)
+  @UseGuards(RecentAuthenticationGuard)
   @Header('Cache-Control', 'no-store')
   setUp(@CurrentUser() user: AuthenticatedUser, @Req() req: Request): Promise<TotpSetupResponse> {
     return this.auth.setUpTotp(user, bearerTokenOf(req));
@@ -39,6 +67,7 @@ export class AccountSecurityController {
 
   @Post('mfa/totp/enable')
   @HttpCode(200)
+  @UseGuards(RecentAuthenticationGuard)
   @Header('Cache-Control', 'no-store')
   enable(
     @CurrentUser() user: AuthenticatedUser,

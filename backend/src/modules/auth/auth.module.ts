@@ -10,6 +10,7 @@ import { CognitoIdentityProvider } from './cognito/cognito-identity-provider';
 import { IDENTITY_PROVIDER } from './identity-provider';
 import { JwksController } from './jwks.controller';
 import { JwtStrategy } from './jwt.strategy';
+import { RecentAuthenticationGuard } from './recent-authentication.guard';
 import { FederatedIdentityEntity } from './local/federated-identity.entity';
 import { AccountSecurityRepository } from './local/account-security.repository';
 import { LocalIdentityProvider } from './local/local-identity-provider';
@@ -70,7 +71,8 @@ import { UsersService } from './users.service';
     SocialSignInService,
     JwtStrategy,
     BearerAuthGuard,
+    RecentAuthenticationGuard,
   ],
-  exports: [UsersService, AuthService, BearerAuthGuard, IDENTITY_PROVIDER, AuthAttemptsService],
+  exports: [UsersService, AuthService, BearerAuthGuard, RecentAuthenticationGuard, IDENTITY_PROVIDER, AuthAttemptsService],
 })
 export class AuthModule {}

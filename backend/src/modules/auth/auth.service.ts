@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
 import type { ChangePasswordRequest, ResetPasswordRequest, SignUpRequest, VerifyEmailRequest } from '@shared/auth/auth-schemas';
-import type { RecoveryCodesResponse, RespondToChallengeRequest, SecondFactorProof } from '@shared/auth/mfa-schemas';
+import type { ReauthenticateRequest, RecoveryCodesResponse, RespondToChallengeRequest, SecondFactorProof } from '@shared/auth/mfa-schemas';
 import { ApiError } from '../../common/http/api-error';
 import { MailService } from '../mail/mail.service';
 import type { AuthenticatedUser } from './authenticated-user';
@@ -134,6 +134,18 @@ export class AuthService {
   async changePassword(user: AuthenticatedUser, accessToken: string, request: ChangePasswordRequest, ip: string): Promise<void> {
     await this.throttled('login', user.email, ip, () => this.provider.changePassword(user, accessToken, request.old_password, request.new_password));
     await this.notify(user.id, { kind: 'password_changed' });
+  }
+
+  /**
+   * A fresh session for the signed-in user: the password (and second factor)
+   * checked again, throttled as a sign-in. The replaced session's refresh
+   * token, when given, ends, so confirming does not leave a spare session behind.
+   */
+  async reauthenticate(user: AuthenticatedUser, accessToken: string, request: ReauthenticateRequest, ip: string): Promise<TokenSet> {
+    const proof = { code: request.code, recovery_code: request.recovery_code };
+    const tokens = await this.throttled('login', user.email, ip, () => this.provider.reauthenticate(user, accessToken, request.password, proof));
+    if (request.refresh_token) await this.provider.revokeRefreshToken(request.refresh_token);
+    return tokens;
   }
 
   globalSignOut(user: AuthenticatedUser, accessToken: string): Promise<void> {

@@ -82,6 +82,12 @@ export interface IdentityProvider {
   /** The answer to a challenge the password step (or a previous answer) returned. */
   respondToChallenge(answer: RespondToChallengeRequest): Promise<SignInResult>;
   refresh(refreshToken: string): Promise<TokenSet>;
+  /**
+   * A new session for the signed-in user after checking their password (and
+   * second factor when on) again; its tokens carry a fresh `auth_time`.
+   * Wrong answers are 400 (the current session stays valid).
+   */
+  reauthenticate(user: AuthenticatedUser, accessToken: string, password: string, proof: SecondFactorProof): Promise<TokenSet>;
   /** Revokes the refresh token (and its family); unknown tokens are ignored. */
   revokeRefreshToken(refreshToken: string): Promise<void>;
   forgotPassword(email: string): Promise<void>;

@@ -6,6 +6,7 @@ import { FormAlert } from '../auth/auth-layout';
 import { TotpQrCode } from '../auth/totp-qr-code';
 import { notify } from '../ui/toasts';
 import { accountSecurityApi } from './account-security-api';
+import { withRecentAuthentication } from './recent-authentication';
 
 type Mode = { kind: 'idle' } | { kind: 'setup'; setup: TotpSetupResponse } | { kind: 'disable' } | { kind: 'regenerate' };
 
@@ -120,11 +121,11 @@ export function TwoFactorPanel({ onChanged }: { onChanged(): void }) {
     }
   };
 
-  const startSetup = () => run(async () => setMode({ kind: 'setup', setup: await accountSecurityApi.setUpTotp() }));
+  const startSetup = () => run(async () => setMode({ kind: 'setup', setup: await withRecentAuthentication(() => accountSecurityApi.setUpTotp()) }));
   const enable = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
-      const { recovery_codes } = await accountSecurityApi.enableTotp(code.trim());
+      const { recovery_codes } = await withRecentAuthentication(() => accountSecurityApi.enableTotp(code.trim()));
       setCodes(recovery_codes);
       setMode({ kind: 'idle' });
       setCode('');

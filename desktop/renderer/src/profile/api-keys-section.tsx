@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { API_KEY_MESSAGES, type ApiKeySummary, type GeneratedApiKey } from '@shared/jobs/api-key-types';
 import { ApiRequestError, errorMessage } from '../api/api-error';
+import { withRecentAuthentication } from '../account-security/recent-authentication';
 import { billingApi } from '../billing/billing-api';
 import { formatUtc } from '../ui/format';
 import { Modal } from '../ui/modal';
@@ -49,7 +50,7 @@ export function ApiKeysSection() {
     }
     setBusy(true);
     try {
-      const key = await billingApi.generateApiKey(name.trim());
+      const key = await withRecentAuthentication(() => billingApi.generateApiKey(name.trim()));
       setNaming(false);
       setName('');
       setCreated(key);

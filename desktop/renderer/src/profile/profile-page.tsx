@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { NavLink, useNavigate } from 'react-router-dom';
 import { AccountSecuritySection } from '../account-security/account-security-section';
+import { withRecentAuthentication } from '../account-security/recent-authentication';
 import { authApi } from '../api/auth-api';
 import { ApiRequestError, errorMessage } from '../api/api-error';
 import { billingApi } from '../billing/billing-api';
@@ -46,7 +47,7 @@ export default function ProfilePage() {
   const deleteAccount = async () => {
     setBusy(true);
     try {
-      await billingApi.deleteAccount();
+      await withRecentAuthentication(() => billingApi.deleteAccount());
       useSession.getState().clear();
       notify.success('Your account has been deleted.');
       navigate('/', { replace: true });

@@ -118,6 +118,25 @@ export class CognitoIdentityProvider implements IdentityProvider {
     return this.signInStep(email, out);
   }
 
+  /**
+   * A sign-in to the pool with the account's own email, answering its
+   * authenticator challenge with the given code. A wrong password or code
+   * answers 400, not 401: the session is fine, a field of the form is wrong.
+   */
+  async reauthenticate(user: AuthenticatedUser, _accessToken: string, password: string, proof: SecondFactorProof): Promise<TokenSet> {
+    const asFormError = (error: unknown) => (error instanceof ApiError && error.getStatus() === 401 ? ApiError.badRequest(error.detail) : error);
+    let step = await this.login(user.email, password).catch((error: unknown) => Promise.reject(asFormError(error)));
+    if (step.kind === 'challenge' && step.challenge === 'SOFTWARE_TOKEN_MFA') {
+      if (proof.recovery_code) throw ApiError.invalidField(['body', 'recovery_code'], AUTH_MESSAGES.recoveryCodesUnavailable);
+      if (!proof.code) throw ApiError.invalidField(['body', 'code'], AUTH_MESSAGES.secondFactorRequired);
+      step = await this.respondToChallenge({ challenge: 'SOFTWARE_TOKEN_MFA', session: step.session, email: user.email, code: proof.code }).catch(
+        (error: unknown) => Promise.reject(asFormError(error)),
+      );
+    }
+    if (step.kind !== 'tokens') throw ApiError.badRequest(AUTH_MESSAGES.authenticationFailed);
+    return step.tokens;
+  }
+
   async respondToChallenge(answer: RespondToChallengeRequest): Promise<SignInResult> {
     const username = answer.email.trim();
     if (answer.recovery_code) throw ApiError.invalidField(['body', 'recovery_code'], AUTH_MESSAGES.recoveryCodesUnavailable);

@@ -166,9 +166,11 @@ export class LocalIdentityProvider implements IdentityProvider {
     return this.afterSecondFactor(user);
   }
 
+  /** A new session: the user proved a credential just now. */
   private async startSession(user: UserEntity): Promise<TokenSet> {
-    const { idToken, accessToken } = await this.tokens.issue(user);
-    const refreshToken = await this.refreshTokens.issue(user.id);
+    const authenticatedAt = new Date();
+    const { idToken, accessToken } = await this.tokens.issue(user, authenticatedAt);
+    const refreshToken = await this.refreshTokens.issue(user.id, authenticatedAt);
     return { idToken, accessToken, refreshToken, expiresIn: this.tokens.ttlSeconds };
   }
 
@@ -176,8 +178,23 @@ export class LocalIdentityProvider implements IdentityProvider {
     const rotated = await this.refreshTokens.rotate(refreshToken);
     const user = await this.users.findById(rotated.userId);
     if (!user) throw ApiError.unauthorized(AUTH_MESSAGES.invalidRefreshToken);
-    const { idToken, accessToken } = await this.tokens.issue(user);
+    const { idToken, accessToken } = await this.tokens.issue(user, rotated.authenticatedAt);
     return { idToken, accessToken, refreshToken: rotated.refreshToken, expiresIn: this.tokens.ttlSeconds };
+  }
+
+  /** The password again, and the second factor when it is on; social-only accounts have no password and sign in with their provider again. */
+  async reauthenticate(caller: AuthenticatedUser, _accessToken: string, password: string, proof: SecondFactorProof): Promise<TokenSet> {
+    const user = await this.users.findById(caller.id);
+    if (!user) throw ApiError.unauthorized(AUTH_MESSAGES.notAuthenticated);
+    const matches = await verifyPassword(password, user.passwordHash ?? (await decoyPasswordHash()));
+    if (!user.passwordHash) throw ApiError.badRequest(AUTH_MESSAGES.reauthenticateWithSocialProvider);
+    // 400, not 401: the session is fine, a field of the form is wrong (a 401 makes clients sign the user out).
+    if (!matches) throw ApiError.badRequest(AUTH_MESSAGES.incorrectCredentials);
+    if (await this.twoFactor.isEnabled(user.id)) {
+      if (!proof.code && !proof.recovery_code) throw ApiError.invalidField(['body', 'code'], AUTH_MESSAGES.secondFactorRequired);
+      await this.twoFactor.verify(user.id, proof);
+    }
+    return this.startSession(user);
   }
 
   async revokeRefreshToken(refreshToken: string): Promise<void> {

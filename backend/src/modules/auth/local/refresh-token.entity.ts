@@ -19,6 +19,10 @@ export class RefreshTokenEntity {
   @Column('text', { name: 'token_hash' })
   tokenHash: string;
 
+  /** When the sign-in this token descends from proved a credential (the access tokens' `auth_time`). */
+  @Column('timestamptz', { name: 'authenticated_at' })
+  authenticatedAt: Date;
+
   @Column('timestamptz', { name: 'expires_at' })
   expiresAt: Date;
 

@@ -28,10 +28,10 @@ export class RefreshTokensService {
     return this.db.getRepository(RefreshTokenEntity);
   }
 
-  /** Starts a new family (a sign-in). */
-  async issue(userId: string): Promise<string> {
+  /** Starts a new family (a sign-in whose credential check happened at `authenticatedAt`). */
+  async issue(userId: string, authenticatedAt: Date): Promise<string> {
     const expiresAt = new Date(Date.now() + this.config.env.AUTH_REFRESH_TOKEN_TTL_DAYS * DAY_MS);
-    return this.insert(userId, randomUUID(), expiresAt);
+    return this.insert(userId, randomUUID(), expiresAt, authenticatedAt);
   }
 
   /**
@@ -39,13 +39,13 @@ export class RefreshTokensService {
    * exchanged (or revoked) is a replay: the whole family is revoked and the
    * caller must sign in again.
    */
-  async rotate(token: string): Promise<{ userId: string; refreshToken: string }> {
+  async rotate(token: string): Promise<{ userId: string; refreshToken: string; authenticatedAt: Date }> {
     // Marking the token used is the claim: of two concurrent exchanges only one updates the row.
     // TypeORM answers an UPDATE as [rows, affectedCount].
-    const [claimed]: [Array<{ user_id: string; family_id: string; expires_at: Date }>] = await this.db.query(
+    const [claimed]: [Array<{ user_id: string; family_id: string; expires_at: Date; authenticated_at: Date }>] = await this.db.query(
       `UPDATE refresh_tokens SET used_at = now()
         WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
-        RETURNING user_id, family_id, expires_at`,
+        RETURNING user_id, family_id, expires_at, authenticated_at`,
       [sha256(token)],
     );
     const row = claimed[0];
@@ -53,8 +53,10 @@ export class RefreshTokensService {
       await this.revokeFamilyOf(token, 'Refresh token reused; its family is revoked');
       throw ApiError.unauthorized(AUTH_MESSAGES.invalidRefreshToken);
     }
-    const refreshToken = await this.insert(row.user_id, row.family_id, new Date(row.expires_at));
-    return { userId: row.user_id, refreshToken };
+    // The successor keeps the sign-in's time: refreshing proves no credential.
+    const authenticatedAt = new Date(row.authenticated_at);
+    const refreshToken = await this.insert(row.user_id, row.family_id, new Date(row.expires_at), authenticatedAt);
+    return { userId: row.user_id, refreshToken, authenticatedAt };
   }
 
   /** Logout: the token's family ends. Unknown tokens are ignored (logout always succeeds). */
@@ -77,9 +79,9 @@ export class RefreshTokensService {
     if (logMessage && revoked.length > 0) this.logger.warn({ userId: revoked[0].user_id, familyId: revoked[0].family_id }, logMessage);
   }
 
-  private async insert(userId: string, familyId: string, expiresAt: Date): Promise<string> {
+  private async insert(userId: string, familyId: string, expiresAt: Date, authenticatedAt: Date): Promise<string> {
     const token = newOpaqueSecret();
-    await this.repo.insert({ userId, familyId, tokenHash: sha256(token), expiresAt });
+    await this.repo.insert({ userId, familyId, tokenHash: sha256(token), expiresAt, authenticatedAt });
     return token;
   }
 }

@@ -26,8 +26,10 @@ export class TokenIssuerService {
     return this.config.env.AUTH_TOKEN_TTL_SECONDS;
   }
 
-  async issue(user: UserEntity): Promise<{ idToken: string; accessToken: string }> {
+  /** `authenticatedAt`: when the session last proved a credential, carried as `auth_time` (as Cognito's tokens do). */
+  async issue(user: UserEntity, authenticatedAt: Date): Promise<{ idToken: string; accessToken: string }> {
     const key = await this.keys.signingKey();
+    const authTime = Math.floor(authenticatedAt.getTime() / 1000);
     const options: jwt.SignOptions = {
       algorithm: 'RS256',
       keyid: key.kid,
@@ -36,11 +38,11 @@ export class TokenIssuerService {
       expiresIn: this.ttlSeconds,
     };
     const clientId = this.config.env.AUTH_CLIENT_ID;
-    const idToken = jwt.sign({ email: user.email, name: user.name, token_use: 'id' }, key.privateKeyPem, {
+    const idToken = jwt.sign({ email: user.email, name: user.name, token_use: 'id', auth_time: authTime }, key.privateKeyPem, {
       ...options,
       audience: clientId,
     });
-    const accessToken = jwt.sign({ token_use: 'access', client_id: clientId }, key.privateKeyPem, {
+    const accessToken = jwt.sign({ token_use: 'access', client_id: clientId, auth_time: authTime }, key.privateKeyPem, {
       ...options,
       jwtid: randomUUID(),
     });
