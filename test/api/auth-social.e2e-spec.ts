@@ -105,6 +105,11 @@ describe('social sign-in (OpenID Connect code flow with PKCE)', () => {
     expect(again.body.user_id).toBe(me.body.user_id);
     // The session refreshes like any other.
     expect((await server.http.post('/api/auth/refresh', { refresh_token: second.body.refresh_token })).status).toBe(200);
+    // A social sign-in is a recent sign-in: the operations that ask for one are allowed.
+    expect((await server.http.post('/api/api-keys/generate', { name: 'social' }, { token: second.body.access_token })).status).toBe(200);
+    // With no password to confirm, re-authenticating sends the user back to their provider.
+    const reauth = await server.http.post('/api/auth/reauthenticate', { password: 'any-password' }, { token: second.body.access_token });
+    expect(reauth).toMatchObject({ status: 400, body: { detail: AUTH_MESSAGES.reauthenticateWithSocialProvider } });
   });
 
   it('sends someone whose email has a password account to the password sign-in', async () => {
