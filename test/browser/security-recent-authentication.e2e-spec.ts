@@ -1,0 +1,59 @@
+import type { Page } from 'playwright-core';
+import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { signUpAndLogin } from '../support/accounts';
+import { startTestServer, type TestServer } from '../support/test-server';
+import { launchBrowser, screenshot, type Browser } from './support/browser';
+import { setSessionCookies } from './support/session-cookies';
+import { buildWebApp } from './support/web-build';
+
+// Jest reads testTimeout only from the top-level config, not from a project entry.
+jest.setTimeout(90_000);
+
+/** A short window, so the session goes stale within the test (the default is 600 s). */
+const MAX_AGE_SECONDS = 8;
+
+/** Deleting the account from a session whose sign-in is too old, in Chromium against the real app. */
+describe('a sensitive operation on a stale session (browser)', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    server = await startTestServer({ WEB_DIST_DIR: buildWebApp(), AUTH_REAUTHENTICATION_MAX_AGE_SECONDS: String(MAX_AGE_SECONDS) });
+    browser = await launchBrowser(server.baseUrl);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  afterEach(async () => page?.close());
+
+  it('asks for the password in a dialog, then deletes the account', async () => {
+    const account = await signUpAndLogin(server, { name: 'Stale Session' });
+    // Polls a harmless guarded call (a pending authenticator secret) until the sign-in is too old for it.
+    const deadline = Date.now() + (MAX_AGE_SECONDS + 10) * 1000;
+    while ((await server.http.post('/api/auth/mfa/totp/setup', undefined, { token: account.accessToken })).status !== 403) {
+      if (Date.now() > deadline) throw new Error('the session never went stale');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+
+    await setSessionCookies(browser.context, server.baseUrl, account);
+    page = await browser.newPage();
+    await page.goto('/profile');
+    await page.getByRole('button', { name: 'Delete Account' }).click();
+    await page.getByRole('button', { name: 'Delete My Account' }).click();
+
+    const confirm = page.getByRole('dialog', { name: 'Confirm it is you' });
+    await confirm.getByText(AUTH_MESSAGES.reauthenticationRequired).waitFor();
+    await screenshot(page, 'confirm-it-is-you');
+    await confirm.getByLabel('Password').fill('not-the-password');
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    await confirm.getByRole('alert').getByText(AUTH_MESSAGES.incorrectCredentials).waitFor();
+    expect((await server.http.get('/api/account', { token: account.accessToken })).status).toBe(200);
+
+    await confirm.getByLabel('Password').fill(account.password);
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Your account has been deleted.').waitFor();
+    expect((await server.http.get('/api/account', { token: account.accessToken })).status).toBe(401);
+  });
+});
