@@ -1,5 +1,6 @@
 import { signUpAndLogin } from '../support/accounts';
 import { openEventStream, type EventStream } from '../support/event-stream';
+import { createTestDatabase } from '../support/test-database';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 jest.setTimeout(60_000);
@@ -74,5 +75,29 @@ describe('event streams end with the session and are capped per account', () => 
     }
     expect(again.res.status).toBe(200);
     expect((await open(dave.accessToken)).res.status).toBe(429);
+  });
+});
+
+// Apart from the cases above: passport keeps one strategy per name for the whole process, so the
+// servers of one test process must share a database (and so a key set) while they run.
+describe('event streams across instances', () => {
+  it('ends a stream held by one instance when the user signs out everywhere on another, at its next heartbeat check', async () => {
+    const database = await createTestDatabase(5);
+    const [first, second] = [await startTestServer({}, database), await startTestServer({}, database)];
+    try {
+      const frank = await signUpAndLogin(first);
+      const tab = await openEventStream(first, frank.accessToken);
+      expect(tab.res.status).toBe(200);
+      const issuedAt: number = JSON.parse(Buffer.from(frank.accessToken.split('.')[1], 'base64url').toString()).iat;
+      while (Math.floor(Date.now() / 1000) <= issuedAt) await new Promise((r) => setTimeout(r, 20));
+      expect((await second.http.post('/api/auth/global-sign-out', {}, { token: frank.accessToken })).status).toBe(200);
+      // The instance holding the stream learns it from the user row on the stream's 25 s heartbeat.
+      expect(await tab.waitForEnd(40_000)).toBe(true);
+      await tab.close();
+    } finally {
+      await first.close();
+      await second.close();
+      await database.drop();
+    }
   });
 });
