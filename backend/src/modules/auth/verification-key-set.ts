@@ -1,5 +1,6 @@
 import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { Logger } from '@nestjs/common';
+import { JwksClient } from 'jwks-rsa';
 
 /** Reads the provider's current JWKS document (`{ keys: [...] }`). */
 export type JwksSource = () => Promise<{ keys: unknown[] }>;
@@ -35,13 +36,14 @@ function parseKeys(document: { keys: unknown[] }): Map<string, KeyObject> {
   return keys;
 }
 
-/** Reads a JWKS over HTTPS (Cognito's pool keys), with a timeout. */
+/**
+ * Reads a JWKS over HTTPS (Cognito's pool keys) through jwks-rsa, with its own
+ * cache and rate limit off: the set below is the one cache, and its cooldown is
+ * the one budget, so a flood of unknown kids cannot spend what known keys need.
+ */
 export function remoteJwks(uri: string): JwksSource {
-  return async () => {
-    const response = await fetch(uri, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers: { accept: 'application/json' } });
-    if (!response.ok) throw new Error(`JWKS ${uri} answered ${response.status}`);
-    return (await response.json()) as { keys: unknown[] };
-  };
+  const client = new JwksClient({ jwksUri: uri, cache: false, rateLimit: false, timeout: FETCH_TIMEOUT_MS });
+  return async () => ({ keys: (await client.getKeys()) as unknown[] });
 }
 
 /**
