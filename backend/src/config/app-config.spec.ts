@@ -14,10 +14,36 @@ describe('AppConfig', () => {
     ['PORT', '70000', /PORT: expected a whole number/],
     ['NODE_ENV', 'staging', /NODE_ENV:/],
     ['DATABASE_URL', 'mysql://x', /DATABASE_URL: expected a postgres/],
-    ['TRUST_PROXY', 'maybe', /TRUST_PROXY: expected true or false/],
+    ['TRUST_PROXY', 'maybe', /TRUST_PROXY: expected the number of proxies in front \(0 to 10\) or a comma-separated list/],
+    ['TRUST_PROXY', '11', /TRUST_PROXY: expected the number of proxies/],
+    ['TRUST_PROXY', '10.0.0.1,10.1.0.0/33', /TRUST_PROXY: expected the number of proxies/],
+    ['TRUST_PROXY', 'true', /TRUST_PROXY: true would take the left-most X-Forwarded-For address, .*give the number of proxies in front \(e\.g\. 1\)/],
   ])('rejects %s=%s naming the variable', (name, value, message) => {
     expect(() => AppConfig.fromEnvironment({ [name]: value })).toThrow(ConfigError);
     expect(() => AppConfig.fromEnvironment({ [name]: value })).toThrow(message);
+  });
+
+  it.each([
+    [undefined, 0],
+    ['false', 0],
+    ['0', 0],
+    ['1', 1],
+    ['2', 2],
+    ['10.0.0.5, 10.1.0.0/16,fd00::/8 ,loopback', ['10.0.0.5', '10.1.0.0/16', 'fd00::/8', 'loopback']],
+  ])('reads TRUST_PROXY=%p as the proxies Express trusts (%p)', (value, trusted) => {
+    expect(AppConfig.fromEnvironment({ TRUST_PROXY: value }).env.TRUST_PROXY).toEqual(trusted);
+  });
+
+  it('refuses development mode with a PUBLIC_URL that is not this machine, naming the fix', () => {
+    expect(() => AppConfig.fromEnvironment({ PUBLIC_URL: 'https://cronbeam.example' })).toThrow(
+      /PUBLIC_URL: cronbeam\.example is not this machine, but NODE_ENV is development, .*\/api\/dev\/outbox: set NODE_ENV=production/,
+    );
+    expect(() => AppConfig.fromEnvironment({ NODE_ENV: 'development', PUBLIC_URL: 'http://192.168.1.20:3000' })).toThrow(ConfigError);
+    for (const local of ['http://localhost:3000', 'http://app.localhost', 'http://127.0.0.1:8080/', 'http://[::1]:3000']) {
+      expect(AppConfig.fromEnvironment({ PUBLIC_URL: local }).publicUrl).toBe(local.replace(/(?<!\/)\/+$/, ''));
+    }
+    // Tests name public-looking hosts; a test server answers the outbox only to loopback callers without proxy headers.
+    expect(AppConfig.fromEnvironment({ NODE_ENV: 'test', PUBLIC_URL: 'https://cronbeam.example' }).publicUrl).toBe('https://cronbeam.example');
   });
 
   it('never echoes values of variables that may hold credentials', () => {

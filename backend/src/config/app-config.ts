@@ -9,6 +9,25 @@ export class ConfigError extends Error {
   }
 }
 
+/** Host names that reach only this machine. */
+const LOOPBACK_HOST = /^(?:localhost|[\w-]+\.localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * Development mode serves the mail outbox (sign-up and password-reset codes) at
+ * /api/dev/outbox and makes no secret of its settings: a server whose public
+ * address is another machine's is a deployment started without
+ * NODE_ENV=production, and refuses to start.
+ */
+function refuseDevelopmentOnPublicUrl(env: Env): void {
+  if (env.NODE_ENV !== 'development' || !env.PUBLIC_URL) return;
+  const host = new URL(env.PUBLIC_URL).hostname;
+  if (!LOOPBACK_HOST.test(host)) {
+    throw new ConfigError([
+      `PUBLIC_URL: ${host} is not this machine, but NODE_ENV is development, which serves sign-up and reset codes at /api/dev/outbox: set NODE_ENV=production for a deployed server (or a localhost PUBLIC_URL for development)`,
+    ]);
+  }
+}
+
 /** The validated, typed configuration every module reads (never process.env). */
 export class AppConfig {
   readonly env: Env;
@@ -17,6 +36,7 @@ export class AppConfig {
   readonly webDistDir: string;
 
   private constructor(env: Env) {
+    refuseDevelopmentOnPublicUrl(env);
     this.env = env;
     this.publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`).replace(/(?<!\/)\/+$/, '');
     this.dataDir = path.resolve(env.DATA_DIR);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { trustProxySetting } from './trusted-proxies';
 import { decodeMasterKey } from '../common/crypto/secret-box';
 
 const bool = (fallback: boolean) =>
@@ -58,7 +59,8 @@ export const envSchema = z.object({
     .optional(),
   WEB_DIST_DIR: z.string().min(1).default('./dist/web'),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 0, 300_000),
-  TRUST_PROXY: bool(false),
+  // Proxies in front: a hop count or their addresses (see trusted-proxies.ts); `true` is refused.
+  TRUST_PROXY: trustProxySetting,
   // Public site and host guards (see backend/src/web/site-pages.ts); all unset: one host serves everything.
   APP_HOST: siteHost.optional(),
   MARKETING_HOST: siteHost.optional(),

@@ -27,10 +27,13 @@ export function requestIdFor(req: IncomingMessage, res: ServerResponse): string 
 
 /**
  * What a line says of a request: picked fields only (headers carry tokens and
- * cookies), the URL scrubbed of secrets in its query string.
+ * cookies), the URL scrubbed of secrets (query values, ping tokens), the
+ * socket's address and the client's address that per-address limits use
+ * (`clientAddress`: Express's req.ip, which follows TRUST_PROXY).
  */
 function requestFields(req: IncomingMessage, url: string): Record<string, unknown> {
-  return { id: req.id, method: req.method, url: scrubText(url), remoteAddress: req.socket?.remoteAddress };
+  const clientAddress = (req as IncomingMessage & { ip?: string }).ip;
+  return { id: req.id, method: req.method, url: scrubText(url), remoteAddress: req.socket?.remoteAddress, clientAddress };
 }
 
 /**

@@ -5,7 +5,12 @@ export function bearerTokenOf(req: Request): string {
   return (req.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
 }
 
-/** The caller's address for throttling (X-Forwarded-For only when TRUST_PROXY is on). */
+/**
+ * The caller's address for per-address limits: the socket's, or behind
+ * trusted proxies (TRUST_PROXY: a hop count or their addresses) the address
+ * the nearest trusted proxy saw, i.e. the right-most X-Forwarded-For entry no
+ * trusted proxy wrote. Never an address the client wrote itself.
+ */
 export function clientIp(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }

@@ -13,12 +13,17 @@ export interface OutboxEntry {
 }
 
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
+/** Headers a proxy adds: a request carrying one came from elsewhere, whatever the socket says. */
+const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-real-ip', 'via'];
 
 /**
  * The mail the server would have sent, newest first. Registered only outside
  * production, and answered only to callers on this machine: the mails carry
  * sign-up and password-reset codes, and a server started without
- * NODE_ENV=production may still be reachable from elsewhere.
+ * NODE_ENV=production may still be reachable from elsewhere. A proxy on the
+ * same machine connects from loopback, so a request with a forwarding header
+ * is refused too (development mode also refuses to start with a PUBLIC_URL
+ * that is not this machine: app-config.ts).
  */
 @Controller('api/dev/outbox')
 export class DevOutboxController {
@@ -28,7 +33,8 @@ export class DevOutboxController {
   @Header('Cache-Control', 'no-store')
   async list(@Req() req: Request): Promise<OutboxEntry[]> {
     // The socket's address, not req.ip: X-Forwarded-For must not unlock it.
-    if (!LOOPBACK.test(req.socket.remoteAddress ?? '')) throw ApiError.notFound();
+    const relayed = FORWARDING_HEADERS.some((name) => req.headers[name] !== undefined);
+    if (relayed || !LOOPBACK.test(req.socket.remoteAddress ?? '')) throw ApiError.notFound();
     const rows = await this.outbox.find({ order: { createdAt: 'DESC' }, take: 200 });
     return rows.map((m) => ({ to: m.recipient, subject: m.subject, text: m.textBody, created_at: m.createdAt.toISOString() }));
   }
