@@ -65,10 +65,10 @@ export class AppConfig {
           return `${name}: ${issue.message}${got}`;
         }),
       );
+    }
     // Production never falls back to a generated key: it would be lost with the machine, and the secrets with it.
     if (parsed.data.NODE_ENV === 'production' && !parsed.data.ENCRYPTION_KEY) {
       throw new ConfigError(['ENCRYPTION_KEY: required when NODE_ENV=production (32 random bytes in base64: openssl rand -base64 32)']);
-    }
     }
     return new AppConfig(parsed.data);
   }
