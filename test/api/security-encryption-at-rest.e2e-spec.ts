@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -11,6 +10,7 @@ import { SealedJobHeaders1763810400000 } from '../../backend/src/database/migrat
 import { AlertReceiver } from '../fakes/alert-receiver';
 import { HttpTarget } from '../fakes/http-target';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
+import { runServerProcess } from '../support/server-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { Authenticator } from '../support/totp-authenticator';
@@ -259,31 +259,17 @@ describe('the headers column migration', () => {
   });
 });
 
-/** Runs the real entry point (TypeScript through SWC) as `npm start` would, with only the given environment. */
-function runServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'backend/src/main.ts'], {
-    cwd: path.resolve(__dirname, '../..'),
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SWC_NODE_PROJECT: 'tsconfig.backend.json', LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exited, output: () => output };
-}
-
 describe('the master key at start-up', () => {
   it('production refuses to start without ENCRYPTION_KEY, saying how to make one', async () => {
-    const run = runServer({ NODE_ENV: 'production' });
-    expect(await run.exited).toBe(78);
+    const run = runServerProcess({ NODE_ENV: 'production' });
+    expect(await run.exitCode()).toBe(78);
     expect(run.output()).toMatch(/ENCRYPTION_KEY: required when NODE_ENV=production .*openssl rand -base64 32/);
   });
 
   it('refuses a key that is not 32 bytes of base64, without echoing it', async () => {
     const bad = randomBytes(24).toString('base64');
-    const run = runServer({ NODE_ENV: 'production', ENCRYPTION_KEY: bad });
-    expect(await run.exited).toBe(78);
+    const run = runServerProcess({ NODE_ENV: 'production', ENCRYPTION_KEY: bad });
+    expect(await run.exitCode()).toBe(78);
     expect(run.output()).toContain('ENCRYPTION_KEY: expected 32 random bytes in base64');
     expect(run.output()).not.toContain(bad);
   });
@@ -291,7 +277,7 @@ describe('the master key at start-up', () => {
   it('development without a key generates one under DATA_DIR (owner-only) and says so loudly', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cronbeam-key-'));
     const port = 20000 + Math.floor(Math.random() * 20000);
-    const run = runServer({ PORT: String(port), DATA_DIR: dataDir });
+    const run = runServerProcess({ PORT: String(port), DATA_DIR: dataDir });
     try {
       await until(
         () => fetch(`http://127.0.0.1:${port}/api/ready`).then((r) => r.status, () => 0),
@@ -304,7 +290,7 @@ describe('the master key at start-up', () => {
       expect(run.output()).toContain(`ENCRYPTION_KEY is not set: secrets in the database are encrypted with the key in ${file}`);
     } finally {
       run.child.kill('SIGTERM');
-      await run.exited;
+      await run.exitCode();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
