@@ -17,8 +17,18 @@ export class ExecutorSettings {
   readonly privateTargetAllowlist: ReadonlySet<string>;
   /** Per-request timeout of an execution (connect, redirects, response). */
   readonly executionTimeoutMs: number;
-  /** Keep-alive connections per target origin. */
+  /** Keep-alive connections per target origin while it answers (ConnectionGate grows this for slow origins). */
   readonly connectionsPerOrigin: number;
+  /** Connections per target origin at most, however slow it is; one user holds at most half of them. */
+  readonly maxConnectionsPerOrigin: number;
+  /**
+   * How long a request may wait for a connection slot before it is reported
+   * as not sent: its own time limit, but at most half the scheduler's lease
+   * grace, so that a run that waited and then used its whole time limit still
+   * ends inside its lease (time limit + grace) and is never taken over while
+   * it is on the wire.
+   */
+  readonly connectionWaitMs: number;
   /** Requests the start-up warm-up sends (HttpExecutor.warmUp); none under test, where servers start many times a run. */
   readonly warmUpRequests: number;
 
@@ -32,6 +42,8 @@ export class ExecutorSettings {
     );
     this.executionTimeoutMs = env.EXECUTION_TIMEOUT_MS;
     this.connectionsPerOrigin = env.EXECUTOR_CONNECTIONS_PER_ORIGIN;
+    this.maxConnectionsPerOrigin = Math.max(env.EXECUTOR_MAX_CONNECTIONS_PER_ORIGIN, env.EXECUTOR_CONNECTIONS_PER_ORIGIN);
+    this.connectionWaitMs = Math.max(1, Math.min(env.EXECUTION_TIMEOUT_MS, Math.floor(env.SCHEDULER_LEASE_GRACE_MS / 2)));
     this.warmUpRequests = env.NODE_ENV === 'test' ? 0 : WARM_UP_REQUESTS;
   }
 }

@@ -59,6 +59,17 @@ export function describeRequestError(error: unknown, timeoutMs: number): Failure
   return { message: `Request failed: ${first.message ?? String(error)}`, retryable: false };
 }
 
+/**
+ * A request that never went out: no connection to its host became free
+ * within its wait budget, because other requests to that host (its own
+ * user's, or everyone's up to the host's fair share) held them all while
+ * waiting for answers. Retrying is safe: the target saw nothing.
+ */
+export function describeNoConnection(host: string, waitedMs: number, redirect: boolean): FailureCause {
+  const what = redirect ? `Redirect not followed: no connection to ${host}` : `Not sent: no connection to ${host}`;
+  return { message: `${what} became free within ${waitedMs} ms (other requests to this host were still waiting for answers)`, retryable: true };
+}
+
 /** The outcome of an HTTP status: 2xx is success, 5xx is retryable, anything else fails for good. */
 export function describeStatus(status: number): FailureCause | null {
   if (status >= 200 && status < 300) return null;

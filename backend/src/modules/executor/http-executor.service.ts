@@ -3,8 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { Agent } from 'undici';
 import { AppConfig } from '../../config/app-config';
 import { ExecutorSettings } from './executor-settings';
-import { DeadlineQueue } from './deadline-queue';
-import { describeRequestError, describeStatus } from './failure-cause';
+import { ConnectionGate } from './connection-gate';
+import { DeadlineQueue, type Deadline } from './deadline-queue';
+import { describeNoConnection, describeRequestError, describeStatus } from './failure-cause';
 import { guardedLookup } from './guarded-lookup';
 import { HopHandler, type HopResponse } from './hop-handler';
 import { followRedirect } from './redirect-policy';
@@ -34,6 +35,8 @@ export interface ExecutionRequest {
   responseRules?: ResponseRules | null;
   /** The job's own time limit (at most the server's); null or absent: the server's. */
   timeoutMs?: number | null;
+  /** Whose request it is: connections to a host are shared fairly among users. Absent: the service's own. */
+  userId?: string;
 }
 
 export interface ExecutionResult {
@@ -67,6 +70,8 @@ export interface PreparedRequest {
   body: string | undefined;
   check: ResponseCheck | null;
   timeoutMs: number;
+  /** The user whose fair share of a host's connections it takes ('' for the service's own requests). */
+  owner: string;
 }
 
 /** A warm-up request that takes this long means the machine is too busy for it to be worth going on. */
@@ -128,6 +133,7 @@ export class HttpExecutor implements OnApplicationShutdown {
   private readonly userAgent: string;
   private readonly deadlines = new DeadlineQueue();
   private readonly connector: WarmConnector;
+  private readonly gate: ConnectionGate;
 
   constructor(
     private readonly settings: ExecutorSettings,
@@ -139,8 +145,10 @@ export class HttpExecutor implements OnApplicationShutdown {
       timeout: settings.executionTimeoutMs,
       ...(settings.allowPrivateTargets ? {} : { lookup: guardedLookup(settings.privateTargetAllowlist) }),
     });
+    this.gate = new ConnectionGate({ perOrigin: settings.connectionsPerOrigin, maxPerOrigin: settings.maxConnectionsPerOrigin }, this.deadlines);
+    // The gate decides how many requests an origin gets at once; the pool never queues beyond it.
     this.agent = new Agent({
-      connections: settings.connectionsPerOrigin,
+      connections: settings.maxConnectionsPerOrigin,
       keepAliveTimeout: 30_000,
       headersTimeout: settings.executionTimeoutMs,
       bodyTimeout: settings.executionTimeoutMs,
@@ -174,6 +182,7 @@ export class HttpExecutor implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.gate.close();
     this.deadlines.clear();
     this.connector.close();
     await this.agent.close();
@@ -197,6 +206,7 @@ export class HttpExecutor implements OnApplicationShutdown {
       body: sendsBody ? request.body : undefined,
       check: request.responseRules ? compileResponseRules(request.responseRules) : null,
       timeoutMs: Math.min(request.timeoutMs ?? this.settings.executionTimeoutMs, this.settings.executionTimeoutMs),
+      owner: request.userId ?? '',
     };
   }
 
@@ -266,11 +276,16 @@ export class HttpExecutor implements OnApplicationShutdown {
     const elapsed = () => Math.round(performance.now() - started);
     let hop: HopHandler | null = null;
     let expired = false;
-    // One deadline for the whole execution, redirects included.
-    const deadline = this.deadlines.add(started + prepared.timeoutMs, () => {
+    const onExpire = () => {
       expired = true;
       hop?.abort(new ExecutionTimeoutError());
-    });
+    };
+    // One time limit for the whole execution, redirects included, running only while a hop holds a connection
+    // slot: time spent waiting for one behind other requests to the same host is not the target's slowness.
+    let deadline: Deadline | null = null;
+    let timeLeft = prepared.timeoutMs;
+    let sentAt = started;
+    const owner = prepared.owner;
     let { method, body } = prepared;
     let headers = prepared.headers;
     try {
@@ -281,10 +296,29 @@ export class HttpExecutor implements OnApplicationShutdown {
         if (target.origin !== trustedOrigin) this.assertAllowedTarget(url);
         if (expired) throw new ExecutionTimeoutError();
         const { origin, path } = target;
-        const response = await new Promise<HopResponse>((resolve, reject) => {
-          hop = new HopHandler((error, answer) => (error ? reject(error) : resolve(answer!)));
-          this.agent.dispatch({ origin, path, method, headers, body }, hop);
-        });
+        if (!this.gate.tryTake(origin, owner)) {
+          if (deadline) {
+            deadline.cancel();
+            deadline = null;
+            timeLeft -= performance.now() - sentAt;
+          }
+          const budget = Math.min(prepared.timeoutMs, this.settings.connectionWaitMs);
+          if (!(await this.gate.wait(origin, owner, budget))) {
+            const cause = describeNoConnection(url.host, budget, hops > 0);
+            return failure(startedAt, elapsed(), null, cause.message, cause.retryable);
+          }
+          sentAt = performance.now();
+        }
+        deadline ??= this.deadlines.add(sentAt + timeLeft, onExpire);
+        let response: HopResponse;
+        try {
+          response = await new Promise<HopResponse>((resolve, reject) => {
+            hop = new HopHandler((error, answer) => (error ? reject(error) : resolve(answer!)));
+            this.agent.dispatch({ origin, path, method, headers, body }, hop);
+          });
+        } finally {
+          this.gate.release(origin, owner);
+        }
         const { statusCode, location } = response;
         if (statusCode >= 300 && statusCode < 400 && location) {
           if (hops >= MAX_REDIRECTS) {
@@ -323,7 +357,7 @@ export class HttpExecutor implements OnApplicationShutdown {
       const cause = describeRequestError(error, prepared.timeoutMs);
       return failure(startedAt, elapsed(), null, cause.message, cause.retryable);
     } finally {
-      deadline.cancel();
+      deadline?.cancel();
     }
   }
 

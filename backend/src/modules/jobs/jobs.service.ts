@@ -295,7 +295,7 @@ export class JobsService {
     this.targets.assertAllowed(request.url);
     const wait = this.testRuns.take(userId);
     if (wait > 0) throw ApiError.tooManyRequests('Too many test requests. Please try again later.', wait);
-    const result = await this.executor.execute(this.executor.prepare({ ...request, executionId: randomUUID() }));
+    const result = await this.executor.execute(this.executor.prepare({ ...request, userId, executionId: randomUUID() }));
     return {
       status: result.success ? 'success' : 'failed',
       response_code: result.responseCode,

@@ -86,7 +86,7 @@ export class RunDispatcher {
   accept(runs: ClaimedRun[]): void {
     for (const run of runs) {
       const due = run.dueAt.getTime();
-      const ready = { run, request: this.executor.prepare({ executionId: run.runId, url: run.url, method: run.method, headers: run.headers, body: run.body, responseRules: run.responseRules, timeoutMs: run.timeoutMs }) };
+      const ready = { run, request: this.executor.prepare({ executionId: run.runId, url: run.url, method: run.method, headers: run.headers, body: run.body, responseRules: run.responseRules, timeoutMs: run.timeoutMs, userId: run.userId }) };
       const group = this.waiting.get(due);
       if (group) group.push(ready);
       else {
