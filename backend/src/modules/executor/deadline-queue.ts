@@ -10,10 +10,11 @@ interface Entry {
 }
 
 /**
- * Request deadlines on one timer. Every execution shares the same timeout, so
- * deadlines arrive in order and a FIFO with lazy cancellation is enough: a
- * burst of ten thousand requests costs one timer instead of ten thousand
- * AbortSignal.timeout() timers and listeners.
+ * Request deadlines on one timer. Most executions share the same timeout, so
+ * deadlines nearly always arrive in order and a FIFO with lazy cancellation
+ * is enough (the others, such as a job's shorter limit or a wait for a
+ * connection, are inserted in order): a burst of ten thousand requests costs
+ * one timer instead of ten thousand AbortSignal.timeout() timers and listeners.
  */
 export class DeadlineQueue {
   private entries: Entry[] = [];
