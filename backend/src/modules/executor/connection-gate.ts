@@ -193,7 +193,8 @@ export class ConnectionGate {
     if (at < 0) return;
     own.waiting.splice(at, 1);
     if (own.waiting.length === 0) {
-      state.turns.splice(state.turns.indexOf(own), 1);
+      const turn = state.turns.indexOf(own);
+      if (turn >= 0) state.turns.splice(turn, 1);
       if (own.inFlight === 0) state.owners.delete(own.key);
       if (state.turns.length === 0) {
         this.congested.delete(state);
