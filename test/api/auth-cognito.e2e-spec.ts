@@ -15,12 +15,7 @@ describe('cognito identity provider (against cognito-local)', () => {
   const secrets: string[] = [];
 
   const cognitoEnv = () => ({
-    PUBLIC_URL,
-    AUTH_PROVIDER: 'cognito',
-    COGNITO_REGION: 'local',
-    COGNITO_USER_POOL_ID: pool.userPoolId,
-    COGNITO_CLIENT_ID: pool.clientId,
-    COGNITO_ENDPOINT: cognito.endpoint,
+    ...cognito.serverEnv(pool, PUBLIC_URL),
   });
 
   beforeAll(async () => {

@@ -36,12 +36,7 @@ describe('cognito challenges (against cognito-local)', () => {
       admin.send(new SetUserPoolMfaConfigCommand({ UserPoolId: pool.userPoolId, MfaConfiguration: 'OPTIONAL', SoftwareTokenMfaConfiguration: { Enabled: true } })),
     );
     server = await startTestServer({
-      PUBLIC_URL,
-      AUTH_PROVIDER: 'cognito',
-      COGNITO_REGION: 'local',
-      COGNITO_USER_POOL_ID: pool.userPoolId,
-      COGNITO_CLIENT_ID: pool.clientId,
-      COGNITO_ENDPOINT: cognito.endpoint,
+      ...cognito.serverEnv(pool, PUBLIC_URL),
     });
   });
   afterAll(async () => {

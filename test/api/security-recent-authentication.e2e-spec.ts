@@ -92,12 +92,7 @@ describe('sensitive operations ask for a recent sign-in', () => {
       cognito = await CognitoLocalProcess.start();
       const pool = await cognito.createPool(`${PUBLIC_URL}/auth/callback`);
       server = await startTestServer({
-        PUBLIC_URL,
-        AUTH_PROVIDER: 'cognito',
-        COGNITO_REGION: 'local',
-        COGNITO_USER_POOL_ID: pool.userPoolId,
-        COGNITO_CLIENT_ID: pool.clientId,
-        COGNITO_ENDPOINT: cognito.endpoint,
+        ...cognito.serverEnv(pool, PUBLIC_URL),
         AUTH_REAUTHENTICATION_MAX_AGE_SECONDS: String(MAX_AGE_SECONDS),
       });
     });

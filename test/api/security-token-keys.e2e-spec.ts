@@ -97,12 +97,7 @@ describe('forged tokens with unknown signing keys cannot lock users out', () => 
       cognito = await CognitoLocalProcess.start();
       pool = await cognito.createPool(`${PUBLIC_URL}/auth/callback`);
       server = await startTestServer({
-        PUBLIC_URL,
-        AUTH_PROVIDER: 'cognito',
-        COGNITO_REGION: 'local',
-        COGNITO_USER_POOL_ID: pool.userPoolId,
-        COGNITO_CLIENT_ID: pool.clientId,
-        COGNITO_ENDPOINT: cognito.endpoint,
+        ...cognito.serverEnv(pool, PUBLIC_URL),
       });
     });
     afterAll(async () => {

@@ -85,6 +85,18 @@ export class CognitoLocalProcess {
     }
   }
 
+  /** The settings that point a Cronbeam server at this process and one of its pools, in Cognito mode. */
+  serverEnv(pool: { userPoolId: string; clientId: string }, publicUrl: string): Record<string, string> {
+    return {
+      PUBLIC_URL: publicUrl,
+      AUTH_PROVIDER: 'cognito',
+      COGNITO_REGION: 'local',
+      COGNITO_USER_POOL_ID: pool.userPoolId,
+      COGNITO_CLIENT_ID: pool.clientId,
+      COGNITO_ENDPOINT: this.endpoint,
+    };
+  }
+
   /** The newest code cognito-local printed for the address. */
   codeSentTo(email: string): string {
     for (let i = this.output.length - 1; i >= 0; i--) {
