@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { createApp } from './bootstrap';
+import { createApp, stopGracefully } from './bootstrap';
 import { AppConfig, ConfigError } from './config/app-config';
+import { SHUTDOWN_MARGIN_MS, shutdownBudget } from './config/shutdown-budget';
 import { openDatabase, type DatabaseEndpoint } from './database/database-endpoint';
 
 async function main(): Promise<void> {
@@ -24,17 +25,31 @@ async function main(): Promise<void> {
     await app.listen(config.env.PORT, config.env.HOST);
     logger.log(`Cronbeam listening on ${config.publicUrl} (database: ${database.embedded ? `embedded, ${config.dataDir}` : 'PostgreSQL'})`);
 
+    const budget = shutdownBudget(config.env);
+    if (!budget.coversExecutionTimeout) {
+      logger.warn(
+        `SHUTDOWN_TIMEOUT_MS (${budget.totalMs} ms) is shorter than EXECUTION_TIMEOUT_MS + ${SHUTDOWN_MARGIN_MS} ms: requests still unanswered ${budget.executionsMs} ms after a stop signal are recorded as interrupted`,
+      );
+    }
     let stopping = false;
     const stop = async (signal: string) => {
       if (stopping) return;
       stopping = true;
-      logger.log(`${signal} received: finishing in-flight work, then stopping`);
+      logger.log(`${signal} received: refusing new requests, finishing in-flight work (up to ${budget.totalMs} ms), then stopping`);
+      // The last resort: something (the database, a hook) hangs past the whole budget.
       setTimeout(() => {
         process.stderr.write('Shutdown timed out; exiting\n');
         process.exit(1);
-      }, config.env.SHUTDOWN_TIMEOUT_MS).unref();
-      await app.close(); // stops accepting, waits for in-flight requests, closes the pool
-      await database?.close();
+      }, budget.totalMs).unref();
+      try {
+        const interrupted = await stopGracefully(app, budget);
+        if (interrupted > 0) logger.warn(`${interrupted} execution(s) still unanswered at the end of the stop budget were recorded as interrupted`);
+        await app.close(); // hooks (the liveness row is deleted), then the HTTP server and the pool
+        await database?.close();
+      } catch (error) {
+        process.stderr.write(`Stopping failed: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.exit(1);
+      }
       process.exit(0);
     };
     process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -18,7 +18,7 @@ interface OutboxEntry {
 }
 
 /** The newest six-digit code mailed to the address, read from the dev outbox (servers without SMTP_URL). */
-export async function latestMailedCode(server: TestServer, email: string): Promise<string> {
+export async function latestMailedCode(server: Pick<TestServer, 'http'>, email: string): Promise<string> {
   const outbox = await server.http.get<OutboxEntry[]>('/api/dev/outbox');
   if (outbox.status !== 200) throw new Error(`dev outbox answered ${outbox.status}`);
   const mail = outbox.body.find((m) => m.to.toLowerCase() === email.toLowerCase());
@@ -32,7 +32,7 @@ export async function latestMailedCode(server: TestServer, email: string): Promi
  * read the code from the dev outbox, verify, log in.
  */
 export async function signUpAndLogin(
-  server: TestServer,
+  server: Pick<TestServer, 'http'>,
   opts: { email?: string; name?: string; password?: string } = {},
 ): Promise<SignedInAccount> {
   const email = opts.email ?? `user-${randomBytes(6).toString('hex')}@example.test`;

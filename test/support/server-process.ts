@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -30,4 +31,30 @@ export function runServerProcess(env: Record<string, string>) {
     }
   };
   return { child, exitCode, output: () => output };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * Like runServerProcess, on a free port (or env.PORT), resolved once `/api/ready`
+ * answers 200 (rejected with its output if it exits first).
+ */
+export async function startServerProcess(env: Record<string, string>, readyWithinMs = 60_000) {
+  const port = env.PORT ?? String(await freePort());
+  const run = runServerProcess({ ...env, PORT: port });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + readyWithinMs;
+  for (;;) {
+    if (run.child.exitCode !== null) throw new Error(`server exited with ${run.child.exitCode}:\n${run.output()}`);
+    if (await fetch(`${url}/api/ready`).then((r) => r.ok, () => false)) break;
+    if (Date.now() > deadline) throw new Error(`server not ready within ${readyWithinMs} ms:\n${run.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { ...run, url };
 }

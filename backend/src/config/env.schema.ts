@@ -58,7 +58,13 @@ export const envSchema = z.object({
     .refine((v) => v.split(',').every((k) => k.trim() === '' || isMasterKey(k)), { message: 'expected base64-encoded 32-byte keys separated by commas' })
     .optional(),
   WEB_DIST_DIR: z.string().min(1).default('./dist/web'),
-  SHUTDOWN_TIMEOUT_MS: int(10_000, 0, 300_000),
+  // Unset: the execution timeout plus time to store the results (see config/shutdown-budget.ts).
+  SHUTDOWN_TIMEOUT_MS: z
+    .string()
+    .regex(/^\s*\d+\s*$/, { message: 'expected a whole number from 0 to 600000' })
+    .transform((v) => Number(v.trim()))
+    .refine((n) => n <= 600_000, { message: 'expected a whole number from 0 to 600000' })
+    .optional(),
   // Proxies in front: a hop count or their addresses (see trusted-proxies.ts); `true` is refused.
   TRUST_PROXY: trustProxySetting,
   // Public site and host guards (see backend/src/web/site-pages.ts); all unset: one host serves everything.

@@ -6,12 +6,13 @@ import { RUN_OUTCOME, RUN_STATE, type JobLogEntry, type RunOutcome, type RunTrig
 import { isForeignKeyViolation } from '../../common/database/constraint-violation';
 import type { Queryable } from '../../common/database/transaction';
 import { ApiError } from '../../common/http/api-error';
-import { HttpExecutor, type ExecutionResult } from '../executor/http-executor.service';
+import { HttpExecutor, type ExecutionResult, type PreparedRequest } from '../executor/http-executor.service';
 import { QuotaService, usagePeriodOf } from '../quota/quota.service';
 import { toClaimedRun, type ClaimedRun, type JobRequest, type LeasedRunRow } from './claimed-run';
 import { DispatchPressure } from './dispatch-pressure.service';
 import { ExecutionEvents, type ExecutionOutcome } from './execution-events';
 import { ExecutionMetrics } from './execution-metrics';
+import { InFlightExecutions } from './in-flight-executions';
 import type { JobRunEntity } from './job-run.entity';
 import { JobRunsRepository, type NewRunRows } from './job-runs.repository';
 import { LeaseOwner } from './lease-owner';
@@ -61,6 +62,8 @@ export function toLogEntry(run: JobRunEntity): JobLogEntry {
  */
 @Injectable()
 export class RunsService {
+  private readonly inFlight = new InFlightExecutions();
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly runs: JobRunsRepository,
@@ -123,6 +126,25 @@ export class RunsService {
     return this.recorder.record(run, result, urgent);
   }
 
+  /**
+   * Sends a run's request; every execution, scheduled or manual, goes through
+   * here, so that a stop can wait for it or end it as interrupted (its caller
+   * then records the interrupted result, once).
+   */
+  execute(request: PreparedRequest): Promise<ExecutionResult> {
+    return this.inFlight.track(this.executor.execute(request));
+  }
+
+  /** Resolves once no execution is in flight. */
+  executionsIdle(): Promise<void> {
+    return this.inFlight.whenIdle();
+  }
+
+  /** Ends the executions still in flight (a stop past its budget) with an interrupted result; answers how many. */
+  interruptExecutions(): number {
+    return this.inFlight.interrupt();
+  }
+
   /** Stores everything queued so far (shutdown). */
   drain(): Promise<void> {
     return this.recorder.drain();
@@ -152,7 +174,7 @@ export class RunsService {
         throw error;
       }
     });
-    const result = await this.executor.execute(this.executor.prepare({ executionId: run.runId, ...run }));
+    const result = await this.execute(this.executor.prepare({ executionId: run.runId, ...run }));
     await this.recorder.record(run, result, true);
     return {
       run_id: run.runId,

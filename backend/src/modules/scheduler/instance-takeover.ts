@@ -34,11 +34,20 @@ export class InstanceTakeover implements OnApplicationBootstrap, OnModuleDestroy
     await this.liveness.start();
   }
 
-  /** Deletes the liveness row (other instances need not wait for it to go stale), after a takeover in progress. */
-  async onModuleDestroy(): Promise<void> {
+  /**
+   * Takes over nothing more and stops rejoining (a stopping instance must
+   * send nothing new); resolves after an action in progress. The heartbeat
+   * goes on, so that the runs still on the wire keep their owner.
+   */
+  async stopActing(): Promise<void> {
     this.stopped = true;
     this.subscription?.unsubscribe();
     await this.running;
+  }
+
+  /** Deletes the liveness row (other instances need not wait for it to go stale), after a takeover in progress. */
+  async onModuleDestroy(): Promise<void> {
+    await this.stopActing();
     await this.liveness.stop();
   }
 

@@ -230,7 +230,7 @@ export class RunDispatcher {
     this.metrics.observeLateness(Math.max(0, this.clock.now() - run.dueAt.getTime()) / 1000);
     let result: ExecutionResult;
     try {
-      result = await this.executor.execute(request);
+      result = await this.runs.execute(request);
     } finally {
       this.inFlight--;
       this.pressure.finished();

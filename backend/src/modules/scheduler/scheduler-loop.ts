@@ -42,6 +42,7 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
   private ticking = false;
   private tickAgain = false;
   private stopped = false;
+  private handingBack: Promise<void> | null = null;
   private wakeSubscription: Subscription | null = null;
   private jobSubscription: Subscription | null = null;
   private clockTimer: NodeJS.Timeout | null = null;
@@ -110,8 +111,17 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  async onModuleDestroy(): Promise<void> {
-    if (this.stopped) return;
+  /**
+   * Stops claiming at once (no tick, no wake-up) and hands back the runs
+   * claimed but not started, waking the other instances so that they fire
+   * them on time rather than after the lease. Requests already sent go on.
+   */
+  stopClaiming(): Promise<void> {
+    this.handingBack ??= this.handBack();
+    return this.handingBack;
+  }
+
+  private async handBack(): Promise<void> {
     this.stopped = true;
     this.wakeSubscription?.unsubscribe();
     this.jobSubscription?.unsubscribe();
@@ -119,9 +129,21 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.clockTimer) clearInterval(this.clockTimer);
     if (!this.settings.enabled) return;
     while (this.ticking) await new Promise((resolve) => setTimeout(resolve, 5));
-    // Runs claimed ahead of their due time go back to the queue for another instance.
-    await this.claimer.release(this.dispatcher.takeUnstarted()).catch((error: Error) => this.logger.warn(`Releasing runs failed: ${error.message}`));
-    // Requests still running past the drain budget keep their lease; another instance re-runs them when it expires.
+    const unstarted = this.dispatcher.takeUnstarted();
+    if (unstarted.length === 0) return;
+    try {
+      await this.claimer.release(unstarted);
+      this.wake.signal();
+      this.logger.log(`Stopping: handed back ${unstarted.length} claimed run(s) not yet sent`);
+    } catch (error) {
+      this.logger.warn(`Releasing runs failed: ${(error as Error).message}`);
+    }
+  }
+
+  /** The graceful stop (see bootstrap.ts) has drained the requests by now; a bare close waits for them up to the drain budget. */
+  async onModuleDestroy(): Promise<void> {
+    await this.stopClaiming();
+    if (!this.settings.enabled) return;
     await Promise.race([this.dispatcher.whenIdle(), new Promise((resolve) => setTimeout(resolve, this.settings.drainTimeoutMs).unref())]);
     await this.runs.drain();
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
+import { shutdownBudget } from '../../config/shutdown-budget';
 
 /** Missed due times recorded per job after an outage; older ones are counted in a log line, not stored. */
 export const MAX_MISSED_RECORDED = 100;
@@ -21,7 +22,11 @@ export class SchedulerSettings {
   readonly housekeepingIntervalMs: number;
   /** Whether full garbage collections are scheduled between instants (see IdleCollector; needs node --expose-gc). */
   readonly idleCollection: boolean;
-  /** How long shutdown waits for in-flight requests: half the process's shutdown budget, so results can still be stored. */
+  /**
+   * How long a bare close of the application (tests; the process stops through
+   * stopGracefully first) waits for requests in flight before leaving them
+   * their lease: the stop budget's share for requests, at most 5 s.
+   */
   readonly drainTimeoutMs: number;
   /** How often this instance refreshes its liveness row. */
   readonly heartbeatIntervalMs: number;
@@ -37,7 +42,7 @@ export class SchedulerSettings {
     this.concurrency = env.EXECUTOR_CONCURRENCY;
     this.housekeepingIntervalMs = env.HOUSEKEEPING_INTERVAL_MS;
     this.idleCollection = env.SCHEDULER_IDLE_GC;
-    this.drainTimeoutMs = Math.min(env.EXECUTION_TIMEOUT_MS, Math.floor(env.SHUTDOWN_TIMEOUT_MS / 2));
+    this.drainTimeoutMs = Math.min(shutdownBudget(env).executionsMs, 5_000);
     this.heartbeatIntervalMs = env.SCHEDULER_HEARTBEAT_INTERVAL_MS;
     // A live instance must get at least two beats in before it could be thought dead.
     this.instanceStaleMs = Math.max(env.SCHEDULER_INSTANCE_STALE_MS, 2 * env.SCHEDULER_HEARTBEAT_INTERVAL_MS + 100);

@@ -15,6 +15,7 @@ import { RunDispatcher } from './run-dispatcher';
 import { SchedulerLoop } from './scheduler-loop';
 import { SchedulerInstancesRepository } from './scheduler-instances.repository';
 import { SchedulerSettings } from './scheduler-settings';
+import { SchedulerStopService } from './scheduler-stop.service';
 import { WakeChannel } from './wake-channel';
 
 /**
@@ -25,6 +26,7 @@ import { WakeChannel } from './wake-channel';
  */
 @Module({
   imports: [ScheduleModule.forRoot(), AuthModule, JobsModule, RunsModule, QuotaModule, ExecutorModule],
-  providers: [SchedulerSettings, DatabaseClock, WakeChannel, SchedulerInstancesRepository, InstanceLiveness, RunClaimer, RunDispatcher, InstanceTakeover, SchedulerLoop, Housekeeping, IdleCollector],
+  providers: [SchedulerSettings, DatabaseClock, WakeChannel, SchedulerInstancesRepository, InstanceLiveness, RunClaimer, RunDispatcher, InstanceTakeover, SchedulerLoop, Housekeeping, IdleCollector, SchedulerStopService],
+  exports: [SchedulerStopService],
 })
 export class SchedulerModule {}

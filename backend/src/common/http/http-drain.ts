@@ -1,0 +1,58 @@
+import { HttpStatus } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { ApiError } from './api-error';
+
+/** What a request gets while the server stops; a client (or a load balancer) retries it elsewhere or after the restart. */
+export const STOPPING_DETAIL = 'The server is shutting down; retry the request in a moment';
+const STOPPING_RETRY_AFTER_S = 1;
+
+/** How often a stop looks whether the requests it waits for are answered (a stream can start between two closes). */
+const SETTLE_POLL_MS = 50;
+
+function isEventStream(res: Response): boolean {
+  return String(res.getHeader('content-type') ?? '').startsWith('text/event-stream');
+}
+
+/**
+ * The HTTP side of a graceful stop: once stopping, every new request is
+ * answered 503 with Retry-After (the connection then closes), and the stop
+ * waits until every request taken before is answered. Event streams never
+ * end by themselves: they are not waited for, and are closed with the
+ * remaining connections once everything else is answered.
+ */
+export class HttpDrain {
+  private stopping = false;
+  private readonly open = new Set<Response>();
+
+  /** Express middleware, mounted before every route. */
+  readonly middleware = (_req: Request, res: Response, next: NextFunction): void => {
+    if (this.stopping) {
+      res.setHeader('Connection', 'close');
+      next(new ApiError(HttpStatus.SERVICE_UNAVAILABLE, STOPPING_DETAIL, { 'Retry-After': String(STOPPING_RETRY_AFTER_S) }));
+      return;
+    }
+    this.open.add(res);
+    res.once('close', () => this.open.delete(res));
+    next();
+  };
+
+  /** From now on new requests are refused. */
+  refuseNew(): void {
+    this.stopping = true;
+  }
+
+  /** Requests taken before the stop and not answered yet, event streams left out. */
+  unanswered(): number {
+    let count = 0;
+    for (const res of this.open) if (!isEventStream(res)) count++;
+    return count;
+  }
+
+  /** Resolves once every request but the event streams is answered, or at `deadline` (performance.now()). */
+  async settled(deadline: number): Promise<void> {
+    while (this.unanswered() > 0 && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(SETTLE_POLL_MS, Math.max(1, deadline - performance.now()))));
+    }
+  }
+
+}
