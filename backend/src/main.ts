@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp, stopGracefully } from './bootstrap';
 import { AppConfig, ConfigError } from './config/app-config';
-import { SHUTDOWN_MARGIN_MS, shutdownBudget } from './config/shutdown-budget';
+import { longestExecutionMs, shutdownBudget } from './config/shutdown-budget';
 import { openDatabase, type DatabaseEndpoint } from './database/database-endpoint';
 
 async function main(): Promise<void> {
@@ -26,9 +26,9 @@ async function main(): Promise<void> {
     logger.log(`Cronbeam listening on ${config.publicUrl} (database: ${database.embedded ? `embedded, ${config.dataDir}` : 'PostgreSQL'})`);
 
     const budget = shutdownBudget(config.env);
-    if (!budget.coversExecutionTimeout) {
+    if (!budget.coversLongestExecution) {
       logger.warn(
-        `SHUTDOWN_TIMEOUT_MS (${budget.totalMs} ms) is shorter than EXECUTION_TIMEOUT_MS + ${SHUTDOWN_MARGIN_MS} ms: requests still unanswered ${budget.executionsMs} ms after a stop signal are recorded as interrupted`,
+        `SHUTDOWN_TIMEOUT_MS (${budget.totalMs} ms) leaves requests ${budget.executionsMs} ms to finish, less than the longest execution (${longestExecutionMs(config.env)} ms: connection wait + EXECUTION_TIMEOUT_MS): requests still unanswered then are recorded as interrupted`,
       );
     }
     let stopping = false;

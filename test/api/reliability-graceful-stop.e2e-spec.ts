@@ -241,4 +241,28 @@ describe('graceful stop on the embedded database: SIGTERM during a manual run', 
       expect(await again.exitCode(30_000)).toBe(0);
     }
   });
+
+  it('with a SHUTDOWN_TIMEOUT_MS shorter than the request, records and answers the run as interrupted, and still exits 0', async () => {
+    const shortDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cronbeam-graceful-stop-'));
+    try {
+      const server = await startServerProcess({ DATA_DIR: shortDir, ALLOW_PRIVATE_TARGETS: 'true', EXECUTION_TIMEOUT_MS: String(EXECUTION_TIMEOUT_MS), SHUTDOWN_TIMEOUT_MS: '3000' });
+      servers.push(server);
+      expect(server.output()).toMatch(/SHUTDOWN_TIMEOUT_MS \(3000 ms\) leaves requests 1500 ms to finish, less than the longest execution/);
+      const account = await signUpAndLogin({ http: new HttpClient(server.url) });
+      const jobId = await runNowJob(server, account, `${target.url}/run-now-short`);
+      target.on('/run-now-short', answerAfter(SLOW_MS));
+      const runNow = new HttpClient(server.url).post(`/api/jobs/${jobId}/run`, undefined, { token: account.accessToken });
+      await target.waitFor(() => target.requests('/run-now-short').length === 1, 10_000);
+      server.child.kill('SIGTERM');
+      const code = await server.exitCode(10_000);
+      if (code !== 0) process.stdout.write(server.output());
+      expect(code).toBe(0);
+      // The answer comes once the result is stored: the manual run is in the log as interrupted.
+      const answered = await runNow;
+      expect(answered.status).toBe(200);
+      expect(answered.body).toMatchObject({ status: 'failed', response_code: null, error_message: 'Interrupted: the instance stopped before the target answered' });
+    } finally {
+      fs.rmSync(shortDir, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
+import { connectionWaitMs } from '../../config/shutdown-budget';
 
 /**
  * Requests a new process sends to a loopback sink before its first instant:
@@ -21,13 +22,7 @@ export class ExecutorSettings {
   readonly connectionsPerOrigin: number;
   /** Connections per target origin at most, however slow it is; one user holds at most half of them. */
   readonly maxConnectionsPerOrigin: number;
-  /**
-   * How long a request may wait for a connection slot before it is reported
-   * as not sent: its own time limit, but at most half the scheduler's lease
-   * grace, so that a run that waited and then used its whole time limit still
-   * ends inside its lease (time limit + grace) and is never taken over while
-   * it is on the wire.
-   */
+  /** How long a request may wait for a connection slot before it is reported as not sent (see connectionWaitMs). */
   readonly connectionWaitMs: number;
   /** Requests the start-up warm-up sends (HttpExecutor.warmUp); none under test, where servers start many times a run. */
   readonly warmUpRequests: number;
@@ -43,7 +38,7 @@ export class ExecutorSettings {
     this.executionTimeoutMs = env.EXECUTION_TIMEOUT_MS;
     this.connectionsPerOrigin = env.EXECUTOR_CONNECTIONS_PER_ORIGIN;
     this.maxConnectionsPerOrigin = Math.max(env.EXECUTOR_MAX_CONNECTIONS_PER_ORIGIN, env.EXECUTOR_CONNECTIONS_PER_ORIGIN);
-    this.connectionWaitMs = Math.max(1, Math.min(env.EXECUTION_TIMEOUT_MS, Math.floor(env.SCHEDULER_LEASE_GRACE_MS / 2)));
+    this.connectionWaitMs = connectionWaitMs(env);
     this.warmUpRequests = env.NODE_ENV === 'test' ? 0 : WARM_UP_REQUESTS;
   }
 }

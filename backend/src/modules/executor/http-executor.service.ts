@@ -185,7 +185,9 @@ export class HttpExecutor implements OnApplicationShutdown {
     this.gate.close();
     this.deadlines.clear();
     this.connector.close();
-    await this.agent.close();
+    // A request still open here has nobody waiting for it (a graceful stop recorded it as interrupted) and no
+    // deadline left: closing would wait for its target, a hung one forever. It is cut instead.
+    await this.agent.destroy();
   }
 
   /** Parses the URL and assembles headers ahead of time, so the due instant only pays for the send. */
