@@ -9,6 +9,10 @@ export interface ValidationIssue {
 
 export type ErrorDetail = string | ValidationIssue[] | ({ error: string } & Record<string, unknown>);
 
+export const DATABASE_UNAVAILABLE_DETAIL = 'The service is temporarily unavailable: its database cannot be reached. Please retry shortly.';
+/** What a 503 for a database outage asks clients to wait: the retry interval the public API guide advises (1 to 2 seconds). */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
 /**
  * The only error type services throw on purpose. The response body is always
  * `{"detail": ...}`; HttpErrorFilter turns it (and everything else) into JSON.
@@ -39,6 +43,13 @@ export class ApiError extends HttpException {
   }
   static tooManyRequests(detail: ErrorDetail, retryAfterSeconds: number) {
     return new ApiError(HttpStatus.TOO_MANY_REQUESTS, detail, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  }
+  /**
+   * The database cannot be reached (down, restarting, unreachable): nothing the
+   * client did, and worth retrying in a moment, which Retry-After says.
+   */
+  static databaseUnavailable() {
+    return new ApiError(HttpStatus.SERVICE_UNAVAILABLE, DATABASE_UNAVAILABLE_DETAIL, { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) });
   }
   static validation(issues: ValidationIssue[]) {
     return new ApiError(HttpStatus.UNPROCESSABLE_ENTITY, issues);

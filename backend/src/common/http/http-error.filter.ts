@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from
 import type { NextFunction, Request, Response } from 'express';
 import { SecretUnreadableError } from '../crypto/secret-box';
 import { ApiError } from './api-error';
+import { databaseOutageReason } from './database-outage';
 
 /** The fields body-parser's errors (http-errors) carry: `type` names the failure, `status` its 4xx. */
 interface BodyParserError {
@@ -17,14 +18,23 @@ export interface HttpErrorResponse {
   headers: Record<string, string>;
   /** True when the failure was not anticipated and must be logged in full. */
   unexpected: boolean;
+  /** Set when the database cannot be reached: why, for the outage warning (no stack: the request is not at fault). */
+  databaseOutage?: string;
 }
 
 /**
  * The one mapping from failures to HTTP. Every error body is `{"detail": ...}`;
  * unexpected errors answer a generic 500 and are logged in full (the logger
- * scrubs secrets) with the request id to find them by.
+ * scrubs secrets) with the request id to find them by. A database that cannot
+ * be reached answers 503 with Retry-After on every surface (/api, /prog, the
+ * event stream), since any request may be the first to need it.
  */
 export function toHttpError(exception: unknown): HttpErrorResponse {
+  const outage = databaseOutageReason(exception);
+  if (outage !== null) {
+    const unavailable = ApiError.databaseUnavailable();
+    return { status: unavailable.getStatus(), detail: unavailable.detail, headers: unavailable.headers, unexpected: false, databaseOutage: outage };
+  }
   if (exception instanceof ApiError) {
     return { status: exception.getStatus(), detail: exception.detail, headers: exception.headers, unexpected: false };
   }
@@ -85,11 +95,36 @@ function detailOf(body: string | object, status: number): unknown {
   return HttpStatus[status] ?? 'Error';
 }
 
+/**
+ * During an outage every request fails the same way: one warning per interval
+ * says so, with how many requests were refused since the last one, instead of
+ * a line with a stack per request. Each request's own line still has its 503.
+ */
+class DatabaseOutageLog {
+  static readonly INTERVAL_MS = 10_000;
+  private lastWarnedAt = Number.NEGATIVE_INFINITY;
+  private refusedSince = 0;
+
+  refused(req: Request, reason: string): void {
+    this.refusedSince += 1;
+    const now = Date.now();
+    if (now - this.lastWarnedAt < DatabaseOutageLog.INTERVAL_MS) return;
+    req.log.warn(
+      { context: 'HttpError', reason, refused: this.refusedSince, path: req.path, method: req.method },
+      'The database cannot be reached: requests are answered 503 until it is back',
+    );
+    this.lastWarnedAt = now;
+    this.refusedSince = 0;
+  }
+}
+const databaseOutageLog = new DatabaseOutageLog();
+
 function send(exception: unknown, req: Request, res: Response): void {
   if (res.headersSent) return;
-  const { status, detail, headers, unexpected } = toHttpError(exception);
+  const { status, detail, headers, unexpected, databaseOutage } = toHttpError(exception);
   // req.log is the request's logger (request-logger.ts): the line carries the request id.
   if (unexpected) req.log.error({ err: exception, context: 'HttpError', path: req.path, method: req.method }, 'Unhandled error');
+  if (databaseOutage !== undefined) databaseOutageLog.refused(req, databaseOutage);
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.status(status).json({ detail });
 }

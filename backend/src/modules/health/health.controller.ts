@@ -14,14 +14,18 @@ export class HealthController {
     return { message: 'pong' };
   }
 
-  /** Readiness: the database answers too. */
+  /**
+   * Readiness: the database answers too. Any failure of the probe query means
+   * this instance cannot serve now: the same 503 (with Retry-After) that every
+   * other endpoint answers while the database cannot be reached.
+   */
   @Get('api/ready')
   @Header('Cache-Control', 'no-store')
   async ready() {
     try {
       await this.db.query('SELECT 1');
     } catch {
-      throw new ApiError(503, 'Database unavailable');
+      throw ApiError.databaseUnavailable();
     }
     return { status: 'ready' };
   }
