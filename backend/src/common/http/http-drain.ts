@@ -42,7 +42,7 @@ export class HttpDrain {
   }
 
   /** Requests taken before the stop and not answered yet, event streams left out. */
-  unanswered(): number {
+  private unanswered(): number {
     let count = 0;
     for (const res of this.open) if (!isEventStream(res)) count++;
     return count;
@@ -54,5 +54,4 @@ export class HttpDrain {
       await new Promise((resolve) => setTimeout(resolve, Math.min(SETTLE_POLL_MS, Math.max(1, deadline - performance.now()))));
     }
   }
-
 }
