@@ -46,6 +46,38 @@ describe('AppConfig', () => {
     expect(AppConfig.fromEnvironment({ NODE_ENV: 'test', PUBLIC_URL: 'https://cronbeam.example' }).publicUrl).toBe('https://cronbeam.example');
   });
 
+  describe('production', () => {
+    const key = 'dGVzdC1vbmx5IGtleSwgbmV2ZXIgdXNlIGl0IGFnYWk=';
+
+    it('refuses to start without PUBLIC_URL, saying that instances would refuse each other\'s tokens', () => {
+      for (const env of [{ ENCRYPTION_KEY: key }, { ENCRYPTION_KEY: key, AUTH_ISSUER: 'https://cron.example.com' }, { ENCRYPTION_KEY: key, AUTH_PROVIDER: 'cognito' }]) {
+        expect(() => AppConfig.fromEnvironment({ NODE_ENV: 'production', ...env })).toThrow(ConfigError);
+        expect(() => AppConfig.fromEnvironment({ NODE_ENV: 'production', ...env })).toThrow(
+          /PUBLIC_URL: required when NODE_ENV=production: the address users reach the service at .*the same for every instance; it is the issuer of sign-in tokens, so instances without it would refuse each other's tokens/,
+        );
+      }
+    });
+
+    it('names every missing setting at once', () => {
+      try {
+        AppConfig.fromEnvironment({ NODE_ENV: 'production' });
+        throw new Error('expected a ConfigError');
+      } catch (error) {
+        expect((error as ConfigError).problems.map((p) => p.split(':')[0])).toEqual(['ENCRYPTION_KEY', 'PUBLIC_URL']);
+      }
+    });
+
+    it('starts with both, on any port: the public URL does not depend on it', () => {
+      const on = (port: string) => AppConfig.fromEnvironment({ NODE_ENV: 'production', ENCRYPTION_KEY: key, PUBLIC_URL: 'https://cron.example.com/', PORT: port });
+      expect(on('3000').publicUrl).toBe('https://cron.example.com');
+      expect(on('3001').publicUrl).toBe('https://cron.example.com');
+    });
+
+    it('development and tests keep the local default', () => {
+      expect(AppConfig.fromEnvironment({ NODE_ENV: 'test', PORT: '4000' }).publicUrl).toBe('http://localhost:4000');
+    });
+  });
+
   it('never echoes values of variables that may hold credentials', () => {
     try {
       AppConfig.fromEnvironment({ DATABASE_URL: 'mysql://u:topsecret@h/db' });

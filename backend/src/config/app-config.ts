@@ -28,6 +28,28 @@ function refuseDevelopmentOnPublicUrl(env: Env): void {
   }
 }
 
+/**
+ * What production must be told rather than left to a default that only fits
+ * one process on one machine:
+ * - ENCRYPTION_KEY: a generated key would be lost with the machine, and the secrets with it.
+ * - PUBLIC_URL: the default, http://localhost:$PORT, differs between instances
+ *   on other ports and is no address a user can reach. It is the issuer that
+ *   local sign-in tokens name and every instance demands (instances that
+ *   disagree refuse each other's tokens), and the base of links in mail, OAuth
+ *   redirects and monitor ping URLs, so AUTH_ISSUER alone does not do.
+ */
+function missingInProduction(env: Env): string[] {
+  if (env.NODE_ENV !== 'production') return [];
+  const missing: string[] = [];
+  if (!env.ENCRYPTION_KEY) missing.push('ENCRYPTION_KEY: required when NODE_ENV=production (32 random bytes in base64: openssl rand -base64 32)');
+  if (!env.PUBLIC_URL) {
+    missing.push(
+      'PUBLIC_URL: required when NODE_ENV=production: the address users reach the service at (e.g. https://cron.example.com), the same for every instance; it is the issuer of sign-in tokens, so instances without it would refuse each other\'s tokens, and the base of links in mail',
+    );
+  }
+  return missing;
+}
+
 /** The validated, typed configuration every module reads (never process.env). */
 export class AppConfig {
   readonly env: Env;
@@ -66,10 +88,8 @@ export class AppConfig {
         }),
       );
     }
-    // Production never falls back to a generated key: it would be lost with the machine, and the secrets with it.
-    if (parsed.data.NODE_ENV === 'production' && !parsed.data.ENCRYPTION_KEY) {
-      throw new ConfigError(['ENCRYPTION_KEY: required when NODE_ENV=production (32 random bytes in base64: openssl rand -base64 32)']);
-    }
+    const missing = missingInProduction(parsed.data);
+    if (missing.length > 0) throw new ConfigError(missing);
     return new AppConfig(parsed.data);
   }
 }
