@@ -78,7 +78,7 @@ function expectDatabaseUnavailable(answer: HttpResult, what: string): void {
     }, 10_000, "the application's sessions ended");
   }
 
-  it('answers 503 with Retry-After on /api, /prog, the event stream and /api/ready, logs one warning, not an error per request; serves again without a restart; the instant due meanwhile fires once after it', async () => {
+  it('answers 503 with Retry-After on /api, /prog, the event stream and /api/ready, logs an outage warning, not an error per request; serves again without a restart; the instant due meanwhile fires once after it', async () => {
     expect((await listJobs()).status).toBe(200);
     expect((await progJobs()).status).toBe(200);
     const lastServedAt = Date.now();
@@ -110,7 +110,12 @@ function expectDatabaseUnavailable(answer: HttpResult, what: string): void {
     expect(target.requests('/outage')).toHaveLength(0);
     const during = server.logs.entries().slice(logLinesBefore);
     expect(during.filter((e) => e.msg === 'Unhandled error')).toEqual([]);
-    expect(during.filter((e) => /^The database cannot be reached/.test(String(e.msg)))).toHaveLength(1);
+    // One warning per interval, not one per request: the four refusals above come within it on any machine.
+    const warnings = during.filter((e) => /^The database cannot be reached/.test(String(e.msg)));
+    expect(warnings.length).toBeGreaterThanOrEqual(1);
+    expect(warnings.length).toBeLessThan(4);
+    expect(warnings[0]).toMatchObject({ level: 40, reason: expect.stringMatching(/^(57P01|55000|Connection terminated)/) });
+    expect(warnings[0]).not.toHaveProperty('err');
 
     await admin.query(`ALTER DATABASE ${databaseName} ALLOW_CONNECTIONS true`);
     const restoredAt = Date.now();
@@ -127,6 +132,7 @@ function expectDatabaseUnavailable(answer: HttpResult, what: string): void {
     await target.waitFor(() => target.requests('/outage').length >= 1, 30_000);
     await schedulerPassed(db, `${target.url}/sentinel`, 500);
     expect(target.requests('/outage')).toHaveLength(1);
+    process.stdout.write(`Database outage (PostgreSQL): the run due during it arrived ${Math.round(target.requests('/outage')[0].arrivedAt - restoredAt)} ms after connections were allowed\n`);
     const runs = await eventually(async () => {
       const rows = await db.runs(jobId);
       return rows.every((r) => r.state === 'done') && rows.length > 0 ? rows : null;
