@@ -200,6 +200,16 @@ describe('secrets are encrypted at rest', () => {
     expect(log).toContain('ENCRYPTION_KEYS_PREVIOUS');
     // Nothing was overwritten: the values are still sealed under the key that can read them.
     for (const { v } of await sealedValues()) expect(v.startsWith(`cb1.${masterKeyId(KEY_A)}.`)).toBe(true);
+
+    // Due now on this server: the run fails unsent rather than reaching the target stripped of its credentials.
+    const sentBefore = target.requests('/hook').length;
+    await query(database, `UPDATE jobs SET next_run_at = now() WHERE id = '${jobId}'`);
+    const [run] = await until(
+      () => query<{ status: string; error_message: string }>(database, `SELECT status, error_message FROM job_runs WHERE job_id = '${jobId}' AND trigger = 'schedule' AND status = 'failed'`),
+      (rows) => rows.length > 0,
+    );
+    expect(run!.error_message).toMatch(/^Not sent: the job's stored headers cannot be decrypted/);
+    expect(target.requests('/hook')).toHaveLength(sentBefore);
   });
 
   it('with the old key as previous it reads them and re-wraps them under the new key; clear values left by an upgrade get sealed', async () => {

@@ -29,7 +29,8 @@ export interface ExecutionRequest {
   executionId: string;
   url: string;
   method: HttpMethod;
-  headers: Record<string, string>;
+  /** Null: the job's stored headers cannot be decrypted; the execution fails without sending anything. */
+  headers: Record<string, string> | null;
   body: string;
   /** What counts as success; null or absent: any 2xx. */
   responseRules?: ResponseRules | null;
@@ -61,6 +62,13 @@ function hopTarget(url: URL): HopTarget {
   return { url, origin: url.origin, path: url.pathname + url.search };
 }
 
+/**
+ * A job whose headers (often the credentials for its target) cannot be decrypted is not sent without them:
+ * the target would see an unauthenticated request, and the user a failure that hides the cause.
+ */
+const UNREADABLE_HEADERS =
+  "Not sent: the job's stored headers cannot be decrypted with this server's encryption key; the operator must restore the key";
+
 /** The request as it goes on the wire, built once before the due instant. */
 export interface PreparedRequest {
   /** The parsed URL, or null when it does not parse (the execution then fails with that reason). */
@@ -72,6 +80,8 @@ export interface PreparedRequest {
   timeoutMs: number;
   /** The user whose fair share of a host's connections it takes ('' for the service's own requests). */
   owner: string;
+  /** Why it must not be sent at all (null: it may be). */
+  refusal: string | null;
 }
 
 /** A warm-up request that takes this long means the machine is too busy for it to be worth going on. */
@@ -209,6 +219,7 @@ export class HttpExecutor implements OnApplicationShutdown {
       check: request.responseRules ? compileResponseRules(request.responseRules) : null,
       timeoutMs: Math.min(request.timeoutMs ?? this.settings.executionTimeoutMs, this.settings.executionTimeoutMs),
       owner: request.userId ?? '',
+      refusal: request.headers === null ? UNREADABLE_HEADERS : null,
     };
   }
 
@@ -291,6 +302,7 @@ export class HttpExecutor implements OnApplicationShutdown {
     let { method, body } = prepared;
     let headers = prepared.headers;
     try {
+      if (prepared.refusal) return failure(startedAt, elapsed(), null, prepared.refusal, false);
       if (!prepared.target) return failure(startedAt, elapsed(), null, "Request failed: Invalid URL", false);
       let target = prepared.target;
       for (let hops = 0; ; hops++) {

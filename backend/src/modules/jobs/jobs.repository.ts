@@ -22,7 +22,8 @@ export interface JobRequestRow {
   id: string;
   url: string;
   method: HttpMethod;
-  headers: Record<string, string>;
+  /** Null when they cannot be decrypted with this server's keys (the run then fails unsent). */
+  headers: Record<string, string> | null;
   body: string;
   notify_on_failure: boolean;
   response_rules: ResponseRules | null;
@@ -329,16 +330,18 @@ export class JobsRepository implements OnModuleInit {
   /**
    * The scheduler's read: a job whose headers cannot be decrypted (a master
    * key missing from the configuration) must not stop the batch it is in for
-   * every other user. It fires without them, which sends no secret anywhere,
-   * and the reason is logged; the reseal sweep and the API name the key.
+   * every other user. It answers null: the run is recorded as failed, not
+   * sent (without its headers the request would reach the target stripped of
+   * its credentials); the reason is logged, and the reseal sweep and the API
+   * name the key.
    */
-  private openHeadersToFire(jobId: string, stored: string): Record<string, string> {
+  private openHeadersToFire(jobId: string, stored: string): Record<string, string> | null {
     try {
       return this.openHeaders(jobId, stored);
     } catch (error) {
       if (!(error instanceof SecretUnreadableError)) throw error;
-      this.logger.error(`Job ${jobId} fires without its headers: ${error.message}`);
-      return {};
+      this.logger.error(`Job ${jobId} is not sent: its headers cannot be decrypted (${error.message})`);
+      return null;
     }
   }
 

@@ -12,7 +12,8 @@ export interface ClaimedRun {
   notifyOnFailure: boolean;
   url: string;
   method: HttpMethod;
-  headers: Record<string, string>;
+  /** Null when the stored headers cannot be decrypted with this server's keys: the run fails unsent. */
+  headers: Record<string, string> | null;
   body: string;
   responseRules: ResponseRules | null;
   timeoutMs: number | null;
@@ -33,7 +34,8 @@ export interface LeasedRunRow {
 export interface JobRequest {
   url: string;
   method: HttpMethod;
-  headers: Record<string, string>;
+  /** Null when the stored headers cannot be decrypted with this server's keys: the run fails unsent. */
+  headers: Record<string, string> | null;
   body: string;
   notifyOnFailure: boolean;
   /** What counts as success (null: any 2xx) and the job's own time limit (null: the server's). */
@@ -53,7 +55,7 @@ export function toClaimedRun(row: LeasedRunRow, job: JobRequest): ClaimedRun {
     notifyOnFailure: job.notifyOnFailure,
     url: job.url,
     method: job.method,
-    headers: job.headers ?? {},
+    headers: job.headers,
     body: job.body ?? '',
     responseRules: job.responseRules ?? null,
     timeoutMs: job.timeoutMs ?? null,
