@@ -4,6 +4,7 @@ import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestDatabase } from '../support/test-database';
 import { jobDefinition, setPlan, sql, TEST_ADMIN_TOKEN } from './jobs-fixtures';
+import { until } from '../support/until';
 
 jest.setTimeout(60_000);
 
@@ -36,15 +37,6 @@ describe('alert channels', () => {
   const deliveries = async (on: TestServer, who: SignedInAccount, channelId: string): Promise<Delivery[]> =>
     (await on.http.get(`/api/alert-channels/${channelId}/deliveries`, as(who))).body.deliveries;
   const queued = async (on: TestServer) => (await sql<{ n: number }>(on, 'SELECT count(*)::int AS n FROM alert_queue'))[0]!.n;
-  async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await read();
-      if (ok(value)) return value;
-      if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   it('creates a webhook channel with a signing secret shown once, lists only the owner’s channels, and deletes', async () => {
     const created = await create(alice, { name: 'ops-hook', kind: 'webhook', target: receiver.url('/hook-a') });

@@ -1,10 +1,10 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { runServerProcess } from '../support/server-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { eventually } from './scheduler-fixtures';
+import { freePort } from '../support/free-port';
 
 jest.setTimeout(180_000);
 
@@ -19,13 +19,6 @@ describe('the token issuer at start-up', () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 /** The real entry point in a process of its own (passport holds one bearer strategy per process), ready to serve. */
 async function startInstance(databaseUrl: string, publicUrl: string) {

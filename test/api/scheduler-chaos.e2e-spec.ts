@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createApp } from '../../backend/src/bootstrap';
@@ -9,6 +8,7 @@ import { openDatabase } from '../../backend/src/database/database-endpoint';
 import { HttpTarget } from '../fakes/http-target';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { eventually, FAST_SCHEDULER_ENV, hourlyScheduleAwayFromNow, SchedulerFixtures, schedulerPassed } from './scheduler-fixtures';
+import { freePort } from '../support/free-port';
 
 jest.setTimeout(90_000);
 
@@ -17,13 +17,6 @@ const EXECUTION_ID = 'x-cronbeam-execution-id';
 /** The promise: a run held by an instance killed before its instant arrives within this of the instant. */
 const TAKEOVER_TARGET_MS = 5_000;
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** One backend process (the real entry point, TypeScript through SWC) scheduling on the test's PostgreSQL. */
 class InstanceProcess {

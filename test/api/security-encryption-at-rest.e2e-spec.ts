@@ -16,6 +16,7 @@ import { startTestServer, type TestServer } from '../support/test-server';
 import { Authenticator } from '../support/totp-authenticator';
 import { setPlan, TEST_ADMIN_TOKEN } from './jobs-fixtures';
 import { FAST_SCHEDULER_ENV } from './scheduler-fixtures';
+import { until } from '../support/until';
 
 jest.setTimeout(180_000);
 
@@ -64,15 +65,6 @@ function expectAbsent(dump: string, secrets: string[]): void {
   }
 }
 
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /**
  * Secrets at rest: a dump of the database shows none of the jobs' header

@@ -1,8 +1,9 @@
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { freePort } from '../support/free-port';
 
 jest.setTimeout(120_000);
 
@@ -23,13 +24,6 @@ const ROUTE_FAMILIES: Array<[string, string, Record<string, string>, string | un
   ['metrics', '/metrics', {}, undefined],
 ];
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 function expectBrowserHeaders(label: string, headers: Headers): void {
   const csp = headers.get('content-security-policy') ?? '';

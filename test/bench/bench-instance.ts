@@ -1,18 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { SCHEDULER_NODE_FLAGS } from '../../backend/src/modules/scheduler/idle-collector';
+import { freePort } from '../support/free-port';
 
 const ROOT = path.resolve(__dirname, '../..');
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** One backend process (the built server, dist/) running the scheduler against the benchmark's database. */
 export class BenchInstance {

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port';
 
 /**
  * The real server entry point (backend/src/main.ts) in a child process, with
@@ -33,13 +33,6 @@ export function runServerProcess(env: Record<string, string>) {
   return { child, exitCode, output: () => output };
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /**
  * Like runServerProcess, on a free port (or env.PORT), resolved once `/api/ready`
