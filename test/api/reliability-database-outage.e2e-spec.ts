@@ -30,6 +30,8 @@ function expectDatabaseUnavailable(answer: HttpResult, what: string): void {
  * application holds is terminated (FATAL 57P01, as a server shutdown sends),
  * then connections are allowed again. The application is never told.
  */
+// PostgreSQL only: the embedded database runs inside the server's own process, so nothing outside it can make the
+// database unreachable while the server runs (it stops with the process, which scheduler-chaos covers).
 (onPostgres ? describe : describe.skip)('database outage on PostgreSQL: the database refuses connections and ends every session, then comes back', () => {
   let target: HttpTarget;
   let database: TestDatabase;
@@ -141,11 +143,3 @@ function expectDatabaseUnavailable(answer: HttpResult, what: string): void {
   });
 });
 
-/**
- * The embedded database runs inside the server's own process: nothing outside
- * it can make the database unreachable while the server runs (it stops with
- * the process, which test/api/scheduler-chaos.e2e-spec.ts covers).
- */
-(onPostgres ? describe.skip : describe)('database outage on the embedded database', () => {
-  it.skip('is not produced: the embedded database lives inside the server process, so it cannot become unreachable while the server runs (PostgreSQL only)', () => undefined);
-});
