@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { AUTH_MESSAGES, REAUTHENTICATION_REQUIRED } from '@shared/auth/auth-messages';
 import { CognitoLocalProcess } from '../fakes/cognito-local-process';
 import { signUpAndLogin } from '../support/accounts';
+import { waitUntilSignInStale } from '../support/recent-sign-in';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { Authenticator } from '../support/totp-authenticator';
 
@@ -16,16 +17,6 @@ const MAX_AGE_SECONDS = 8;
 
 const STALE = { detail: { error: AUTH_MESSAGES.reauthenticationRequired, code: REAUTHENTICATION_REQUIRED, max_age_seconds: MAX_AGE_SECONDS } };
 
-/** Polls a harmless guarded call (a new pending authenticator secret) until the session's sign-in is too old for it. */
-async function waitUntilStale(server: TestServer, token: string): Promise<void> {
-  const deadline = Date.now() + (MAX_AGE_SECONDS + 10) * 1000;
-  for (;;) {
-    const res = await server.http.post('/api/auth/mfa/totp/setup', undefined, { token });
-    if (res.status === 403) return;
-    if (Date.now() > deadline) throw new Error(`the session never went stale (last answer ${res.status})`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 describe('sensitive operations ask for a recent sign-in', () => {
   describe('local provider', () => {
@@ -43,7 +34,7 @@ describe('sensitive operations ask for a recent sign-in', () => {
       expect((await server.http.post('/api/api-keys/generate', { name: 'fresh' }, fresh)).status).toBe(200);
       expect((await server.http.post('/api/auth/mfa/totp/setup', undefined, fresh)).status).toBe(200);
 
-      await waitUntilStale(server, alice.accessToken);
+      await waitUntilSignInStale(server.http, alice.accessToken, MAX_AGE_SECONDS);
       const refreshed = await server.http.post('/api/auth/refresh', { refresh_token: alice.refreshToken });
       expect(refreshed.status).toBe(200);
       for (const token of [alice.accessToken, refreshed.body.access_token as string]) {
@@ -73,7 +64,7 @@ describe('sensitive operations ask for a recent sign-in', () => {
       expect((await server.http.post('/api/auth/mfa/totp/enable', { code: await app.nextCode() }, confirmed)).status).toBe(200);
 
       // With two-factor on, re-authenticating asks for the code too.
-      await waitUntilStale(server, confirmed.token);
+      await waitUntilSignInStale(server.http, confirmed.token, MAX_AGE_SECONDS);
       const noCode = await server.http.post('/api/auth/reauthenticate', { password: alice.password }, confirmed);
       expect(noCode.status).toBe(422);
       expect(noCode.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'code'], msg: AUTH_MESSAGES.secondFactorRequired })]);
@@ -110,7 +101,7 @@ describe('sensitive operations ask for a recent sign-in', () => {
       const stale = { token: login.body.access_token as string };
       expect((await server.http.post('/api/api-keys/generate', { name: 'fresh' }, stale)).status).toBe(200);
 
-      await waitUntilStale(server, stale.token);
+      await waitUntilSignInStale(server.http, stale.token, MAX_AGE_SECONDS);
       expect(await server.http.post('/api/api-keys/generate', { name: 'stale' }, stale)).toMatchObject({ status: 403, body: STALE });
       expect(await server.http.post('/api/auth/mfa/totp/enable', { code: '123456' }, stale)).toMatchObject({ status: 403, body: STALE });
       expect(await server.http.delete('/api/account', stale)).toMatchObject({ status: 403, body: STALE });

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
 import { signUpAndLogin } from '../support/accounts';
+import { waitUntilSignInStale } from '../support/recent-sign-in';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { launchBrowser, screenshot, type Browser } from './support/browser';
 import { setSessionCookies } from './support/session-cookies';
@@ -30,12 +31,7 @@ describe('a sensitive operation on a stale session (browser)', () => {
 
   it('asks for the password in a dialog, then deletes the account', async () => {
     const account = await signUpAndLogin(server, { name: 'Stale Session' });
-    // Polls a harmless guarded call (a pending authenticator secret) until the sign-in is too old for it.
-    const deadline = Date.now() + (MAX_AGE_SECONDS + 10) * 1000;
-    while ((await server.http.post('/api/auth/mfa/totp/setup', undefined, { token: account.accessToken })).status !== 403) {
-      if (Date.now() > deadline) throw new Error('the session never went stale');
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    await waitUntilSignInStale(server.http, account.accessToken, MAX_AGE_SECONDS);
 
     await setSessionCookies(browser.context, server.baseUrl, account);
     page = await browser.newPage();
