@@ -1,4 +1,5 @@
 import { AppConfig, ConfigError } from './app-config';
+import { withoutTrailingSlashes } from '@shared/text/trailing-slashes';
 
 describe('AppConfig', () => {
   it('applies documented defaults', () => {
@@ -40,7 +41,7 @@ describe('AppConfig', () => {
     );
     expect(() => AppConfig.fromEnvironment({ NODE_ENV: 'development', PUBLIC_URL: 'http://192.168.1.20:3000' })).toThrow(ConfigError);
     for (const local of ['http://localhost:3000', 'http://app.localhost', 'http://127.0.0.1:8080/', 'http://[::1]:3000']) {
-      expect(AppConfig.fromEnvironment({ PUBLIC_URL: local }).publicUrl).toBe(local.replace(/(?<!\/)\/+$/, ''));
+      expect(AppConfig.fromEnvironment({ PUBLIC_URL: local }).publicUrl).toBe(withoutTrailingSlashes(local));
     }
     // Tests name public-looking hosts; a test server answers the outbox only to loopback callers without proxy headers.
     expect(AppConfig.fromEnvironment({ NODE_ENV: 'test', PUBLIC_URL: 'https://cronbeam.example' }).publicUrl).toBe('https://cronbeam.example');

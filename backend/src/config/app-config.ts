@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { envSchema, type Env } from './env.schema';
+import { withoutTrailingSlashes } from '@shared/text/trailing-slashes';
 
 /** Raised when the environment does not describe a runnable server. */
 export class ConfigError extends Error {
@@ -60,7 +61,7 @@ export class AppConfig {
   private constructor(env: Env) {
     refuseDevelopmentOnPublicUrl(env);
     this.env = env;
-    this.publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`).replace(/(?<!\/)\/+$/, '');
+    this.publicUrl = withoutTrailingSlashes(env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`);
     this.dataDir = path.resolve(env.DATA_DIR);
     this.webDistDir = path.resolve(env.WEB_DIST_DIR);
   }

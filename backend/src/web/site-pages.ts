@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { NextFunction, Request, Response } from 'express';
 import { decideHostRoute, hostsConfigured, isAppPath, isUnexpiredJwt, type SiteHosts } from '@shared/site/host-guard';
 import type { AppConfig } from '../config/app-config';
+import { withoutTrailingSlashes } from '@shared/text/trailing-slashes';
 
 /** Folder of the web build holding the prerendered public pages (written by build/site-prerender.ts). */
 export const SITE_PAGES_DIR = 'site-pages';
@@ -131,7 +132,7 @@ export function sitePagesMiddleware(config: AppConfig, pages: SitePages) {
     }
 
     const search = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
-    if (req.path.length > 1 && req.path.endsWith('/')) return res.redirect(301, req.path.replace(/(?<!\/)\/+$/, '') + search);
+    if (req.path.length > 1 && req.path.endsWith('/')) return res.redirect(301, withoutTrailingSlashes(req.path) + search);
     const moved = pages.manifest.redirects[req.path];
     if (moved) return res.redirect(301, moved + search);
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DESKTOP_SESSION_KEYS, type DesktopSessionKey, type IpcEventChannel, type IpcInvokeChannel } from './ipc-channels';
+import { withoutTrailingSlashes } from '../text/trailing-slashes';
 
 export { DESKTOP_SESSION_KEYS, IPC_EVENT_CHANNELS, IPC_INVOKE_CHANNELS } from './ipc-channels';
 export type { DesktopSessionKey, IpcEventChannel, IpcInvokeChannel } from './ipc-channels';
@@ -36,7 +37,7 @@ export const serverUrlSchema = z
     const url = new URL(value);
     return url.protocol === 'https:' || (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname));
   }, 'Server URL must use https (http only for localhost)')
-  .transform((value) => value.replace(/(?<!\/)\/+$/, ''));
+  .transform((value) => withoutTrailingSlashes(value));
 
 const sessionKey = z.enum(DESKTOP_SESSION_KEYS, { message: 'Unknown session key' });
 const jobId = z.uuid({ message: 'Job id must be a UUID' });

@@ -13,6 +13,7 @@ import { DeploymentEvents } from './deployment-events.service';
 import { DeploymentsRepository } from './deployments.repository';
 import { FLY_MACHINES_API, FlyApiError, type FlyMachinesApi } from './fly-machines-client';
 import { N8nProvisioner } from './n8n-provisioner';
+import { withoutTrailingSlashes } from '@shared/text/trailing-slashes';
 
 /** Lowercase letters and digits: a generated app name is also a DNS label. */
 function generatedAppName(): string {
@@ -40,7 +41,7 @@ export class DeploymentsService {
     const plan = await this.users.getPlan(userId);
     const quota = PLAN_LIMITS[plan].deploymentsPerMonth;
     const appName = request.app_name ?? generatedAppName();
-    const url = this.config.env.FLY_APP_URL_TEMPLATE.replace('{app}', appName).replace(/(?<!\/)\/+$/, '');
+    const url = withoutTrailingSlashes(this.config.env.FLY_APP_URL_TEMPLATE.replace('{app}', appName));
     const { inserted, used } = await this.repository.insertWithinQuota(
       {
         userId,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
+import { withoutTrailingSlashes } from '@shared/text/trailing-slashes';
 
 /** Fly answered with an error (after retries for 429 and 5xx), or could not be reached. */
 export class FlyApiError extends Error {
@@ -103,7 +104,7 @@ export class FlyMachinesClient implements FlyMachinesApi {
   private readonly retryBaseMs: number;
 
   constructor(config: AppConfig) {
-    this.base = config.env.FLY_API_BASE.replace(/(?<!\/)\/+$/, '');
+    this.base = withoutTrailingSlashes(config.env.FLY_API_BASE);
     this.retryBaseMs = config.env.FLY_RETRY_BASE_MS;
   }
 

@@ -1,5 +1,6 @@
 import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
 import { ConfigError, type AppConfig } from '../../../config/app-config';
+import { withoutTrailingSlashes } from '@shared/text/trailing-slashes';
 
 /** A user pool id is `<region>_<suffix>`, at most 55 characters (the managed service's own rule). */
 const USER_POOL_ID = /^[\w-]+_[0-9a-zA-Z]+$/;
@@ -20,7 +21,7 @@ export function cognitoSettings(config: AppConfig): CognitoSettings {
     throw new ConfigError([`COGNITO_USER_POOL_ID: ${AUTH_MESSAGES.invalidUserPoolId}`]);
   }
   const region = config.env.COGNITO_REGION ?? userPoolId.split('_')[0];
-  return { region, userPoolId, clientId, endpoint: endpoint?.replace(/(?<!\/)\/+$/, '') };
+  return { region, userPoolId, clientId, endpoint: (endpoint === undefined ? undefined : withoutTrailingSlashes(endpoint)) };
 }
 
 /** The `iss` of the pool's tokens; its JWKS is at `<issuer>/.well-known/jwks.json`. */

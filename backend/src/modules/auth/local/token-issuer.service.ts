@@ -4,10 +4,11 @@ import jwt from 'jsonwebtoken';
 import { AppConfig } from '../../../config/app-config';
 import type { UserEntity } from '../user.entity';
 import { SigningKeysService } from './signing-keys.service';
+import { withoutTrailingSlashes } from '@shared/text/trailing-slashes';
 
 /** The issuer every local token names (and the bearer guard demands). */
 export function localIssuer(config: AppConfig): string {
-  return (config.env.AUTH_ISSUER ?? config.publicUrl).replace(/(?<!\/)\/+$/, '');
+  return withoutTrailingSlashes(config.env.AUTH_ISSUER ?? config.publicUrl);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { IssuerMetadata } from 'openid-client';
 import type { SocialProvider } from '@shared/auth/auth-schemas';
 import type { AppConfig } from '../../../config/app-config';
 import { cognitoIssuer } from '../cognito/cognito-settings';
+import { withoutTrailingSlashes } from '@shared/text/trailing-slashes';
 
 /** Where and as whom the server runs the OpenID Connect code flow for one social provider. */
 export interface SocialIdpSettings {
@@ -28,7 +29,7 @@ export function socialIdpSettings(config: AppConfig, provider: SocialProvider): 
   const env = config.env;
   if (env.AUTH_PROVIDER === 'cognito') {
     if (!env.COGNITO_DOMAIN || !env.COGNITO_CLIENT_ID) return null;
-    const domain = env.COGNITO_DOMAIN.replace(/(?<!\/)\/+$/, '');
+    const domain = withoutTrailingSlashes(env.COGNITO_DOMAIN);
     const issuer = cognitoIssuer(config);
     return {
       issuer: {
