@@ -3,6 +3,8 @@ import { HttpTarget } from '../fakes/http-target';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { JOB_MESSAGES } from '@shared/jobs/job-rules';
+import { REFUSED_WHEN_RUN } from '../../backend/src/modules/jobs/job-target-check';
 import { jobDefinition, sql } from './jobs-fixtures';
 
 jest.setTimeout(120_000);
@@ -80,6 +82,23 @@ describe('security: target addresses (jobs run now)', () => {
     expect(run).toMatchObject({ status: 'failed', response_code: null, error_message: `Blocked: ${host} is ${BLOCKED_TAIL}` });
   });
 
+  it('warns before saving a job whose runs this server would refuse, with the policy the runs are refused by', async () => {
+    const check = (url: string) => server.http.post('/api/jobs/target-check', { url }, { token: user.accessToken });
+    for (const url of ['http://localhost:3000/hook', 'http://127.0.0.1/x', 'http://[::1]/x', 'http://10.1.2.3/x', `http://[::ffff:127.0.0.1]:${new URL(target.url).port}/x`]) {
+      expect({ url, ...(await check(url)) }).toMatchObject({ url, status: 200, body: { warning: REFUSED_WHEN_RUN } });
+    }
+    // The run of such a job is refused by the same rule, and a public name passes both.
+    const { run } = await createAndRun('http://localhost:3000/hook');
+    expect(run).toMatchObject({ status: 'failed', error_message: `Blocked: localhost is ${BLOCKED_TAIL}` });
+    expect(await check('https://example.com/hook')).toMatchObject({ status: 200, body: { warning: null } });
+    // Where saving is refused (cloud metadata names), the check is refused alike; and it needs a session and a URL.
+    expect((await check('http://metadata.google.internal/')).body).toEqual({
+      detail: [{ loc: ['body', 'url'], msg: JOB_MESSAGES.urlPrivate, type: 'value_error' }],
+    });
+    expect((await server.http.post('/api/jobs/target-check', { url: 'https://example.com' })).status).toBe(401);
+    expect((await server.http.post('/api/jobs/target-check', { url: 'ftp://x' }, { token: user.accessToken })).status).toBe(422);
+  });
+
   it('still refuses IPv4-mapped loopback in the spelling a URL gives it', async () => {
     const { run } = await createAndRun(`http://[::ffff:127.0.0.1]:${new URL(target.url).port}/x`);
     expect(run).toMatchObject({ status: 'failed', error_message: `Blocked: [::ffff:7f00:1] is ${BLOCKED_TAIL}` });
@@ -107,11 +126,12 @@ describe('security: target addresses (saving a job in production)', () => {
     await database?.drop();
   });
 
-  it.each(IPV6_LITERALS)('refuses a job to %s (%s) when it is saved and when it is test-run', async (host) => {
+  it.each(IPV6_LITERALS)('refuses a job to %s (%s) when it is saved, test-run and checked before saving', async (host) => {
     const url = `http://${host}/x`;
     const created = await server.http.post('/api/jobs', jobDefinition({ url }), { token: user.accessToken });
     const tested = await server.http.post('/api/jobs/test', { url, method: 'GET' }, { token: user.accessToken });
-    for (const res of [created, tested]) {
+    const checked = await server.http.post('/api/jobs/target-check', { url }, { token: user.accessToken });
+    for (const res of [created, tested, checked]) {
       expect(res.status).toBe(422);
       expect(res.body.detail).toEqual([{ loc: ['body', 'url'], msg: 'URL must not point to a private, loopback or link-local address', type: 'value_error' }]);
     }

@@ -7,6 +7,7 @@ import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { jobBulkRequestSchema, type JobBulkRequest, type JobBulkResult } from './job-bulk';
+import { JobTargetCheck, targetCheckSchema, type TargetCheck } from './job-target-check';
 import { JobsService, type TestRunOutcome } from './jobs.service';
 
 /** A test request is a job definition that need not be named or scheduled yet. */
@@ -17,7 +18,10 @@ type TestRunDefinition = z.infer<typeof testRunSchema>;
 @Controller('api/jobs')
 @UseGuards(BearerAuthGuard)
 export class JobsController {
-  constructor(private readonly jobs: JobsService) {}
+  constructor(
+    private readonly jobs: JobsService,
+    private readonly targets: JobTargetCheck,
+  ) {}
 
   @Post()
   @HttpCode(200)
@@ -45,6 +49,13 @@ export class JobsController {
       responseRules: body.response_rules,
       timeoutMs: body.timeout_seconds ? body.timeout_seconds * 1000 : null,
     });
+  }
+
+  /** Whether runs of a job to this URL would be sent: the job form warns before saving one that would only fail. */
+  @Post('target-check')
+  @HttpCode(200)
+  checkTarget(@Body(new ZodPipe(targetCheckSchema)) body: { url: string }): TargetCheck {
+    return this.targets.check(body.url);
   }
 
   @Get()

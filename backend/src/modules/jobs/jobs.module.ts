@@ -6,6 +6,7 @@ import { QuotaModule } from '../quota/quota.module';
 import { RunsModule } from '../runs/runs.module';
 import { JobEvents } from './job-events';
 import { JobScheduleService } from './job-schedule.service';
+import { JobTargetCheck } from './job-target-check';
 import { JobEntity } from './job.entity';
 import { JobsController } from './jobs.controller';
 import { JobsRepository } from './jobs.repository';
@@ -16,7 +17,7 @@ import { TestRunLimiter } from './test-run-limiter';
 @Module({
   imports: [TypeOrmModule.forFeature([JobEntity]), AuthModule, QuotaModule, RunsModule, ExecutorModule],
   controllers: [JobsController],
-  providers: [JobsRepository, JobEvents, TestRunLimiter, JobsService, JobScheduleService],
+  providers: [JobsRepository, JobEvents, TestRunLimiter, JobsService, JobScheduleService, JobTargetCheck],
   exports: [JobsService, JobScheduleService],
 })
 export class JobsModule {}
