@@ -8,10 +8,10 @@ import { SchedulerDatabase } from './support/scheduler-database';
 /**
  * The liveness and takeover statements on a real database (embedded, or
  * PostgreSQL with TEST_DATABASE_URL): an instance whose heartbeat went stale
- * loses, at once and with their ids, exactly the runs it provably never sent
- * (due after its last recorded release); runs it may have sent and manual runs
- * keep their lease; once taken over it can neither beat nor release again
- * until it rejoins.
+ * loses, at once and with their ids, all its runs; those in its dispatch log
+ * (and manual runs) come back as possibly sent, the others as never sent;
+ * once taken over it can neither beat nor log a dispatch again until it
+ * rejoins.
  */
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
@@ -34,16 +34,18 @@ describe('instance liveness and takeover (database level)', () => {
   const lease = async (runId: string) => (await sdb.query(`SELECT lease_owner, state, lease_expires_at FROM job_runs WHERE id = $1`, [runId]))[0];
   const instanceRows = () => sdb.query(`SELECT id, taken_over_at FROM scheduler_instances ORDER BY id`);
 
-  it('takes over the runs due after the last release of an instance whose heartbeat stopped, keeping their ids', async () => {
+  it('takes over every run of an instance whose heartbeat stopped, keeping their ids: only those in its dispatch log (and manual ones) as possibly sent', async () => {
     const dead = sdb.instance();
     const survivor = sdb.instance();
     const userId = await sdb.createUser('pro');
-    const released = at('2030-02-01T10:00:00Z');
-    const unsent = at('2030-02-01T10:01:00Z');
-    const sentJob = await sdb.createJob(userId, { cron: '0 0 1 1 *', nextRunAt: released });
-    const unsentJob = await sdb.createJob(userId, { cron: '0 0 1 1 *', nextRunAt: unsent });
-    const claimed = await dead.claimer.claimDueJobs(unsent, released.getTime() - 3_000);
-    expect(claimed.runs).toHaveLength(2);
+    const due = at('2030-02-01T10:00:00Z');
+    const later = at('2030-02-01T10:01:00Z');
+    const sentJob = await sdb.createJob(userId, { cron: '0 0 1 1 *', nextRunAt: due });
+    const unsentJob = await sdb.createJob(userId, { cron: '0 0 1 1 *', nextRunAt: due });
+    const laterJob = await sdb.createJob(userId, { cron: '0 0 1 1 *', nextRunAt: later });
+    await sdb.query(`UPDATE jobs SET delivery = 'at_most_once' WHERE id = $1`, [sentJob]);
+    const claimed = await dead.claimer.claimDueJobs(later, due.getTime() - 3_000);
+    expect(claimed.runs).toHaveLength(3);
     const runOf = (jobId: string) => claimed.runs.find((r) => r.jobId === jobId)!.runId;
     const [manual] = await sdb.query(
       `INSERT INTO job_runs (job_id, user_id, trigger, scheduled_for, due_at, state, lease_owner, lease_expires_at)
@@ -51,30 +53,45 @@ describe('instance liveness and takeover (database level)', () => {
       [unsentJob, userId, at('2030-02-01T10:02:00Z'), dead.owner.id, at('2030-02-01T10:03:00Z')],
     );
     await instances.register(dead.owner.id);
-    // The dead instance had released (so may have sent) the first due time, not the second.
-    expect(await instances.markReleased(dead.owner.id, released)).toBe(true);
-    const longLease = (await lease(runOf(sentJob))).lease_expires_at;
+    // The dead instance had logged one run of the instant (it may be on the wire), not the other one nor the later run.
+    expect(await instances.recordDispatch(dead.owner.id, [runOf(sentJob)])).toBe(true);
 
     // While its heartbeat is fresh, nothing is taken.
-    expect((await survivor.claimer.takeOverDead(unsent.getTime())).runs).toHaveLength(0);
+    expect((await survivor.claimer.takeOverDead(due.getTime())).runs).toHaveLength(0);
     expect(await instanceRows()).toEqual([{ id: dead.owner.id, taken_over_at: null }]);
 
     await goStale(dead.owner.id);
-    const taken = await survivor.claimer.takeOverDead(unsent.getTime());
+    const taken = await survivor.claimer.takeOverDead(due.getTime());
     expect(taken.more).toBe(false);
-    expect(taken.runs.map((r) => r.runId)).toEqual([runOf(unsentJob)]);
-    expect(taken.runs[0]).toMatchObject({ jobId: unsentJob, trigger: 'schedule', scheduledFor: unsent, dueAt: unsent, url: 'https://example.com/hook', body: 'ping' });
-    expect(await lease(runOf(unsentJob))).toMatchObject({ lease_owner: survivor.owner.id, state: 'running' });
-    // A run that may already be on the wire, and a manual run (sent when inserted), keep their long lease.
-    expect(await lease(runOf(sentJob))).toEqual({ lease_owner: dead.owner.id, state: 'running', lease_expires_at: longLease });
-    expect((await lease(manual.id)).lease_owner).toBe(dead.owner.id);
-    // Nothing was left to take: the stale row is gone, and the dead instance cannot record a release any more.
+    const byId = new Map(taken.runs.map((r) => [r.runId, r]));
+    expect([...byId.keys()].sort()).toEqual([runOf(sentJob), runOf(unsentJob), runOf(laterJob), manual.id].sort());
+    expect(byId.get(runOf(unsentJob))).toMatchObject({ jobId: unsentJob, trigger: 'schedule', scheduledFor: due, dueAt: due, uncertain: false, possibleDuplicate: false, delivery: 'at_least_once', url: 'https://example.com/hook', body: 'ping' });
+    expect(byId.get(runOf(laterJob))).toMatchObject({ uncertain: false, possibleDuplicate: false, dueAt: later });
+    expect(byId.get(runOf(sentJob))).toMatchObject({ uncertain: true, possibleDuplicate: true, delivery: 'at_most_once' });
+    expect(byId.get(manual.id)).toMatchObject({ trigger: 'manual', uncertain: true, possibleDuplicate: true });
+    for (const id of byId.keys()) expect(await lease(id)).toMatchObject({ lease_owner: survivor.owner.id, state: 'running' });
+    const flags = await sdb.query(`SELECT id, possible_duplicate FROM job_runs WHERE user_id = $1 ORDER BY id`, [userId]);
+    expect(flags.filter((r) => r.possible_duplicate).map((r) => r.id).sort()).toEqual([runOf(sentJob), manual.id].sort());
+    // Nothing was left to take: the stale row and its log are gone, and the dead instance cannot log a dispatch any more.
     expect(await instanceRows()).toEqual([]);
-    expect(await instances.markReleased(dead.owner.id, unsent)).toBe(false);
+    expect(await sdb.query(`SELECT 1 FROM scheduler_dispatches`)).toEqual([]);
+    expect(await instances.recordDispatch(dead.owner.id, [runOf(unsentJob)])).toBe(false);
     expect(await instances.beat(dead.owner.id)).toBeNull();
   });
 
-  it('takes over an instance that never released anything, batch by batch, and forgets it with the last batch', async () => {
+  it('a run whose lease expired comes back as possibly sent', async () => {
+    const gone = sdb.instance();
+    const other = sdb.instance();
+    const userId = await sdb.createUser('pro');
+    const due = at('2030-02-02T10:00:00Z');
+    const jobId = await sdb.createJob(userId, { cron: '0 0 1 1 *', nextRunAt: due });
+    const [run] = (await gone.claimer.claimDueJobs(due, due.getTime() - 1_000)).runs;
+    const expired = new Date((await lease(run.runId)).lease_expires_at.getTime() + 1);
+    const [orphan] = await sdb.db.transaction((tx) => other.runs.leaseExpired(tx, 10, expired.getTime()));
+    expect(orphan).toMatchObject({ id: run.runId, job_id: jobId, possible_duplicate: true, uncertain: true });
+  });
+
+  it('takes over an instance that never sent anything, batch by batch, and forgets it with the last batch', async () => {
     const dead = sdb.instance(); // batches of 50 (SchedulerDatabase)
     const survivor = sdb.instance();
     const userId = await sdb.createUser('unlimited');
@@ -90,12 +107,13 @@ describe('instance liveness and takeover (database level)', () => {
     const batch1 = await survivor.claimer.takeOverDead(due.getTime());
     expect(batch1.runs).toHaveLength(50);
     expect(batch1.more).toBe(true);
-    // Taken over but not yet forgotten: it can neither beat nor release.
+    expect(batch1.runs.every((r) => !r.uncertain)).toBe(true);
+    // Taken over but not yet forgotten: it can neither beat nor log a dispatch.
     const [row] = await instanceRows();
     expect(row.id).toBe(dead.owner.id);
     expect(row.taken_over_at).not.toBeNull();
     expect(await instances.beat(dead.owner.id)).toBeNull();
-    expect(await instances.markReleased(dead.owner.id, due)).toBe(false);
+    expect(await instances.recordDispatch(dead.owner.id, [claimedIds[0]])).toBe(false);
 
     const batch2 = await survivor.claimer.takeOverDead(due.getTime());
     expect(batch2.runs).toHaveLength(10);
@@ -122,14 +140,20 @@ describe('instance liveness and takeover (database level)', () => {
     expect(await instances.beat(b.owner.id)).toBeNull();
     await instances.register(b.owner.id);
     expect(await instances.beat(b.owner.id)).not.toBeNull();
-    expect(await instances.markReleased(b.owner.id, at('2030-01-01T00:00:00Z'))).toBe(true);
-    // The release mark never moves back.
-    expect(await instances.markReleased(b.owner.id, at('2029-01-01T00:00:00Z'))).toBe(true);
-    const [row] = await sdb.query(`SELECT released_through, taken_over_at FROM scheduler_instances WHERE id = $1`, [b.owner.id]);
-    expect(row).toEqual({ released_through: at('2030-01-01T00:00:00Z'), taken_over_at: null });
-    // A graceful stop deletes the row.
+    const ids = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'];
+    expect(await instances.recordDispatch(b.owner.id, [ids[0]])).toBe(true);
+    expect(await instances.recordDispatch(b.owner.id, ids)).toBe(true);
+    expect((await sdb.db.transaction((tx) => instances.dispatchedRuns(tx, [b.owner.id]))).sort()).toEqual(ids);
+    // Old entries are pruned by their instance; fresh ones stay.
+    await instances.pruneDispatches(b.owner.id, 60_000);
+    expect(await sdb.query(`SELECT count(*)::int AS n FROM scheduler_dispatches`)).toEqual([{ n: 2 }]);
+    await sdb.query(`UPDATE scheduler_dispatches SET created_at = now() - interval '2 minutes' WHERE $1 = ANY(run_ids) AND cardinality(run_ids) = 1`, [ids[0]]);
+    await instances.pruneDispatches(b.owner.id, 60_000);
+    expect(await sdb.query(`SELECT count(*)::int AS n FROM scheduler_dispatches`)).toEqual([{ n: 1 }]);
+    // A graceful stop deletes the row and its log.
     await instances.remove(b.owner.id);
     expect((await instanceRows()).map((r) => r.id)).toEqual([a.owner.id]);
+    expect(await sdb.query(`SELECT 1 FROM scheduler_dispatches`)).toEqual([]);
   });
   /** An instance's liveness service whose own heartbeat timer stays out of the way (one beat a minute). */
   function livenessOf(parts: ReturnType<SchedulerDatabase['instance']>) {
@@ -140,34 +164,50 @@ describe('instance liveness and takeover (database level)', () => {
     return { liveness, events };
   }
 
-  (onPostgres ? it : it.skip)('on PostgreSQL, an instance taken over may not release any more until it rejoins', async () => {
+  (onPostgres ? it : it.skip)('on PostgreSQL, an instance taken over may not log a dispatch (so sends nothing) until it rejoins', async () => {
     const a = sdb.instance();
     const { liveness, events } = livenessOf(a);
-    const due = Date.now() + 1_000;
+    const run = '00000000-0000-4000-8000-000000000003';
+    expect(await liveness.onServer()).toBe(true);
     await liveness.start();
-    expect(liveness.mayRelease(due)).toBe(false);
-    expect(await liveness.markReleased(due)).toBe(true);
-    expect(liveness.mayRelease(due)).toBe(true);
-    expect(await sdb.query(`SELECT released_through FROM scheduler_instances WHERE id = $1`, [a.owner.id])).toEqual([{ released_through: new Date(due) }]);
+    expect(await liveness.recordDispatch([run])).toBe(true);
+    expect(await sdb.query(`SELECT instance_id, run_ids FROM scheduler_dispatches`)).toEqual([{ instance_id: a.owner.id, run_ids: [run] }]);
 
     await goStale(a.owner.id);
     await sdb.instance().claimer.takeOverDead(Date.now());
-    expect(await liveness.markReleased(due + 1_000)).toBe(false);
-    expect(liveness.mayRelease(due + 1_000)).toBe(false);
+    expect(await liveness.recordDispatch([run])).toBe(false);
     expect(events).toEqual(['taken-over']);
 
     await liveness.revive();
-    expect(await liveness.markReleased(due + 1_000)).toBe(true);
+    expect(await liveness.recordDispatch([run])).toBe(true);
     await liveness.stop();
     expect(await instanceRows()).toEqual([]);
   });
 
-  (onPostgres ? it.skip : it)('on the embedded database (one process: no instance dies alone), releases are never recorded', async () => {
-    const { liveness, events } = livenessOf(sdb.instance());
-    expect(await liveness.applies()).toBe(false);
-    expect(await liveness.markReleased(Date.now() + 1_000)).toBe(true);
-    expect(liveness.mayRelease(Date.now() + 3_600_000)).toBe(true);
-    expect(await instanceRows()).toEqual([]);
+  (onPostgres ? it.skip : it)('on the embedded database (one process), the row anchors the dispatch log and a new process takes over every other owner at once', async () => {
+    const previous = sdb.instance();
+    const userId = await sdb.createUser('pro');
+    const due = at('2030-04-01T10:00:00Z');
+    const sent = await sdb.createJob(userId, { cron: '0 0 1 1 *', nextRunAt: due });
+    await sdb.createJob(userId, { cron: '0 0 1 1 *', nextRunAt: due });
+    const claimed = await previous.claimer.claimDueJobs(due, due.getTime() - 1_000);
+    expect(claimed.runs).toHaveLength(2);
+    const { liveness: old } = livenessOf(previous);
+    expect(await old.onServer()).toBe(false);
+    const sentRun = claimed.runs.find((r) => r.jobId === sent)!.runId;
+    expect(await old.recordDispatch([sentRun])).toBe(true);
+
+    // The process died (its heartbeat is fresh: there are none on the embedded database). A new one starts.
+    const next = sdb.instance();
+    const { liveness, events } = livenessOf(next);
+    await liveness.start();
+    const taken = await next.claimer.takeOverDead(due.getTime(), true);
+    expect(taken.runs.map((r) => [r.runId === sentRun, r.uncertain]).sort()).toEqual([
+      [false, false],
+      [true, true],
+    ]);
+    expect((await instanceRows()).map((r) => r.id)).toEqual([next.owner.id]);
     expect(events).toEqual([]);
+    await liveness.stop();
   });
 });

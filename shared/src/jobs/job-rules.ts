@@ -3,7 +3,7 @@ import { cronError } from '../cron/cron-parse';
 import { DEFAULT_TIME_ZONE, TIME_ZONE_MESSAGE, isTimeZone } from '../cron/time-zone';
 import { JOB_LIMITS, JOB_LOGS_LIMITS } from './job-limits';
 import { RESPONSE_RULE_LIMITS, RESPONSE_RULE_MESSAGES, responseRulesSchema, type ResponseRules } from './response-rules';
-import { HTTP_METHODS, type JobDefinition } from './job-types';
+import { DEFAULT_DELIVERY, DELIVERIES, HTTP_METHODS, JOB_STATUSES, type JobDefinition, type JobReadOnlyField } from './job-types';
 
 export { JOB_LIMITS, JOB_LOGS_LIMITS };
 
@@ -32,6 +32,8 @@ export const JOB_MESSAGES = {
   body: 'Body must be text (or a JSON object, sent as its JSON text)',
   bodyTooLarge: `Body must be at most ${JOB_LIMITS.bodyMaxBytes / 1024} KiB`,
   notifyOnFailure: 'notify_on_failure must be true or false',
+  delivery: `delivery must be one of: ${DELIVERIES.join(', ')}`,
+  readOnly: (field: JobReadOnlyField) => `${field} is set by the server: leave it out, or send it as the API answered it (it is ignored)`,
   timeZone: TIME_ZONE_MESSAGE,
   timeout: RESPONSE_RULE_MESSAGES.timeout(JOB_TIMEOUT_CAP_SECONDS),
   autoPause: `auto_pause_after must be a whole number from 1 to ${AUTO_PAUSE_MAX} or null`,
@@ -139,10 +141,16 @@ const timeZoneSchema = z
   .transform((value) => value as string)
   .default(DEFAULT_TIME_ZONE);
 
+/** A field only the server sets: accepted with the type the API answers it in, then dropped. */
+const readOnly = (schema: z.ZodType) => schema.optional().transform((): undefined => undefined);
+const readOnlyText = (field: JobReadOnlyField) => z.string({ error: JOB_MESSAGES.readOnly(field) });
+
 /**
  * A job definition for create and for update (PUT replaces the whole
  * definition, so omitted optional fields return to their defaults). Fields
- * the API does not know are refused rather than silently dropped.
+ * the API does not know are refused rather than silently dropped; those a job
+ * adds to its definition (id, status, times) are ignored, so any job the API
+ * answers is accepted back unchanged.
  */
 export const jobDefinitionSchema = z
   .object(
@@ -163,7 +171,14 @@ export const jobDefinitionSchema = z
         .nullable()
         .default(null),
       auto_pause_after: z.number({ error: JOB_MESSAGES.autoPause }).int(JOB_MESSAGES.autoPause).min(1, JOB_MESSAGES.autoPause).max(AUTO_PAUSE_MAX, JOB_MESSAGES.autoPause).nullable().default(null),
+      delivery: z.enum(DELIVERIES, { error: JOB_MESSAGES.delivery }).default(DEFAULT_DELIVERY),
       notify_on_failure: z.boolean({ error: JOB_MESSAGES.notifyOnFailure }).default(false),
+      job_id: readOnly(readOnlyText('job_id')),
+      status: readOnly(z.enum(JOB_STATUSES, { error: JOB_MESSAGES.readOnly('status') })),
+      next_run_at: readOnly(readOnlyText('next_run_at').nullable()),
+      last_run_at: readOnly(readOnlyText('last_run_at').nullable()),
+      created_at: readOnly(readOnlyText('created_at')),
+      updated_at: readOnly(readOnlyText('updated_at')),
     },
     { error: JOB_MESSAGES.notAnObject },
   )

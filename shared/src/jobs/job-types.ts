@@ -42,6 +42,17 @@ export const RUN_OUTCOME = { success: 'success', failed: 'failed', skipped: 'ski
 export type RunOutcome = (typeof RUN_OUTCOME)[keyof typeof RUN_OUTCOME];
 
 /**
+ * What becomes of a run that may have reached its target when the instance
+ * sending it died (it was on the wire, or its answer was not yet stored):
+ * sent again with the same execution id and marked a possible duplicate
+ * (`at_least_once`), or recorded as failed with its outcome unknown and not
+ * sent again (`at_most_once`). Runs certainly not sent are always sent.
+ */
+export const DELIVERIES = ['at_least_once', 'at_most_once'] as const;
+export type Delivery = (typeof DELIVERIES)[number];
+export const DEFAULT_DELIVERY: Delivery = 'at_least_once';
+
+/**
  * What counts as a successful response for a job. Without rules a run
  * succeeds on any 2xx status; with them every rule given must hold.
  */
@@ -73,6 +84,8 @@ export interface Job {
   timeout_seconds: number | null;
   /** Pause the job after this many failed runs in a row; null: never. */
   auto_pause_after: number | null;
+  /** After a crash, a run that may have reached its target is sent again or recorded as unknown. */
+  delivery: Delivery;
   status: JobStatus;
   notify_on_failure: boolean;
   next_run_at: string | null;
@@ -80,6 +93,13 @@ export interface Job {
   created_at: string;
   updated_at: string;
 }
+
+/**
+ * The fields of a job only the server sets. Sent back with a job (PUT of a
+ * job as GET answered it, or POST of a copy) they are ignored.
+ */
+export const JOB_READ_ONLY_FIELDS = ['job_id', 'status', 'next_run_at', 'last_run_at', 'created_at', 'updated_at'] as const satisfies ReadonlyArray<keyof Job>;
+export type JobReadOnlyField = (typeof JOB_READ_ONLY_FIELDS)[number];
 
 /** What a client sends to create or (in full) replace a job. */
 export interface JobDefinition {
@@ -94,6 +114,7 @@ export interface JobDefinition {
   response_rules?: Partial<ResponseRules> | null;
   timeout_seconds?: number | null;
   auto_pause_after?: number | null;
+  delivery?: Delivery;
   notify_on_failure?: boolean;
 }
 
@@ -109,6 +130,8 @@ export interface JobLogEntry {
   duration_ms: number | null;
   error_message: string | null;
   response_body: string | null;
+  /** Sent again after the instance sending it died while it may have been on the wire: the target may have seen it twice. */
+  possible_duplicate: boolean;
 }
 
 /** GET …/jobs/{id}/logs. */

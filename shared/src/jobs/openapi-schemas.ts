@@ -2,7 +2,7 @@ import type { ApiKeySummary } from './api-key-types';
 import { JOB_LIMITS, JOB_TIMEOUT_CAP_SECONDS } from './job-rules';
 import { RESPONSE_RULE_LIMITS } from './response-rules';
 import { IMPORT_LIMITS, JOB_EXPORT_FORMAT, type JobExport, type JobImportItem, type JobImportRequest, type JobImportResult } from './job-transfer';
-import { HTTP_METHODS, JOB_STATUSES, type Job, type JobDefinition, type JobLimitExceeded, type JobLogEntry, type JobLogsResponse } from './job-types';
+import { DEFAULT_DELIVERY, DELIVERIES, HTTP_METHODS, JOB_STATUSES, type Job, type JobDefinition, type JobLimitExceeded, type JobLogEntry, type JobLogsResponse, type JobReadOnlyField } from './job-types';
 
 /**
  * JSON Schemas (OpenAPI 3 dialect) of the public API types. Each `properties`
@@ -22,6 +22,7 @@ export interface SchemaObject {
   minimum?: number;
   maximum?: number;
   nullable?: boolean;
+  readOnly?: boolean;
   default?: unknown;
   example?: unknown;
   items?: SchemaObject | { $ref: string };
@@ -96,31 +97,49 @@ const jobDefinitionProperties: ObjectSchema<JobDefinition>['properties'] = {
     minimum: 1,
     description: 'Pause the job (and email its owner) after this many failed runs in a row; null: never.',
   },
+  delivery: {
+    type: 'string',
+    enum: DELIVERIES,
+    default: DEFAULT_DELIVERY,
+    description:
+      'What becomes of a run that may have reached its target when the server sending it stopped (crash): at_least_once sends it again with the same X-Cronbeam-Execution-Id and marks it possible_duplicate in the log; at_most_once records it failed with its outcome unknown and does not send it again. Runs certainly not sent are sent in both cases.',
+  },
   notify_on_failure: { type: 'boolean', default: false, description: 'Email the owner when a run fails.' },
 };
 
-export const JOB_DEFINITION_SCHEMA: ObjectSchema<JobDefinition> = {
+/** What only the server sets: answered with every job, ignored when a job is sent back. */
+const readOnlyJobProperties: ObjectSchema<Pick<Job, JobReadOnlyField>>['properties'] = {
+  job_id: { type: 'string', format: 'uuid', readOnly: true, example: '8b7f7c1e-2f4c-4a8e-9f55-0f3b6d3f3a10' },
+  status: {
+    type: 'string',
+    enum: JOB_STATUSES,
+    readOnly: true,
+    description: 'pending until the first run, then scheduled/success/failed; paused; quota_reached when the monthly executions are used up.',
+  },
+  next_run_at: { ...timestamp('Next due time (UTC); null while paused.', true), readOnly: true },
+  last_run_at: { ...timestamp('Time of the latest execution; null before the first.', true), readOnly: true },
+  created_at: { ...timestamp('Creation time.'), readOnly: true },
+  updated_at: { ...timestamp('Last change.'), readOnly: true },
+};
+
+export const JOB_DEFINITION_SCHEMA: ObjectSchema<JobDefinition & Partial<Pick<Job, JobReadOnlyField>>> = {
   type: 'object',
+  description: 'A job as GET answers it may be sent back unchanged: its read-only fields are ignored.',
   required: ['name', 'url', 'cron_expression'],
-  properties: jobDefinitionProperties,
+  properties: { ...jobDefinitionProperties, ...readOnlyJobProperties },
   additionalProperties: false,
 };
 
 export const JOB_SCHEMA: ObjectSchema<Job> = {
   type: 'object',
-  required: ['job_id', 'name', 'url', 'method', 'headers', 'body', 'cron_expression', 'time_zone', 'response_rules', 'timeout_seconds', 'auto_pause_after', 'status', 'notify_on_failure', 'next_run_at', 'last_run_at', 'created_at', 'updated_at'],
+  required: ['job_id', 'name', 'url', 'method', 'headers', 'body', 'cron_expression', 'time_zone', 'response_rules', 'timeout_seconds', 'auto_pause_after', 'delivery', 'status', 'notify_on_failure', 'next_run_at', 'last_run_at', 'created_at', 'updated_at'],
   properties: {
-    job_id: { type: 'string', format: 'uuid', example: '8b7f7c1e-2f4c-4a8e-9f55-0f3b6d3f3a10' },
     ...jobDefinitionProperties,
+    ...readOnlyJobProperties,
     method: { type: 'string', enum: HTTP_METHODS },
     headers: { type: 'object', additionalProperties: { type: 'string' } },
     body: { type: 'string' },
     notify_on_failure: { type: 'boolean' },
-    status: { type: 'string', enum: JOB_STATUSES, description: 'pending until the first run, then scheduled/success/failed; paused; quota_reached when the monthly executions are used up.' },
-    next_run_at: timestamp('Next due time (UTC); null while paused.', true),
-    last_run_at: timestamp('Time of the latest execution; null before the first.', true),
-    created_at: timestamp('Creation time.'),
-    updated_at: timestamp('Last change.'),
   },
 };
 
@@ -137,6 +156,10 @@ export const JOB_LOG_ENTRY_SCHEMA: ObjectSchema<JobLogEntry> = {
     duration_ms: { type: 'integer', nullable: true, example: 182 },
     error_message: { type: 'string', nullable: true },
     response_body: { type: 'string', nullable: true, description: 'The start of the response body.' },
+    possible_duplicate: {
+      type: 'boolean',
+      description: 'Sent again after the server sending it stopped while it may have been on the wire: the target may have received it twice (same execution id).',
+    },
   },
 };
 

@@ -77,7 +77,10 @@ export const responseRulesSchema = z
     { error: (issue) => (issue.code === 'unrecognized_keys' ? `Unknown field: ${issue.keys.join(', ')}` : RESPONSE_RULE_MESSAGES.rules) },
   )
   .superRefine((rules, ctx) => {
-    if ((rules.json_path === null) !== (rules.json_equals === undefined)) ctx.addIssue({ code: 'custom', message: RESPONSE_RULE_MESSAGES.jsonPair, path: ['json_path'] });
+    // Without a path, json_equals null means "no value" (the API answers rules without a JSON rule that way, and must take them back);
+    // with a path, null is the JSON value the path must hold, and an omitted json_equals is the missing half of the pair.
+    const paired = rules.json_path === null ? rules.json_equals === undefined || rules.json_equals === null : rules.json_equals !== undefined;
+    if (!paired) ctx.addIssue({ code: 'custom', message: RESPONSE_RULE_MESSAGES.jsonPair, path: ['json_path'] });
   })
   .transform((rules): ResponseRules => ({ ...rules, json_equals: rules.json_equals ?? null }))
   .nullable()

@@ -72,5 +72,5 @@ export class JobScheduleService implements OnModuleInit {
 }
 
 export function toJobRequest(row: JobRequestRow): JobRequest {
-  return { url: row.url, method: row.method, headers: row.headers, body: row.body, notifyOnFailure: row.notify_on_failure, responseRules: row.response_rules, timeoutMs: row.timeout_ms };
+  return { url: row.url, method: row.method, headers: row.headers, body: row.body, notifyOnFailure: row.notify_on_failure, delivery: row.delivery, responseRules: row.response_rules, timeoutMs: row.timeout_ms };
 }

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { JOB_STATUS, type HttpMethod, type JobStatus, type ResponseRules } from '@shared/jobs/job-types';
+import { DEFAULT_DELIVERY, JOB_STATUS, type Delivery, type HttpMethod, type JobStatus, type ResponseRules } from '@shared/jobs/job-types';
 
 @Entity('jobs')
 @Index('jobs_user_idx', ['userId', 'createdAt'])
@@ -40,6 +40,10 @@ export class JobEntity {
 
   @Column('integer', { name: 'auto_pause_after', nullable: true })
   autoPauseAfter: number | null;
+
+  /** After a crash, a run that may have reached its target is sent again or recorded as unknown. */
+  @Column('text', { default: DEFAULT_DELIVERY })
+  delivery: Delivery;
 
   @Column('text', { default: JOB_STATUS.scheduled })
   status: JobStatus;

@@ -3,7 +3,7 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { PoolClient, QueryResult } from 'pg';
 import { QueryFailedError, type Repository } from 'typeorm';
-import { HELD_JOB_STATUSES, JOB_STATUS, type HttpMethod, type JobStatus, type ResponseRules } from '@shared/jobs/job-types';
+import { HELD_JOB_STATUSES, JOB_STATUS, type Delivery, type HttpMethod, type JobStatus, type ResponseRules } from '@shared/jobs/job-types';
 import { ResealSweep, resealColumn, type SealedColumn } from '../../common/crypto/reseal-sweep';
 import { SecretBox, SecretUnreadableError } from '../../common/crypto/secret-box';
 import { returnedRows } from '../../common/database/query-rows';
@@ -15,7 +15,7 @@ import { JobEntity } from './job.entity';
 const HELD = HELD_JOB_STATUSES.map((s) => `'${s}'`).join(', ');
 
 /** The definition columns a user writes; status and run times belong to the scheduler. */
-export type JobDefinitionColumns = Pick<JobEntity, 'name' | 'url' | 'method' | 'headers' | 'body' | 'cronExpression' | 'timeZone' | 'responseRules' | 'timeoutMs' | 'autoPauseAfter' | 'notifyOnFailure'>;
+export type JobDefinitionColumns = Pick<JobEntity, 'name' | 'url' | 'method' | 'headers' | 'body' | 'cronExpression' | 'timeZone' | 'responseRules' | 'timeoutMs' | 'autoPauseAfter' | 'delivery' | 'notifyOnFailure'>;
 
 /** What executing a job needs, by job id. */
 export interface JobRequestRow {
@@ -28,6 +28,7 @@ export interface JobRequestRow {
   notify_on_failure: boolean;
   response_rules: ResponseRules | null;
   timeout_ms: number | null;
+  delivery: Delivery;
 }
 
 /** A job whose next run has come, locked for the claim. */
@@ -68,7 +69,7 @@ const HEADERS_COLUMN: SealedColumn = { table: 'jobs', column: 'headers', id: 'id
 
 /** The columns a job is answered with, read as they are stored (no entity hydration on the hot reads). */
 const JOB_COLUMNS =
-  'id, user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms, auto_pause_after, status, notify_on_failure, next_run_at, last_run_at, created_at, updated_at';
+  'id, user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms, auto_pause_after, delivery, status, notify_on_failure, next_run_at, last_run_at, created_at, updated_at';
 
 interface JobRow {
   id: string;
@@ -84,6 +85,7 @@ interface JobRow {
   response_rules: ResponseRules | null;
   timeout_ms: number | null;
   auto_pause_after: number | null;
+  delivery: Delivery;
   status: JobStatus;
   notify_on_failure: boolean;
   next_run_at: Date | null;
@@ -106,6 +108,7 @@ function fromRow(row: JobRow, headers: Record<string, string>): JobEntity {
     responseRules: row.response_rules,
     timeoutMs: row.timeout_ms,
     autoPauseAfter: row.auto_pause_after,
+    delivery: row.delivery,
     status: row.status,
     notifyOnFailure: row.notify_on_failure,
     nextRunAt: row.next_run_at,
@@ -219,6 +222,7 @@ export class JobsRepository implements OnModuleInit {
         response_rules: j.responseRules,
         timeout_ms: j.timeoutMs,
         auto_pause_after: j.autoPauseAfter,
+        delivery: j.delivery,
         status: j.status,
         notify_on_failure: j.notifyOnFailure,
         next_run_at: j.nextRunAt?.toISOString() ?? null,
@@ -235,13 +239,13 @@ export class JobsRepository implements OnModuleInit {
         (sql = `BEGIN;
          ${limit.lock};
          INSERT INTO jobs (id, user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms,
-                           auto_pause_after, status, notify_on_failure, next_run_at, created_at, updated_at)
+                           auto_pause_after, delivery, status, notify_on_failure, next_run_at, created_at, updated_at)
          SELECT r.id, '${userId}', r.name, r.url, r.method, r.headers, r.body, r.cron_expression, r.time_zone, r.response_rules, r.timeout_ms,
-                r.auto_pause_after, r.status, r.notify_on_failure, r.next_run_at,
+                r.auto_pause_after, r.delivery, r.status, r.notify_on_failure, r.next_run_at,
                 now() + (o.n - 1) * interval '1 microsecond', now() + (o.n - 1) * interval '1 microsecond'
            FROM jsonb_array_elements(${client.escapeLiteral(JSON.stringify(rows))}::jsonb) WITH ORDINALITY AS o(item, n)
            CROSS JOIN LATERAL jsonb_to_record(o.item) AS r(id uuid, name text, url text, method text, headers text, body text, cron_expression text,
-                time_zone text, response_rules jsonb, timeout_ms integer, auto_pause_after integer, status text, notify_on_failure boolean,
+                time_zone text, response_rules jsonb, timeout_ms integer, auto_pause_after integer, delivery text, status text, notify_on_failure boolean,
                 next_run_at timestamptz)
           WHERE ${limit.fits}
          RETURNING ${JOB_COLUMNS};
@@ -296,7 +300,7 @@ export class JobsRepository implements OnModuleInit {
   /** Locks up to `limit` jobs due by `horizon` (skipping those another claimer holds), earliest first. */
   async lockDue(tx: Queryable, horizon: Date, limit: number): Promise<DueJobRow[]> {
     const rows: Array<Omit<DueJobRow, 'headers'> & { headers: string }> = await tx.query(
-      `SELECT id, user_id, cron_expression, time_zone, next_run_at, url, method, headers, body, notify_on_failure, response_rules, timeout_ms
+      `SELECT id, user_id, cron_expression, time_zone, next_run_at, url, method, headers, body, notify_on_failure, response_rules, timeout_ms, delivery
        FROM jobs
        WHERE next_run_at <= $1 AND next_run_at IS NOT NULL AND status NOT IN (${HELD})
        ORDER BY next_run_at
@@ -321,7 +325,7 @@ export class JobsRepository implements OnModuleInit {
 
   async requests(tx: Queryable, jobIds: string[]): Promise<JobRequestRow[]> {
     const rows: Array<Omit<JobRequestRow, 'headers'> & { headers: string }> = await tx.query(
-      `SELECT id, url, method, headers, body, notify_on_failure, response_rules, timeout_ms FROM jobs WHERE id = ANY($1::uuid[])`,
+      `SELECT id, url, method, headers, body, notify_on_failure, response_rules, timeout_ms, delivery FROM jobs WHERE id = ANY($1::uuid[])`,
       [jobIds],
     );
     return rows.map((row) => ({ ...row, headers: this.openHeadersToFire(row.id, row.headers) }));

@@ -284,6 +284,7 @@ export class JobsService {
       headers: job.headers,
       body: job.body,
       notifyOnFailure: job.notifyOnFailure,
+      delivery: job.delivery,
       responseRules: job.responseRules,
       timeoutMs: job.timeoutMs,
     });
@@ -351,8 +352,7 @@ export class JobsService {
 
   /** A definition through the shared job rules; the first issue becomes a 422 on `field`. */
   private validDefinition(raw: Record<string, unknown>, field: Array<string | number>): ValidJobDefinition {
-    const { job_id: _id, status: _s, next_run_at: _n, last_run_at: _l, created_at: _c, updated_at: _u, ...definition } = raw;
-    const parsed = jobDefinitionSchema.safeParse(definition);
+    const parsed = jobDefinitionSchema.safeParse(raw);
     if (!parsed.success) throw ApiError.invalidField(field, parsed.error.issues[0]!.message);
     return parsed.data;
   }
@@ -401,6 +401,7 @@ function columns(definition: ValidJobDefinition): JobDefinitionColumns {
     responseRules: definition.response_rules,
     timeoutMs: definition.timeout_seconds === null ? null : definition.timeout_seconds * 1000,
     autoPauseAfter: definition.auto_pause_after,
+    delivery: definition.delivery,
     notifyOnFailure: definition.notify_on_failure,
   };
 }

@@ -24,6 +24,7 @@ export const JOB_EXAMPLE: Job = {
   response_rules: null,
   timeout_seconds: null,
   auto_pause_after: null,
+  delivery: 'at_least_once',
   status: 'pending',
   notify_on_failure: true,
   next_run_at: '2026-01-02T02:00:00.000Z',
@@ -48,6 +49,7 @@ export const JOB_LOGS_EXAMPLE: JobLogsResponse = {
       duration_ms: 182,
       error_message: null,
       response_body: '{"ok":true}',
+      possible_duplicate: false,
     },
   ],
 };
@@ -69,7 +71,7 @@ export const EXPORT_EXAMPLE = {
   format: 'cronbeam-jobs',
   version: 1,
   exported_at: '2026-01-01T10:15:00.000Z',
-  jobs: [{ ...JOB_DEFINITION_EXAMPLE, time_zone: 'UTC', response_rules: null, timeout_seconds: null, auto_pause_after: null }],
+  jobs: [{ ...JOB_DEFINITION_EXAMPLE, time_zone: 'UTC', response_rules: null, timeout_seconds: null, auto_pause_after: null, delivery: 'at_least_once' }],
 };
 
 export const IMPORT_EXAMPLE = {
@@ -99,6 +101,7 @@ export const IMPORT_RESULT_EXAMPLE = {
         response_rules: null,
         timeout_seconds: null,
         auto_pause_after: null,
+        delivery: 'at_least_once',
         notify_on_failure: false,
       },
       job_id: null,

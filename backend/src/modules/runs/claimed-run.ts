@@ -1,4 +1,4 @@
-import type { HttpMethod, ResponseRules, RunTrigger } from '@shared/jobs/job-types';
+import type { Delivery, HttpMethod, ResponseRules, RunTrigger } from '@shared/jobs/job-types';
 
 /** A run this instance holds the lease on and will execute: the run record plus the job's request. */
 export interface ClaimedRun {
@@ -9,6 +9,11 @@ export interface ClaimedRun {
   scheduledFor: Date;
   attempt: number;
   dueAt: Date;
+  /** Sent again after its instance died while it may have been on the wire: the target may see it twice. */
+  possibleDuplicate: boolean;
+  /** Taken over from a dead instance that may have sent it: the job's `delivery` decides whether it is sent again. */
+  uncertain: boolean;
+  delivery: Delivery;
   notifyOnFailure: boolean;
   url: string;
   method: HttpMethod;
@@ -28,6 +33,9 @@ export interface LeasedRunRow {
   scheduled_for: Date;
   attempt: number;
   due_at: Date;
+  possible_duplicate: boolean;
+  /** Only from a takeover: the dead owner may have sent it. */
+  uncertain?: boolean;
 }
 
 /** What executing a job needs from its definition (read from `jobs` by the jobs module). */
@@ -38,6 +46,8 @@ export interface JobRequest {
   headers: Record<string, string> | null;
   body: string;
   notifyOnFailure: boolean;
+  /** What a run that may have reached its target when its instance died becomes: sent again, or recorded as unknown. */
+  delivery: Delivery;
   /** What counts as success (null: any 2xx) and the job's own time limit (null: the server's). */
   responseRules: ResponseRules | null;
   timeoutMs: number | null;
@@ -52,6 +62,9 @@ export function toClaimedRun(row: LeasedRunRow, job: JobRequest): ClaimedRun {
     scheduledFor: new Date(row.scheduled_for),
     attempt: Number(row.attempt),
     dueAt: new Date(row.due_at),
+    possibleDuplicate: Boolean(row.possible_duplicate),
+    uncertain: Boolean(row.uncertain),
+    delivery: job.delivery,
     notifyOnFailure: job.notifyOnFailure,
     url: job.url,
     method: job.method,

@@ -57,6 +57,10 @@ export class JobRunEntity {
   @Column('text', { name: 'response_body', nullable: true })
   responseBody: string | null;
 
+  /** Sent again after its instance died while it may have been on the wire. */
+  @Column('boolean', { name: 'possible_duplicate', default: false })
+  possibleDuplicate: boolean;
+
   @Column('text', { name: 'skip_reason', nullable: true })
   skipReason: string | null;
 

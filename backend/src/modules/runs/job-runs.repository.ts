@@ -13,7 +13,7 @@ const { queued: QUEUED, running: RUNNING, done: DONE } = RUN_STATE;
 const STORED_ANCHOR = `id = $2 AND user_id = $1 AND state = '${DONE}' AND finished_at IS NOT NULL`;
 
 /** The columns every lease returns. */
-const LEASED_COLUMNS = 'id, job_id, user_id, trigger, scheduled_for, attempt, due_at';
+const LEASED_COLUMNS = 'id, job_id, user_id, trigger, scheduled_for, attempt, due_at, possible_duplicate';
 
 /** Runs to insert at claim time, as parallel arrays for a single unnest() INSERT. */
 export interface NewRunRows {
@@ -118,42 +118,54 @@ export class JobRunsRepository {
     ).then((result) => returnedRows<LeasedRunRow>(result));
   }
 
-  /** Takes over running runs whose lease expired before `now` (their instance died). */
+  /**
+   * Takes over running runs whose lease expired before `now` (their instance
+   * neither finished nor handed them back in time): each may have been sent,
+   * so it is marked a possible duplicate.
+   */
   leaseExpired(tx: Queryable, now: Date, limit: number, owner: string, leaseMs: number): Promise<LeasedRunRow[]> {
     return tx.query(
       `WITH picked AS (
          SELECT id FROM job_runs WHERE state = '${RUNNING}' AND lease_expires_at < $1
          ORDER BY due_at LIMIT $2 FOR UPDATE SKIP LOCKED
        )
-       UPDATE job_runs r SET state = '${RUNNING}', lease_owner = $3,
+       UPDATE job_runs r SET state = '${RUNNING}', lease_owner = $3, possible_duplicate = true,
          lease_expires_at = greatest(r.due_at, $1::timestamptz) + make_interval(secs => $4::double precision / 1000)
        FROM picked WHERE r.id = picked.id
-       RETURNING ${LEASED_COLUMNS.split(', ').map((c) => `r.${c}`).join(', ')}`,
+       RETURNING ${LEASED_COLUMNS.split(', ').map((c) => `r.${c}`).join(', ')}, true AS uncertain`,
       [now, limit, owner, leaseMs],
     ).then((result) => returnedRows<LeasedRunRow>(result));
   }
 
   /**
-   * Takes over runs leased to dead instances that were never sent: scheduled
-   * runs and retries due after the instant their owner last released
-   * (`releasedThrough[i]` for `owners[i]`, null: none). Manual runs were sent
-   * as soon as they were inserted and keep their lease. The run keeps its id.
+   * Takes over the runs leased to dead instances (`owners`; with
+   * `everyOther`, every owner but `owner`), keeping their ids. A run in
+   * `dispatched` (its owner's dispatch log) or a manual one (sent as soon as
+   * it was inserted) may have reached its target: it comes back `uncertain`
+   * and is marked a possible duplicate; every other one was never sent.
    */
-  leaseUnsent(tx: Queryable, owners: string[], releasedThrough: (Date | null)[], limit: number, owner: string, now: Date, leaseMs: number): Promise<LeasedRunRow[]> {
+  leaseOfDead(
+    tx: Queryable,
+    dead: { owners: string[]; everyOther: boolean },
+    dispatched: string[],
+    limit: number,
+    owner: string,
+    now: Date,
+    leaseMs: number,
+  ): Promise<LeasedRunRow[]> {
     return tx.query(
-      `WITH dead AS (
-         SELECT * FROM unnest($1::text[], $2::timestamptz[]) AS d(owner, released_through)
-       ), picked AS (
-         SELECT r.id FROM job_runs r JOIN dead d ON r.lease_owner = d.owner
-         WHERE r.state = '${RUNNING}' AND r.trigger <> '${RUN_TRIGGER.manual}'
-           AND (d.released_through IS NULL OR r.due_at > d.released_through)
-         ORDER BY r.due_at LIMIT $3 FOR UPDATE OF r SKIP LOCKED
+      `WITH picked AS (
+         SELECT id FROM job_runs
+         WHERE state = '${RUNNING}' AND (lease_owner = ANY($1::text[]) OR ($2::boolean AND lease_owner <> $5))
+         ORDER BY due_at LIMIT $4 FOR UPDATE SKIP LOCKED
        )
-       UPDATE job_runs r SET lease_owner = $4,
-         lease_expires_at = greatest(r.due_at, $5::timestamptz) + make_interval(secs => $6::double precision / 1000)
+       UPDATE job_runs r SET lease_owner = $5,
+         possible_duplicate = r.possible_duplicate OR r.trigger = '${RUN_TRIGGER.manual}' OR r.id = ANY($3::uuid[]),
+         lease_expires_at = greatest(r.due_at, $6::timestamptz) + make_interval(secs => $7::double precision / 1000)
        FROM picked WHERE r.id = picked.id
-       RETURNING ${LEASED_COLUMNS.split(', ').map((c) => `r.${c}`).join(', ')}`,
-      [owners, releasedThrough, limit, owner, now, leaseMs],
+       RETURNING ${LEASED_COLUMNS.split(', ').map((c) => `r.${c}`).join(', ')},
+         (r.trigger = '${RUN_TRIGGER.manual}' OR r.id = ANY($3::uuid[])) AS uncertain`,
+      [dead.owners, dead.everyOther, dispatched, limit, owner, now, leaseMs],
     ).then((result) => returnedRows<LeasedRunRow>(result));
   }
 

@@ -23,6 +23,10 @@ export { toClaimedRun, type ClaimedRun, type JobRequest, type LeasedRunRow } fro
 export type { ExecutionOutcome } from './execution-events';
 export type { StoredResult, StoredResultsHook } from './run-recorder';
 
+/** The log line of a run that may have been sent when its instance died, for a job that is never sent twice. */
+export const OUTCOME_UNKNOWN =
+  'Outcome unknown: the server sending this request stopped before its answer was recorded; it is not sent again (delivery: at most once)';
+
 /** A run a claim creates: leased to this instance, or already finished as skipped (quota) or missed (outage). */
 export type NewRun =
   | { jobId: string; userId: string; trigger: RunTrigger; scheduledFor: Date; outcome: 'leased' }
@@ -52,6 +56,7 @@ export function toLogEntry(run: JobRunEntity): JobLogEntry {
     duration_ms: run.durationMs,
     error_message: run.errorMessage,
     response_body: run.responseBody,
+    possible_duplicate: run.possibleDuplicate,
   };
 }
 
@@ -77,6 +82,11 @@ export class RunsService {
     readonly pressure: DispatchPressure,
     readonly metrics: ExecutionMetrics,
   ) {}
+
+  /** How long a lease lasts past its run's due time (execution timeout + grace). */
+  get leaseMs(): number {
+    return this.settings.leaseMs;
+  }
 
   /** This process's identity as the owner of run leases (and of its scheduler liveness row). */
   get leaseOwner(): string {
@@ -187,6 +197,7 @@ export class RunsService {
       duration_ms: result.durationMs,
       error_message: result.errorMessage,
       response_body: result.responseBody,
+      possible_duplicate: false,
     };
   }
 
@@ -220,10 +231,29 @@ export class RunsService {
     return this.runs.leaseExpired(tx, new Date(now), limit, this.owner.id, this.settings.leaseMs);
   }
 
-  /** Takes over the never-sent runs of dead instances (see JobRunsRepository.leaseUnsent); the run ids stay the same. */
-  leaseUnsent(tx: Queryable, dead: Array<{ id: string; releasedThrough: Date | null }>, limit: number, now: number): Promise<LeasedRunRow[]> {
-    if (dead.length === 0) return Promise.resolve([]);
-    return this.runs.leaseUnsent(tx, dead.map((d) => d.id), dead.map((d) => d.releasedThrough), limit, this.owner.id, new Date(now), this.settings.leaseMs);
+  /**
+   * Takes over the runs of dead instances, ids unchanged (see
+   * JobRunsRepository.leaseOfDead): those in `dispatched` come back uncertain.
+   */
+  leaseOfDead(tx: Queryable, dead: { owners: string[]; everyOther: boolean }, dispatched: string[], limit: number, now: number): Promise<LeasedRunRow[]> {
+    if (dead.owners.length === 0 && !dead.everyOther) return Promise.resolve([]);
+    return this.runs.leaseOfDead(tx, dead, dispatched, limit, this.owner.id, new Date(now), this.settings.leaseMs);
+  }
+
+  /**
+   * Records a run that may have reached its target before its instance died,
+   * for a job that is never sent twice: failed, outcome unknown, no retry.
+   */
+  recordUnknownOutcome(run: ClaimedRun): Promise<void> {
+    return this.recorder.record(run, {
+      success: false,
+      startedAt: run.dueAt,
+      responseCode: null,
+      durationMs: 0,
+      responseBody: null,
+      errorMessage: OUTCOME_UNKNOWN,
+      retryable: false,
+    });
   }
 
   /** Gives back runs claimed ahead of time but not started (shutdown), so another instance fires them on time. */

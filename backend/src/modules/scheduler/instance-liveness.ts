@@ -13,19 +13,23 @@ export type LivenessEvent =
   /** This instance was taken over (its heartbeat went stale): hand back what it holds and start afresh. */
   | 'taken-over';
 
-/** After a failed release mark (database unreachable), try again this soon. */
-const MARK_RETRY_MS = 50;
+/** After a failed dispatch record (database unreachable), try again this soon. */
+const RECORD_RETRY_MS = 50;
 
 /**
- * On a PostgreSQL server, this instance's row in `scheduler_instances`: a
- * heartbeat every `heartbeatIntervalMs` on the database's clock, and the
- * latest due instant it has released ("released through"). The dispatcher sends a group of runs
- * only once that mark covers their due time, so any run of a dead instance due
- * later was provably never sent and can be taken over at once; the mark is
- * refused to an instance that was taken over, so a stalled instance that
- * comes back never sends what another one took. The embedded database
- * cannot be shared with another process, so every scheduler on it dies with
- * the others: there it keeps no row and records nothing.
+ * This instance's row in `scheduler_instances` and its dispatch log. The
+ * dispatcher starts a run only once its id is in the log, a few dozen at a
+ * time: after a crash, a run of the dead instance that is not in its log was
+ * certainly never sent and is taken over at once, and only the logged ones
+ * (on the wire, or about to be) are uncertain. The record is refused to an
+ * instance that was taken over, so a stalled instance that comes back never
+ * sends what another one took.
+ *
+ * On a PostgreSQL server the row also carries a heartbeat every
+ * `heartbeatIntervalMs` on the database's clock, from which the other
+ * instances learn that this one died. The embedded database cannot be shared
+ * with another process: there the row only anchors the dispatch log, and at
+ * start every other instance's runs are known to be orphans.
  */
 @Injectable()
 export class InstanceLiveness {
@@ -36,12 +40,10 @@ export class InstanceLiveness {
   private stopped = false;
   private beatTimer: NodeJS.Timeout | null = null;
   private staleTimer: NodeJS.Timeout | null = null;
-  /** The due instant (ms) up to which releases are recorded; runs due by it may be sent. */
-  private markedThrough = -Infinity;
-  /** Whether liveness applies (a PostgreSQL server); asked once. */
-  private onServer: Promise<boolean> | null = null;
-  /** The mark being written, and the instant it covers. */
-  private marking: { through: number; done: Promise<boolean> } | null = null;
+  /** Whether this is a PostgreSQL server (heartbeats and takeovers apply); asked once. */
+  private server: Promise<boolean> | null = null;
+  /** When the dispatch log was last pruned (performance.now()). */
+  private prunedAt = 0;
 
   constructor(
     private readonly settings: SchedulerSettings,
@@ -54,33 +56,30 @@ export class InstanceLiveness {
     return this.runs.leaseOwner;
   }
 
-  /** Whether instances keep liveness rows here: only a PostgreSQL server can be shared by processes that die apart. */
-  applies(): Promise<boolean> {
-    this.onServer ??= this.wake.postgres().then((server) => {
-      if (!server) this.markedThrough = Infinity; // nothing to record: every release may go at once
-      return server;
-    });
-    return this.onServer;
+  /** Whether instances keep heartbeats here: only a PostgreSQL server can be shared by processes that die apart. */
+  onServer(): Promise<boolean> {
+    this.server ??= this.wake.postgres();
+    return this.server;
   }
 
-  /** Registers the row and starts beating (idempotent). */
+  /** Registers the row and, on a server, starts beating (idempotent). */
   start(): Promise<void> {
     this.started ??= this.instances.register(this.id).then(
-      () => {
-        if (this.stopped) return;
+      async () => {
+        if (this.stopped || !(await this.onServer())) return;
         this.beatTimer = setInterval(() => void this.beat(), this.settings.heartbeatIntervalMs);
         this.beatTimer.unref();
         void this.beat(); // at once: instances that died while none was running are taken over now
       },
       (error: Error) => {
-        this.started = null; // try again at the next mark
+        this.started = null; // try again at the next record
         throw error;
       },
     );
     return this.started;
   }
 
-  /** Stops beating and deletes the row: other instances need not wait for it to go stale. */
+  /** Stops beating and deletes the row (and its dispatch log): other instances need not wait for it to go stale. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.beatTimer) clearInterval(this.beatTimer);
@@ -90,57 +89,46 @@ export class InstanceLiveness {
     await this.instances.remove(this.id).catch((error: Error) => this.logger.warn(`Removing the liveness row failed: ${error.message}`));
   }
 
-  /** After being taken over: a fresh row (nothing released yet), so this instance may claim and send again. */
+  /** After being taken over: a fresh row, so this instance may claim and send again. */
   async revive(): Promise<void> {
     if (this.stopped) return;
-    this.markedThrough = -Infinity;
-    this.marking = null;
     await this.instances.register(this.id);
     this.logger.warn('This instance was taken over (its heartbeat went stale); it has handed back its unsent runs and rejoined');
   }
 
-  /** Whether runs due at `due` may be sent without first recording the release. */
-  mayRelease(due: number): boolean {
-    return due <= this.markedThrough;
+  /**
+   * Appends runs to the dispatch log; resolves true once they may be sent,
+   * false if this instance was taken over (they must not be) or is stopping.
+   * A database error is retried: sending unrecorded would risk a double.
+   */
+  async recordDispatch(runIds: string[]): Promise<boolean> {
+    for (;;) {
+      try {
+        await this.start();
+        const recorded = await this.instances.recordDispatch(this.id, runIds);
+        if (!recorded) this.events.next('taken-over');
+        else this.pruneDispatchLog();
+        return recorded;
+      } catch (error) {
+        if (this.stopped) return false;
+        this.logger.warn(`Recording a dispatch failed, retrying: ${(error as Error).message}`);
+        await new Promise((resolve) => setTimeout(resolve, RECORD_RETRY_MS));
+      }
+    }
+  }
+
+  /** The run ids the given (taken over) instances may have sent, inside the caller's transaction. */
+  dispatchedBy(tx: Queryable, ids: string[]): Promise<string[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.instances.dispatchedRuns(tx, ids);
   }
 
   /**
-   * Records that runs due up to `due` are being released; resolves true once
-   * they may be sent, false if this instance was taken over (they must not
-   * be). A database error is retried: sending unrecorded would risk a double.
+   * Marks stale instances as taken over inside the caller's transaction (see
+   * SchedulerInstancesRepository.takeOverStale); with `everyOther`, all of
+   * them (the embedded database at start: no other process can be alive).
    */
-  markReleased(due: number): Promise<boolean> {
-    if (due <= this.markedThrough) return Promise.resolve(true);
-    if (this.marking && this.marking.through >= due) return this.marking.done;
-    const previous = this.marking?.done ?? Promise.resolve(true);
-    const done = previous.then(async (ok) => {
-      if (!ok) return false;
-      if (!(await this.applies())) return true;
-      for (;;) {
-        try {
-          await this.start();
-          const marked = await this.instances.markReleased(this.id, new Date(due));
-          if (marked) this.markedThrough = Math.max(this.markedThrough, due);
-          else this.events.next('taken-over');
-          return marked;
-        } catch (error) {
-          if (this.stopped) return false;
-          this.logger.warn(`Recording a release failed, retrying: ${(error as Error).message}`);
-          await new Promise((resolve) => setTimeout(resolve, MARK_RETRY_MS));
-        }
-      }
-    });
-    const marking = { through: due, done };
-    this.marking = marking;
-    void done.finally(() => {
-      if (this.marking === marking) this.marking = null;
-    });
-    return done;
-  }
-
-  /** Marks stale instances as taken over inside the caller's transaction (see SchedulerInstancesRepository.takeOverStale). */
-  takeOverStale(tx: Queryable): Promise<StaleInstanceRow[]> {
-    return this.instances.takeOverStale(tx, this.id, this.settings.instanceStaleMs);
+  takeOverStale(tx: Queryable, everyOther = false): Promise<StaleInstanceRow[]> {
+    return this.instances.takeOverStale(tx, this.id, everyOther ? 0 : this.settings.instanceStaleMs);
   }
 
   /** Deletes the rows of stale instances with nothing left to take over. */
@@ -162,6 +150,7 @@ export class InstanceLiveness {
       this.events.next('taken-over');
       return;
     }
+
     if (row.oldest_other_ms === null) return;
     // Act the moment the oldest other heartbeat turns stale, not at the next beat.
     const staleIn = row.oldest_other_ms + this.settings.instanceStaleMs - row.now_ms;
@@ -173,5 +162,17 @@ export class InstanceLiveness {
       }, staleIn + 5);
       this.staleTimer.unref();
     }
+  }
+
+  /**
+   * Drops this instance's dispatch log entries older than two leases: by
+   * then each of their runs was recorded, handed back, or taken over at its
+   * lease's end.
+   */
+  private pruneDispatchLog(): void {
+    const keepMs = 2 * this.runs.leaseMs;
+    if (performance.now() - this.prunedAt < keepMs / 4) return;
+    this.prunedAt = performance.now();
+    this.instances.pruneDispatches(this.id, keepMs).catch((error: Error) => this.logger.warn(`Pruning the dispatch log failed: ${error.message}`));
   }
 }

@@ -7,11 +7,13 @@ import { RunDispatcher } from './run-dispatcher';
 import { SchedulerSettings } from './scheduler-settings';
 
 /**
- * Acts on the liveness rows (ADR 0091): when another instance's heartbeat
- * goes stale, takes over its never-sent runs at once (same run ids) and
- * dispatches them; when this instance finds itself taken over (it stalled
- * for longer than the stale time), hands back the runs it still holds unsent
- * and rejoins with a fresh row.
+ * Acts on the liveness rows (ADR 0091, 0129): when another instance's
+ * heartbeat goes stale, takes over its runs at once (same run ids) and
+ * dispatches them, those it may have sent as its jobs' delivery says; when
+ * this instance finds itself taken over (it stalled for longer than the
+ * stale time), hands back the runs it still holds unsent and rejoins with a
+ * fresh row. On the embedded database the previous process is dead by
+ * definition: its runs are taken over at start.
  */
 @Injectable()
 export class InstanceTakeover implements OnApplicationBootstrap, OnModuleDestroy {
@@ -29,9 +31,11 @@ export class InstanceTakeover implements OnApplicationBootstrap, OnModuleDestroy
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.settings.enabled || !(await this.liveness.applies())) return;
+    if (!this.settings.enabled) return;
+    const onServer = await this.liveness.onServer();
     this.subscription = this.liveness.events$.subscribe((event) => this.schedule(event === 'stale-instance' ? () => this.takeOver() : () => this.rejoin()));
     await this.liveness.start();
+    if (!onServer) this.schedule(() => this.takeOver(true));
   }
 
   /**
@@ -63,9 +67,9 @@ export class InstanceTakeover implements OnApplicationBootstrap, OnModuleDestroy
     });
   }
 
-  private async takeOver(): Promise<void> {
+  private async takeOver(everyOther = false): Promise<void> {
     for (let more = true; more && !this.stopped; ) {
-      const batch = await this.claimer.takeOverDead(this.clock.now());
+      const batch = await this.claimer.takeOverDead(this.clock.now(), everyOther);
       this.dispatcher.accept(batch.runs);
       more = batch.more;
     }

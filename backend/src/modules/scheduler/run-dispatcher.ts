@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { HttpExecutor, type ExecutionResult, type PreparedRequest } from '../executor/http-executor.service';
 import { RunsService, type ClaimedRun } from '../runs/runs.service';
 import { DatabaseClock } from './database-clock';
@@ -8,18 +8,29 @@ import { SchedulerSettings } from './scheduler-settings';
 interface ReadyRun {
   run: ClaimedRun;
   request: PreparedRequest;
+  /** Whether it is in this instance's dispatch log (only then may it be sent: see InstanceLiveness.recordDispatch). */
+  log: 'none' | 'pending' | 'done';
 }
 
 /** setTimeout may wake this much late; timers are set this much early and the rest is waited out precisely. */
 const EARLY_WAKE_MS = 4;
 
 /**
- * A group's release is recorded in the liveness row this long before its
- * instant: room for the round trip, so the record never delays the release;
- * and short, because runs recorded as released keep their long lease should
- * this instance die before sending them.
+ * The runs a group starts on its instant are written to the dispatch log this
+ * long before it: room for the round trip, so the record never delays the
+ * release; and short, because a logged run counts as possibly sent should
+ * this instance die before sending it.
  */
 const RECORD_LEAD_MS = 20;
+
+/**
+ * Runs waiting for a slot are logged this many at a time, the next batch as
+ * soon as fewer than RECORD_LOW_WATER logged ones are left: a slot never waits
+ * for the log, and after a crash at most about this many unsent runs count as
+ * possibly sent.
+ */
+const RECORD_CHUNK = 128;
+const RECORD_LOW_WATER = 64;
 
 /**
  * Requests started per event-loop turn. Starting a whole burst in one
@@ -64,8 +75,9 @@ export class RunDispatcher {
   private lastRelease = -Infinity;
   private readonly idle = new Set<() => void>();
   private tailListeners: Array<() => void> = [];
-  /** Due instants whose release is being recorded in the liveness row. */
-  private readonly marking = new Set<number>();
+  /** The log refused a record: this instance was taken over and sends nothing until it has handed back its runs. */
+  private refused = false;
+  private readonly logger = new Logger(RunDispatcher.name);
 
   private readonly metrics: RunsService['metrics'];
   private readonly pressure: RunsService['pressure'];
@@ -82,11 +94,24 @@ export class RunDispatcher {
     this.metrics.readGaugesFrom({ inFlight: () => this.inFlight, backlog: () => this.backlog() });
   }
 
-  /** Takes claimed runs: each executes at its due time (at once if it is already due). */
+  /**
+   * Takes claimed runs: each executes at its due time (at once if it is
+   * already due). A run taken over that may have reached its target already
+   * is sent again only if its job allows a duplicate; otherwise its outcome
+   * is recorded as unknown.
+   */
   accept(runs: ClaimedRun[]): void {
     for (const run of runs) {
+      if (run.uncertain && run.delivery === 'at_most_once') {
+        this.runs.recordUnknownOutcome(run).catch((error: Error) => this.logger.error(`Recording an unknown outcome failed: ${error.message}`));
+        continue;
+      }
       const due = run.dueAt.getTime();
-      const ready = { run, request: this.executor.prepare({ executionId: run.runId, url: run.url, method: run.method, headers: run.headers, body: run.body, responseRules: run.responseRules, timeoutMs: run.timeoutMs, userId: run.userId }) };
+      const ready = {
+        run,
+        request: this.executor.prepare({ executionId: run.runId, url: run.url, method: run.method, headers: run.headers, body: run.body, responseRules: run.responseRules, timeoutMs: run.timeoutMs, userId: run.userId }),
+        log: 'none' as const,
+      };
       const group = this.waiting.get(due);
       if (group) group.push(ready);
       else {
@@ -123,6 +148,7 @@ export class RunDispatcher {
     this.waiting.clear();
     this.queue.length = 0;
     this.queueHead = 0;
+    this.refused = false;
     this.reportWaiting();
     return ids;
   }
@@ -139,10 +165,13 @@ export class RunDispatcher {
     if (until >= WARM_MIN_MS) this.warmTimers.set(due, setTimeout(() => this.warm(due), Math.max(0, until - WARM_LEAD_MS)));
   }
 
-  /** Starts recording the release, then wakes a little early for the instant itself. */
+  /** Logs the runs the group will start on its instant, then wakes a little early for the instant itself. */
   private prepareRelease(due: number): void {
-    if (!this.waiting.has(due)) return;
-    if (!this.liveness.mayRelease(due)) this.recordRelease(due);
+    const group = this.waiting.get(due);
+    if (!group) return;
+    const backlog = this.queue.length - this.queueHead;
+    const startsAtOnce = backlog > 0 ? START_SLICE : Math.max(START_SLICE, this.settings.concurrency - this.inFlight);
+    this.record(group.slice(0, startsAtOnce));
     this.timers.set(due, setTimeout(() => this.release(due), Math.max(0, due - this.clock.now() - EARLY_WAKE_MS)));
   }
 
@@ -159,23 +188,11 @@ export class RunDispatcher {
     this.executor.warm(byOrigin);
   }
 
-  /**
-   * Waits out the last milliseconds (setImmediate turns), then queues the
-   * group. Nothing is sent before the liveness row records the release (one
-   * tiny UPDATE, started RECORD_LEAD_MS ahead): if this instance dies, runs
-   * due later are known to be unsent and are taken over at once.
-   */
+  /** Waits out the last milliseconds (setImmediate turns), then queues the group: its logged runs start at once. */
   private release(due: number): void {
     if (!this.waiting.has(due)) return;
-    const recorded = this.liveness.mayRelease(due);
-    if (!recorded) this.recordRelease(due);
     if (this.clock.now() < due) {
       this.timers.set(due, setImmediate(() => this.release(due)));
-      return;
-    }
-    if (!recorded) {
-      // Due, not yet recorded: the record's answer releases the group (no spinning meanwhile).
-      this.timers.delete(due);
       return;
     }
     this.timers.delete(due);
@@ -188,15 +205,31 @@ export class RunDispatcher {
     this.pump();
   }
 
-  /** Records the release of `due` once; when recorded, releases the group if it waits for nothing else. */
-  private recordRelease(due: number): void {
-    if (this.marking.has(due)) return;
-    this.marking.add(due);
-    void this.liveness.markReleased(due).then((ok) => {
-      this.marking.delete(due);
-      // Refused: this instance was taken over, and the group goes back to the database (InstanceTakeover).
-      if (ok && this.waiting.has(due) && !this.timers.has(due)) this.release(due);
+  /**
+   * Writes runs to the dispatch log; once written they may start (the pump
+   * is run again). Refused, this instance was taken over: those runs belong
+   * to another instance now, and InstanceTakeover hands back the rest.
+   */
+  private record(readies: ReadyRun[]): void {
+    const todo = this.refused ? [] : readies.filter((r) => r.log === 'none');
+    if (todo.length === 0) return;
+    for (const ready of todo) ready.log = 'pending';
+    void this.liveness.recordDispatch(todo.map((r) => r.run.runId)).then((ok) => {
+      for (const ready of todo) ready.log = ok ? 'done' : 'none';
+      if (!ok) this.refused = true;
+      else this.pump();
     });
+  }
+
+  /** Keeps the runs next in line for a slot logged (or being logged) ahead of it. */
+  private recordAhead(): void {
+    let ahead = 0;
+    let i = this.queueHead;
+    for (; i < this.queue.length && this.queue[i].log !== 'none' && ahead < RECORD_LOW_WATER; i++) ahead++;
+    if (ahead >= RECORD_LOW_WATER || i === this.queue.length) return;
+    const next: ReadyRun[] = [];
+    for (; i < this.queue.length && next.length < RECORD_CHUNK; i++) if (this.queue[i].log === 'none') next.push(this.queue[i]);
+    this.record(next);
   }
 
   private pump(): void {
@@ -205,9 +238,12 @@ export class RunDispatcher {
         this.pumpSoon();
         break;
       }
+      // Nothing goes on the wire before the dispatch log has it (the next batch is on its way: recordAhead).
+      if (this.queue[this.queueHead].log !== 'done') break;
       const ready = this.queue[this.queueHead++];
       void this.execute(ready);
     }
+    this.recordAhead();
     if (this.queueHead === this.queue.length) {
       this.queue.length = 0;
       this.queueHead = 0;

@@ -4,10 +4,9 @@ import type { DataSource } from 'typeorm';
 import { returnedRows } from '../../common/database/query-rows';
 import type { Queryable } from '../../common/database/transaction';
 
-/** A stale instance as a takeover sees it: its unsent runs are those due after `released_through`. */
+/** A stale instance as a takeover sees it: its runs are taken over, those in its dispatch log as possibly sent. */
 export interface StaleInstanceRow {
   id: string;
-  released_through: Date | null;
 }
 
 /** What a heartbeat learns, in database milliseconds. */
@@ -25,8 +24,11 @@ const SECONDS = (param: string) => `make_interval(secs => ${param}::double preci
  * scheduling instance keeps one row (id = its lease owner) whose heartbeat
  * is written with the database's clock, so the hosts' clocks never matter.
  * `taken_over_at` is set by the instance that takes over a stale one; from
- * then on the stale instance can neither beat nor release (the statements
- * below require it unset), so it never sends what was taken from it.
+ * then on the stale instance can neither beat nor record a dispatch (the
+ * statements below require it unset), so it never sends what was taken from
+ * it. `scheduler_dispatches` is each instance's log of the run ids it may
+ * have sent (appended before each small batch is started; its rows go with
+ * the instance's row).
  */
 @Injectable()
 export class SchedulerInstancesRepository {
@@ -56,19 +58,34 @@ export class SchedulerInstancesRepository {
   }
 
   /**
-   * Records that runs due up to `through` may now be sent (it never moves
-   * back); false when the row was taken over or is gone: nothing may be sent.
+   * Appends run ids to this instance's dispatch log: they may be sent from
+   * now on. False when the row was taken over or is gone: none may be sent.
+   * The row is share-locked, so a takeover in progress (which updates it)
+   * either sees this entry or makes this statement refuse.
    */
-  async markReleased(id: string, through: Date): Promise<boolean> {
-    const rows = returnedRows<{ id: string }>(
+  async recordDispatch(id: string, runIds: string[]): Promise<boolean> {
+    const rows = returnedRows<{ instance_id: string }>(
       await this.db.query(
-        `UPDATE scheduler_instances SET released_through = greatest(released_through, $2::timestamptz)
-         WHERE id = $1 AND taken_over_at IS NULL
-         RETURNING id`,
-        [id, through],
+        `WITH me AS (SELECT id FROM scheduler_instances WHERE id = $1 AND taken_over_at IS NULL FOR SHARE)
+         INSERT INTO scheduler_dispatches (instance_id, run_ids) SELECT id, $2::uuid[] FROM me
+         RETURNING instance_id`,
+        [id, runIds],
       ),
     );
     return rows.length === 1;
+  }
+
+  /** The run ids in the dispatch logs of the given instances (the caller's transaction holds them taken over). */
+  async dispatchedRuns(tx: Queryable, ids: string[]): Promise<string[]> {
+    const rows = returnedRows<{ id: string }>(
+      await tx.query(`SELECT DISTINCT unnest(run_ids) AS id FROM scheduler_dispatches WHERE instance_id = ANY($1::text[])`, [ids]),
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Deletes this instance's dispatch log entries older than `olderThanMs`: their runs are finished or past their lease. */
+  async pruneDispatches(id: string, olderThanMs: number): Promise<void> {
+    await this.db.query(`DELETE FROM scheduler_dispatches WHERE instance_id = $1 AND created_at < now() - ${SECONDS('$2')}`, [id, olderThanMs]);
   }
 
   /**
@@ -82,7 +99,7 @@ export class SchedulerInstancesRepository {
       .query(
         `UPDATE scheduler_instances SET taken_over_at = coalesce(taken_over_at, now())
          WHERE id <> $1 AND heartbeat_at < now() - ${SECONDS('$2')}
-         RETURNING id, released_through`,
+         RETURNING id`,
         [id, staleMs],
       )
       .then((result) => returnedRows<StaleInstanceRow>(result));
