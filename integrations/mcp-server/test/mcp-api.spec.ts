@@ -4,6 +4,7 @@ import { nextRun } from '@shared/cron';
 import { JOB_MESSAGES } from '@shared/jobs/job-rules';
 import type { Job, JobLogEntry } from '@shared/jobs/job-types';
 import { HttpTarget } from '../../../test/fakes/http-target';
+import { RESPONSE_RULE_SHAPES } from '../../../test/support/job-shapes';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 import { ADMIN_TOKEN, apiUser, progAs, type ApiUser } from './support/cronbeam-fixture';
 import { BuiltServer, callTool, connectStdio, HttpServerProcess, resultText, type McpConnection, type TransportKind } from './support/mcp-harness';
@@ -260,6 +261,32 @@ describe('MCP server against a running Cronbeam', () => {
       await expect(client().readResource({ uri: 'cronbeam://jobs/00000000-0000-4000-8000-000000000000' })).rejects.toMatchObject({ code: -32002 });
       await expect(client().readResource({ uri: 'cronbeam://jobs/nobody/logs' })).rejects.toMatchObject({ code: -32002 });
     });
+  });
+
+  describe('response rules of every shape', () => {
+    // Each shape is created, kept through an update of another field, then replaced by the next shape (the last by the first):
+    // every shape is also sent as an update, and the JSON rule is both added and removed. Few calls: the key's rate limit is shared by the file.
+    it.each(RESPONSE_RULE_SHAPES.map(([shape, sent, answered], index) => [shape, index, sent, answered] as const))(
+      'creates a job with %s, keeps them through an update of another field, then replaces them with the next shape',
+      async (_shape, index, sent, answered) => {
+        const client = clients.stdio;
+        const created = await callTool(client, 'create_job', { name: `rule-shape-${index}`, url: 'https://example.com/rules', cron_expression: '0 4 * * *', response_rules: sent });
+        expect(created.isError).toBeFalsy();
+        const job = data<Job>(created);
+        expect(job.response_rules).toEqual(answered);
+        expect((await cronbeam.http.get(`/prog/jobs/${job.job_id}`, progAs(alice))).body.response_rules).toEqual(answered);
+
+        const retimed = await callTool(client, 'update_job', { job: job.job_id, timeout_seconds: 3 });
+        expect(retimed.isError).toBeFalsy();
+        expect(data<Job>(retimed)).toMatchObject({ timeout_seconds: 3, response_rules: answered });
+
+        const [, next, nextAnswered] = RESPONSE_RULE_SHAPES[(index + 1) % RESPONSE_RULE_SHAPES.length];
+        const replaced = await callTool(client, 'update_job', { job: job.job_id, response_rules: next });
+        expect(replaced.isError).toBeFalsy();
+        expect(data<Job>(replaced)).toMatchObject({ timeout_seconds: 3, response_rules: nextAnswered });
+        await callTool(client, 'delete_job', { job: job.job_id });
+      },
+    );
   });
 
   describe('failing jobs and usage', () => {

@@ -1,5 +1,6 @@
 import { NodeApiError, NodeOperationError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
 import { HttpTarget } from '../../../test/fakes/http-target';
+import { RESPONSE_RULE_SHAPES } from '../../../test/support/job-shapes';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 import { CronbeamApi } from '../credentials/CronbeamApi.credentials';
 import { Cronbeam } from '../nodes/Cronbeam/Cronbeam.node';
@@ -192,6 +193,41 @@ describe('n8n node Cronbeam', () => {
       const badZone = await failure({ resource: 'job', operation: 'update', jobId: byId(String(job.job_id)), updateFields: { timeZone: 'Mars/Olympus' } });
       expect(badZone).toBeInstanceOf(NodeApiError);
       expect(badZone.message).toContain('Time zone must be an IANA time zone name');
+    });
+
+    describe('response rules of every shape', () => {
+      /** The node's rule fields for each shape of RESPONSE_RULE_SHAPES (the node sets no rules by leaving every rule field out). */
+      const ruleFields: Record<string, IDataObject> = {
+        'body_contains only': { bodyContains: 'ok' },
+        'expected_status only': { expectedStatus: '200-299, 304' },
+        'json_path with json_equals': { jsonPath: '$.status', jsonEquals: 'ok' },
+        'json_path that must hold null': { jsonPath: '$.error', jsonEquals: 'null' },
+        'expected_status and body_contains': { expectedStatus: '200', bodyContains: 'done' },
+        'every rule': { expectedStatus: '200-299, 304', bodyContains: 'done', jsonPath: '$.checks[0].ok', jsonEquals: 'true' },
+        'an empty object (the default status only)': { expectedStatus: '200-299' },
+        'none (null)': {},
+      };
+      /** Every rule field set, so an update replaces the rules instead of changing some of them (emptied fields turn rules off). */
+      const replacing = (fields: IDataObject): IDataObject => ({ expectedStatus: '200-299', bodyContains: '', jsonPath: '', ...fields });
+      const noRules = { expected_status: '200-299', body_contains: null, json_path: null, json_equals: null };
+
+      // Each shape is created, kept through an update of another field, then replaced by the next shape (the last by the first).
+      it.each(RESPONSE_RULE_SHAPES.map(([shape, , answered], index) => [shape, index, answered] as const))(
+        'creates a job with %s, keeps them through an update of another field, then replaces them with the next shape',
+        async (shape, index, answered) => {
+          const job = await create(`n8n-rule-shape-${index}`, { additionalFields: ruleFields[shape] });
+          expect(job.response_rules).toEqual(answered);
+
+          const retimed = await json({ resource: 'job', operation: 'update', jobId: byId(String(job.job_id)), updateFields: { timeoutSeconds: 7 } });
+          expect(retimed).toMatchObject({ timeout_seconds: 7, response_rules: answered });
+
+          const [next, , nextAnswered] = RESPONSE_RULE_SHAPES[(index + 1) % RESPONSE_RULE_SHAPES.length];
+          const replaced = await json({ resource: 'job', operation: 'update', jobId: byId(String(job.job_id)), updateFields: replacing(ruleFields[next]) });
+          expect(replaced).toMatchObject({ timeout_seconds: 7, response_rules: nextAnswered ?? noRules });
+          expect((await apiGet(`/prog/jobs/${job.job_id}`)).body).toEqual(replaced);
+          await json({ resource: 'job', operation: 'delete', jobId: byId(String(job.job_id)) });
+        },
+      );
     });
 
     it('pauses and resumes a job', async () => {

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { JOB_LOGS_LIMITS } from '@shared/jobs/job-rules';
-import { JOB_STATUSES, type Job, type JobDefinition } from '@shared/jobs/job-types';
+import { JOB_STATUSES, type Job } from '@shared/jobs/job-types';
 import type { ProgClient } from '../api/prog-client';
 import { findJob } from './job-lookup';
 import { jobChangeFields, jobDefinitionFields, jobOutput, jobReference, logEntryOutput } from './job-schemas';
@@ -9,21 +9,6 @@ import { guarded, toolResult } from './tool-results';
 
 const when = (iso: string | null) => iso ?? 'none';
 const jobLine = (job: Job) => `${job.name} (${job.job_id}): ${job.status}, ${job.method} ${job.url}, '${job.cron_expression}', next run ${when(job.next_run_at)}`;
-
-/** The definition fields of a stored job, as PUT expects them (PUT replaces the whole definition, so every field is carried over). */
-const definitionOf = (job: Job): Required<JobDefinition> => ({
-  name: job.name,
-  url: job.url,
-  method: job.method,
-  headers: job.headers,
-  body: job.body,
-    cron_expression: job.cron_expression,
-    time_zone: job.time_zone,
-    response_rules: job.response_rules,
-    timeout_seconds: job.timeout_seconds,
-    auto_pause_after: job.auto_pause_after,
-    notify_on_failure: job.notify_on_failure,
-});
 
 /** Tools for every operation of the /prog API. */
 export function registerJobTools(server: McpServer, client: ProgClient): void {
@@ -96,7 +81,8 @@ export function registerJobTools(server: McpServer, client: ProgClient): void {
       guarded(async () => {
         const current = await findJob(client, job);
         const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
-        const updated = await client.replaceJob(current.job_id, { ...definitionOf(current), ...given });
+        // PUT replaces the whole definition: the job as answered goes back with the changes (its read-only fields are ignored).
+        const updated = await client.replaceJob(current.job_id, { ...current, ...given });
         return toolResult(`Updated ${jobLine(updated)}`, updated);
       }),
   );

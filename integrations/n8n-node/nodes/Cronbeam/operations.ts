@@ -46,6 +46,8 @@ function responseRules(fields: DefinitionFields, current: JobDefinition['respons
   if (fields.bodyContains !== undefined) rules.body_contains = fields.bodyContains || null;
   if (fields.jsonPath !== undefined) rules.json_path = fields.jsonPath || null;
   if (fields.jsonEquals !== undefined) rules.json_equals = jsonScalar(fields.jsonEquals);
+  // Emptying JSON Path turns the JSON rule off, its value with it (the API refuses a value without its path).
+  if (fields.jsonPath === '' && fields.jsonEquals === undefined) rules.json_equals = null;
   return rules;
 }
 
@@ -72,23 +74,6 @@ function definitionChanges(fields: DefinitionFields, rules: JobDefinition['respo
   const changedRules = responseRules(fields, rules);
   if (changedRules !== undefined) changes.response_rules = changedRules;
   return changes;
-}
-
-/** A job as stored, in the shape PUT takes (which replaces the whole definition, so fields the node does not edit are carried over). */
-function definitionOf(job: Job): JobDefinition {
-  return {
-    name: job.name,
-    url: job.url,
-    method: job.method,
-    headers: job.headers,
-    body: job.body,
-    cron_expression: job.cron_expression,
-    time_zone: job.time_zone,
-    response_rules: job.response_rules,
-    timeout_seconds: job.timeout_seconds,
-    auto_pause_after: job.auto_pause_after,
-    notify_on_failure: job.notify_on_failure,
-  };
 }
 
 /** Runs one operation for one input item; the result becomes one output item, or one per array element. */
@@ -118,10 +103,10 @@ export async function runOperation(this: IExecuteFunctions, resource: string, op
         const fields = this.getNodeParameter('updateFields', i, {}) as DefinitionFields;
         if (!Object.keys(definitionChanges(fields)).length) throw new NodeOperationError(this.getNode(), 'Add at least one field to update', { itemIndex: i });
         const jobId = await resolveJobId.call(this, i);
-        // PUT replaces the whole definition: fields the user did not touch are sent back as they are.
+        // PUT replaces the whole definition: the job goes back as the API answered it, with the changes (its read-only fields are ignored).
         const current = await request<Job>('GET', jobPath(jobId));
         const changes = definitionChanges(fields, current.response_rules);
-        return await request<IDataObject>('PUT', jobPath(jobId), { ...definitionOf(current), ...changes } as IDataObject);
+        return await request<IDataObject>('PUT', jobPath(jobId), { ...current, ...changes } as IDataObject);
       }
       case 'delete': {
         const jobId = await resolveJobId.call(this, i);

@@ -1,0 +1,82 @@
+import fc from 'fast-check';
+import { FORBIDDEN_HEADERS } from '@shared/jobs/job-rules';
+import { HTTP_METHODS, type JobDefinition, type ResponseRules } from '@shared/jobs/job-types';
+
+/**
+ * Valid job definitions in every shape a client may send: optional fields
+ * left out or given, methods in any case, headers and bodies with spaces the
+ * API trims, JSON bodies, every combination of response rules (including
+ * explicit nulls and a JSON path that must hold null). `name` is left to the
+ * caller, which knows what is unique where it creates jobs.
+ */
+const tokenChar = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_'.split(''));
+const token = (maxLength: number) => fc.string({ unit: tokenChar, minLength: 1, maxLength });
+
+const headerName = token(20).filter((name) => !FORBIDDEN_HEADERS.includes(name.toLowerCase()));
+const headerValue = fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 40 }).filter((value) => value.trim().length > 0);
+const spaced = (text: fc.Arbitrary<string>) => fc.tuple(fc.constantFrom('', ' ', '  '), text, fc.constantFrom('', ' ')).map(([a, t, b]) => `${a}${t}${b}`);
+
+const method = fc.constantFrom(...HTTP_METHODS).chain((m) => fc.constantFrom(m, m.toLowerCase(), `${m[0]}${m.slice(1).toLowerCase()}`));
+
+const body = fc.oneof(
+  fc.string({ maxLength: 200 }),
+  fc.dictionary(token(10), fc.oneof(fc.string({ maxLength: 20 }), fc.integer(), fc.boolean(), fc.constant(null)), { maxKeys: 4 }),
+);
+
+const cronExpression = fc.constantFrom('*/5 * * * *', '0 9 * * 1-5', '30  2 * * *', '0 0 1 1 *', '15,45 8-18 * * MON-FRI', '0 12 1 JAN,JUL *', ' 0 3 * * SUN ');
+
+const timeZone = fc.constantFrom('UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe');
+
+const statusList = fc.constantFrom('200-299', '200', '200-299, 304', '100-599', '200,201 , 204', '404');
+const jsonPath = fc.constantFrom('$.status', 'status', '$.items[0].ok', "$['a b'].c", '$.checks[2]');
+const jsonValue = fc.oneof(fc.string({ maxLength: 30 }), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null));
+
+/** Each rule left out, given, or (where the API answers it so) null; json_path and json_equals given together or not at all. */
+const responseRules = fc
+  .record(
+    {
+      expected_status: statusList,
+      body_contains: fc.oneof(fc.string({ minLength: 1, maxLength: 50 }), fc.constant(null)),
+      json: fc.oneof(fc.constant(null), fc.record({ json_path: jsonPath, json_equals: jsonValue })),
+    },
+    { requiredKeys: [] },
+  )
+  .map(({ json, ...rules }) => (json ? { ...rules, ...json } : json === null ? { ...rules, json_path: null } : rules));
+
+/** A definition as a client may send it: the method in any case, the body text or a JSON object. */
+export type SentDefinition = Omit<JobDefinition, 'name' | 'method' | 'body'> & { method?: string; body?: string | Record<string, unknown> };
+
+/** A definition without its name. */
+export const jobDefinitionWithoutName: fc.Arbitrary<SentDefinition> = fc.record(
+  {
+    url: fc.tuple(fc.constantFrom('https', 'http'), token(20), fc.constantFrom('', '?a=1&b=two')).map(([scheme, path, query]) => `${scheme}://example.com/${path}${query}`),
+    method,
+    headers: fc.dictionary(spaced(headerName), spaced(headerValue), { maxKeys: 4 }),
+    body,
+    cron_expression: cronExpression,
+    time_zone: timeZone,
+    response_rules: fc.oneof(fc.constant(null), responseRules),
+    timeout_seconds: fc.oneof(fc.constant(null), fc.integer({ min: 1, max: 10 })),
+    auto_pause_after: fc.oneof(fc.constant(null), fc.integer({ min: 1, max: 1000 })),
+    notify_on_failure: fc.boolean(),
+  },
+  { requiredKeys: ['url', 'cron_expression'] },
+);
+
+const stored = (rules: Partial<ResponseRules>): ResponseRules => ({ expected_status: '200-299', body_contains: null, json_path: null, json_equals: null, ...rules });
+
+/** Each shape of response rules a client may send, with the rules the API stores and answers for it. */
+export const RESPONSE_RULE_SHAPES: ReadonlyArray<[shape: string, sent: Partial<ResponseRules> | null, answered: ResponseRules | null]> = [
+  ['body_contains only', { body_contains: 'ok' }, stored({ body_contains: 'ok' })],
+  ['expected_status only', { expected_status: '200-299, 304' }, stored({ expected_status: '200-299, 304' })],
+  ['json_path with json_equals', { json_path: '$.status', json_equals: 'ok' }, stored({ json_path: '$.status', json_equals: 'ok' })],
+  ['json_path that must hold null', { json_path: '$.error', json_equals: null }, stored({ json_path: '$.error', json_equals: null })],
+  ['expected_status and body_contains', { expected_status: '200', body_contains: 'done' }, stored({ expected_status: '200', body_contains: 'done' })],
+  [
+    'every rule',
+    { expected_status: '200-299, 304', body_contains: 'done', json_path: '$.checks[0].ok', json_equals: true },
+    { expected_status: '200-299, 304', body_contains: 'done', json_path: '$.checks[0].ok', json_equals: true },
+  ],
+  ['an empty object (the default status only)', {}, stored({})],
+  ['none (null)', null, null],
+];
