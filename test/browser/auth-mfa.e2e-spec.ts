@@ -186,7 +186,7 @@ describe('two-factor sign-in (browser)', () => {
     await page.getByLabel('New password', { exact: true }).fill('cobol-forever-1959');
     await page.getByLabel('Confirm new password').fill('cobol-forever-1959');
     await page.getByRole('button', { name: 'Change Password' }).click();
-    await page.getByRole('alert').getByText('Incorrect email or password').waitFor();
+    await page.getByRole('alert').getByText('The current password is not correct').waitFor();
     await page.getByLabel('Current password').fill(account.password);
     await page.getByRole('button', { name: 'Change Password' }).click();
     await page.getByText('Password changed').first().waitFor();

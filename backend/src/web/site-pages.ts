@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { NextFunction, Request, Response } from 'express';
-import { decideHostRoute, hostsConfigured, isAppPath, isUnexpiredJwt, type SiteHosts } from '@shared/site/host-guard';
+import { SIGNED_OUT_KEY, decideHostRoute, hostsConfigured, isAppPath, isUnexpiredJwt, type SiteHosts } from '@shared/site/host-guard';
 import type { AppConfig } from '../config/app-config';
 import { withoutTrailingSlashes } from '@shared/text/trailing-slashes';
 
@@ -143,6 +143,7 @@ export function sitePagesMiddleware(config: AppConfig, pages: SitePages) {
       protocol: req.protocol,
       hosts,
       hasSession: isUnexpiredJwt(req.cookies?.idToken as string | undefined),
+      signedOut: req.cookies?.[SIGNED_OUT_KEY] === '1',
     });
     if (decision.kind === 'redirect') {
       if (decision.clearSession) clearSessionCookies(req, res);

@@ -60,6 +60,8 @@ export const AUTH_FIELD_MESSAGES = {
   emailInvalid: 'Enter a valid email address',
   passwordRequired: AUTH_MESSAGES.passwordRequired,
   passwordTooShort: 'Password must be at least 8 characters',
+  /** The rule as the sign-up form states it before anything is sent. */
+  passwordRule: 'At least 8 characters.',
   passwordTooLong: 'Password must be at most 256 characters',
   codeInvalid: 'The verification code has 6 digits',
   newPasswordRequired: AUTH_MESSAGES.newPasswordRequired,

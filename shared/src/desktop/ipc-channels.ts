@@ -19,7 +19,7 @@ export const IPC_EVENT_CHANNELS = ['session:changed'] as const;
 export type IpcEventChannel = (typeof IPC_EVENT_CHANNELS)[number];
 
 /** Session values the window may keep (the same keys as the web app's cookies). */
-export const DESKTOP_SESSION_KEYS = ['accessToken', 'idToken', 'refreshToken', 'tokenExpiry', 'authIntent', 'verificationEmail'] as const;
+export const DESKTOP_SESSION_KEYS = ['accessToken', 'idToken', 'refreshToken', 'tokenExpiry', 'authIntent', 'verificationEmail', 'signedOut'] as const;
 export type DesktopSessionKey = (typeof DESKTOP_SESSION_KEYS)[number];
 
 /** The window argument the preload reads the API base from (a sandboxed preload sees process.argv, not main's state). */

@@ -11,6 +11,7 @@ const request = (over: Partial<HostGuardRequest>): HostGuardRequest => ({
   protocol: 'https',
   hosts: { app: 'app.example.com', marketing: 'www.example.com' },
   hasSession: false,
+  signedOut: false,
   ...over,
 });
 
@@ -60,5 +61,19 @@ describe('host guard rules', () => {
 
   it('lets the social-login callback through without a session', () => {
     expect(decideHostRoute(request({ path: '/dashboard/auth/callback', host: 'app.example.com' }))).toEqual({ kind: 'serve', page: 'page' });
+  });
+
+  it('forwards a signed-in user from /login to the dashboard (or the pricing page a plan was chosen on)', () => {
+    const app = { host: 'app.example.com' };
+    expect(decideHostRoute(request({ ...app, path: '/login', hasSession: true }))).toEqual({ kind: 'redirect', location: '/dashboard', clearSession: false });
+    expect(decideHostRoute(request({ ...app, path: '/login', search: '?redirect=pricing', hasSession: true }))).toMatchObject({ location: '/pricing' });
+    expect(decideHostRoute(request({ ...app, path: '/login' }))).toEqual({ kind: 'serve', page: 'page' });
+  });
+
+  it('says the session expired only when it did: after a sign-out of the user\'s own, /login without the message', () => {
+    const app = { host: 'app.example.com' };
+    expect(decideHostRoute(request({ ...app, path: '/dashboard', signedOut: true }))).toEqual({ kind: 'redirect', location: '/login', clearSession: true });
+    expect(decideHostRoute(request({ ...app, path: '/success', signedOut: true }))).toMatchObject({ location: '/login' });
+    expect(decideHostRoute(request({ ...app, path: '/dashboard' }))).toMatchObject({ location: expect.stringContaining('/login?error=') });
   });
 });

@@ -78,10 +78,25 @@ export interface HostGuardRequest {
   hosts: SiteHosts;
   /** An identity token exists and has not expired. */
   hasSession: boolean;
+  /**
+   * The last session here ended by the user's own sign-out (the signedOut
+   * session value), not by expiry: a page that needs a session then sends the
+   * user to /login without saying the session expired.
+   */
+  signedOut: boolean;
 }
 
-function loginWithMessage(): string {
-  return `/login?${new URLSearchParams({ error: SESSION_EXPIRED_MESSAGE }).toString()}`;
+/** The session value a deliberate sign-out leaves behind (and a sign-in removes). */
+export const SIGNED_OUT_KEY = 'signedOut';
+
+/** Where a page that needs a session sends a visitor without one: the message only when a session ran out. */
+function loginFor(req: HostGuardRequest): string {
+  return req.signedOut ? '/login' : `/login?${new URLSearchParams({ error: SESSION_EXPIRED_MESSAGE }).toString()}`;
+}
+
+/** Where /login forwards a signed-in user: the dashboard, or the pricing page a paid plan was chosen on. */
+function signedInHome(search: string): string {
+  return new URLSearchParams(search).get('redirect') === 'pricing' ? '/pricing' : '/dashboard';
 }
 
 /**
@@ -89,10 +104,12 @@ function loginWithMessage(): string {
  * - open pages are served on every host; `/` on the app (or dev) host goes to
  *   /dashboard with a session, else to /login; with no hosts configured it is
  *   the landing page for visitors and the dashboard for a signed-in user;
- * - /login, /signup and /verify live on the app (or dev) host only;
+ * - /login, /signup and /verify live on the app (or dev) host only; /login
+ *   forwards a signed-in user to the dashboard;
  * - /dashboard and /profile live on the app (or dev) host and need a session,
  *   else the session is cleared and the browser goes to /login with the
- *   session-expired message; /success and /cancel need a session;
+ *   session-expired message (without it after a sign-out of the user's own);
+ *   /success and /cancel need a session;
  * - everything else (the social-login callback, unknown paths) is served.
  */
 export function decideHostRoute(req: HostGuardRequest): HostDecision {
@@ -109,15 +126,16 @@ export function decideHostRoute(req: HostGuardRequest): HostDecision {
   if (isOpenPath(req.path)) return { kind: 'serve', page: 'page' };
   if (isAuthPage(req.path)) {
     if (!onAppSide && appHost) return { kind: 'redirect', location: elsewhere(req.path + req.search), clearSession: false };
+    if (req.path === '/login' && req.hasSession) return { kind: 'redirect', location: signedInHome(req.search), clearSession: false };
     return { kind: 'serve', page: 'page' };
   }
   if (isSessionPage(req.path)) {
     if (!onAppSide && appHost) return { kind: 'redirect', location: elsewhere(req.path + req.search), clearSession: false };
-    if (!req.hasSession) return { kind: 'redirect', location: loginWithMessage(), clearSession: true };
+    if (!req.hasSession) return { kind: 'redirect', location: loginFor(req), clearSession: true };
     return { kind: 'serve', page: 'page' };
   }
   if (needsSessionOnly(req.path) && !req.hasSession) {
-    const login = loginWithMessage();
+    const login = loginFor(req);
     return { kind: 'redirect', location: onAppSide || !appHost ? login : elsewhere(login), clearSession: true };
   }
   return { kind: 'serve', page: 'page' };

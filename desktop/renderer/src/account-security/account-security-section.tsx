@@ -2,8 +2,9 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { newPasswordSchema } from '@shared/auth/auth-schemas';
 import type { RememberedDeviceView } from '@shared/auth/mfa-schemas';
-import { errorMessage } from '../api/api-error';
-import { cleanAuthMessage } from '../api/error-messages';
+import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { ApiRequestError, errorMessage } from '../api/api-error';
+import { ERROR_TEXT, cleanAuthMessage } from '../api/error-messages';
 import { FormAlert } from '../auth/auth-layout';
 import { readClaims } from '../session/id-token';
 import { useSession } from '../session/session-store';
@@ -71,7 +72,14 @@ function ChangePasswordForm() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
-      await accountSecurityApi.changePassword({ old_password: oldPassword, new_password: newPassword });
+      try {
+        await accountSecurityApi.changePassword({ old_password: oldPassword, new_password: newPassword });
+      } catch (failure) {
+        if (failure instanceof ApiRequestError && failure.status === 400 && failure.detail === AUTH_MESSAGES.incorrectCredentials) {
+          throw new Error(ERROR_TEXT.currentPasswordIncorrect);
+        }
+        throw failure;
+      }
       setOldPassword('');
       setNewPassword('');
       setConfirm('');
@@ -174,7 +182,7 @@ function SignOutEverywhere() {
           void run(async () => {
             await accountSecurityApi.globalSignOut();
             // Remembered devices stay remembered (as with the managed service); only sessions end.
-            useSession.getState().clear();
+            useSession.getState().signOut();
             navigate(`/login${email ? `?email=${encodeURIComponent(email)}` : ''}`, { replace: true });
           })
         }

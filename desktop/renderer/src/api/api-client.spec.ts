@@ -71,6 +71,9 @@ describe('API client and error mapping', () => {
     );
     expect(messageForDetail('Bad refresh token')).toBe('Bad refresh ***');
     expect(messageForDetail('Incorrect email or password')).toBe('Incorrect email or password');
+    // The app's own validation texts stay whole, in a 422's field issues too.
+    expect(messageForDetail([{ loc: ['body', 'password'], msg: 'Password must be at least 8 characters' }])).toBe('Password must be at least 8 characters');
+    expect(messageForDetail('Please enter a name for the API key')).toBe('Please enter a name for the API key');
     expect(messageForDetail(undefined)).toBe('An error occurred');
   });
 

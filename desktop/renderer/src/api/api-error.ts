@@ -1,4 +1,8 @@
+import { AUTH_FIELD_MESSAGES, AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { DEPLOYMENT_MESSAGES } from '@shared/deployments/deployment-rules';
+import { API_KEY_MESSAGES } from '@shared/jobs/api-key-types';
 import type { JobLimitExceeded } from '@shared/jobs/job-types';
+import { ALERT_CHANNEL_MESSAGES } from '@shared/notifications/alert-channels';
 import { ERROR_TEXT, scrubSecrets } from './error-messages';
 
 /** One field problem of a 422 answer. */
@@ -11,7 +15,22 @@ export interface FieldIssue {
 /** The 403 `detail` when the plan's job count is used up (the shape is shared with the API). */
 export type JobLimitDetail = JobLimitExceeded;
 
-const CATALOGUE: ReadonlySet<string> = new Set(Object.values(ERROR_TEXT));
+/**
+ * The app's own texts, shown word for word: the scrubbing of secret-sounding
+ * words is for what identity providers and other services say, and would turn
+ * "Password must be at least 8 characters" into "*** must be at least 8
+ * characters". The catalogues of rules whose texts name such a word are listed.
+ */
+const OWN_TEXTS: ReadonlySet<string> = new Set(
+  [ERROR_TEXT, AUTH_MESSAGES, AUTH_FIELD_MESSAGES, API_KEY_MESSAGES, DEPLOYMENT_MESSAGES, ALERT_CHANNEL_MESSAGES].flatMap((catalogue) =>
+    (Object.values(catalogue) as unknown[]).filter((text): text is string => typeof text === 'string'),
+  ),
+);
+
+/** A text as shown: the app's own as it is, anything else scrubbed. */
+function shownText(text: string): string {
+  return OWN_TEXTS.has(text) ? text : scrubSecrets(text);
+}
 
 /**
  * A failed API call: the HTTP status (0 when the server was not reached) and
@@ -42,11 +61,11 @@ export class ApiRequestError extends Error {
   }
 }
 
-/** The text to show for a server `detail`: the catalogue's words, or the server's scrubbed, or 'An error occurred'. */
+/** The text to show for a server `detail`: the app's own words, or the server's scrubbed, or 'An error occurred'. */
 export function messageForDetail(detail: unknown): string {
-  if (typeof detail === 'string' && detail.trim()) return CATALOGUE.has(detail) ? detail : scrubSecrets(detail);
+  if (typeof detail === 'string' && detail.trim()) return shownText(detail);
   if (Array.isArray(detail) && detail.length > 0) {
-    return scrubSecrets(detail.map((issue: FieldIssue) => issue.msg).join('; '));
+    return detail.map((issue: FieldIssue) => shownText(String(issue.msg))).join('; ');
   }
   if (detail && typeof detail === 'object' && 'error' in detail) {
     if ((detail as { error: unknown }).error === 'Job limit exceeded') return ERROR_TEXT.jobLimit;
@@ -55,9 +74,9 @@ export function messageForDetail(detail: unknown): string {
   return ERROR_TEXT.generic;
 }
 
-/** The shown text of any thrown value, scrubbed. */
+/** The shown text of any thrown value: the app's own words, anything else scrubbed. */
 export function errorMessage(error: unknown): string {
   if (error instanceof ApiRequestError) return error.message;
-  if (error instanceof Error && error.message) return scrubSecrets(error.message);
+  if (error instanceof Error && error.message) return shownText(error.message);
   return ERROR_TEXT.generic;
 }

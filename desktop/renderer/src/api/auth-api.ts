@@ -1,4 +1,5 @@
 import type { TokenResponse } from '@shared/auth/auth-schemas';
+import { apiBase } from '../platform/platform';
 import { apiRequest, isTransient } from './api-client';
 import { withRetry } from './retry';
 
@@ -20,8 +21,26 @@ export const authApi = {
     apiRequest<TokenResponse>('POST', '/auth/social-login', { auth: false, body: { code, state } }),
   logout: (refreshToken: string | null) =>
     apiRequest<unknown>('POST', '/auth/logout', { auth: false, body: refreshToken ? { refresh_token: refreshToken } : {} }),
-  ping: () => apiRequest<{ message: string }>('GET', '/ping', { auth: false }),
+  ping: (signal?: AbortSignal) => apiRequest<{ message: string }>('GET', '/ping', { auth: false, signal }),
+  /**
+   * Whether mail to `email` waits in the development server's outbox instead
+   * of being sent. The outbox exists only outside production and answers only
+   * callers on the server's own machine; anywhere else this is false.
+   */
+  mailInDevOutbox: async (email: string): Promise<boolean> => {
+    try {
+      const outbox = await apiRequest<Array<{ to: string }>>('GET', '/dev/outbox', { auth: false });
+      return Array.isArray(outbox) && outbox.some((mail) => mail.to.toLowerCase() === email.toLowerCase());
+    } catch {
+      return false;
+    }
+  },
 };
+
+/** Where a development server keeps the mail it does not send (JSON, newest first). */
+export function devOutboxUrl(): string {
+  return `${apiBase()}/dev/outbox`;
+}
 
 /** Where the browser starts a social sign-in or sign-up (the server redirects to the provider). */
 export function socialAuthorizeUrl(base: string, intent: 'login' | 'signup'): string {

@@ -15,6 +15,8 @@ export const ERROR_TEXT = {
   generic: 'An error occurred',
   userNotFound: AUTH_MESSAGES.userDoesNotExist,
   wrongCredentials: AUTH_MESSAGES.incorrectCredentials,
+  /** Change Password: the API answers a wrong current password in the sign-in's words, which name an email nobody typed there. */
+  currentPasswordIncorrect: 'The current password is not correct',
   tooManyAttempts: AUTH_MESSAGES.tooManyFailedAttempts,
   authFailed: AUTH_MESSAGES.authenticationFailed,
   emailAlreadyRegistered: AUTH_MESSAGES.emailAlreadyRegistered,

@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
 import type { TokenResponse } from '@shared/auth/auth-schemas';
 import { isChallenge, type ChallengeResponse } from '@shared/auth/mfa-schemas';
+import { authApi } from '../api/auth-api';
 import { errorMessage } from '../api/api-error';
 import { cleanAuthMessage } from '../api/error-messages';
 import { useSession } from '../session/session-store';
@@ -9,6 +11,7 @@ import { AuthLayout, FormAlert } from './auth-layout';
 import { CHALLENGE_TITLES, SignInChallenge } from './sign-in-challenge';
 import { signInWithPassword } from './sign-in-api';
 import { SocialButton } from './social-button';
+import type { VerifyPageState } from './verify-page';
 
 /** /login: email and password, a social button, `?email=` prefill and `?error=` message. */
 export function LoginPage() {
@@ -20,6 +23,22 @@ export function LoginPage() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(params.get('error'));
   const [challenge, setChallenge] = useState<ChallengeResponse | null>(null);
+  const [resending, setResending] = useState(false);
+  const address = email.trim();
+  // An account whose address was never verified: the way on is /verify, with a fresh code if the old one is lost.
+  const unconfirmed = error === AUTH_MESSAGES.userNotConfirmed && address !== '';
+  const verifyUrl = `/verify?email=${encodeURIComponent(address)}`;
+
+  const resendCode = async () => {
+    setResending(true);
+    try {
+      await authApi.resendCode(address);
+      navigate(verifyUrl, { state: { codeSentTo: address } satisfies VerifyPageState });
+    } catch (failure) {
+      setError(cleanAuthMessage(errorMessage(failure)));
+      setResending(false);
+    }
+  };
 
   const finish = (tokens: TokenResponse) => {
     signIn(tokens);
@@ -63,7 +82,19 @@ export function LoginPage() {
 
   return (
     <AuthLayout title="Welcome back" subtitle="Sign in to manage your scheduled jobs.">
-      {error && <FormAlert kind="error">{error}</FormAlert>}
+      {error && (
+        <FormAlert kind="error">
+          {error}
+          {unconfirmed && (
+            <span className="alert-actions">
+              Verify {address} with the code we mailed to it. <Link to={verifyUrl}>Enter the verification code</Link>
+              <button type="button" className="button button-secondary button-small" onClick={() => void resendCode()} disabled={resending}>
+                {resending ? 'Sending...' : 'Resend verification code'}
+              </button>
+            </span>
+          )}
+        </FormAlert>
+      )}
       <form className="form" onSubmit={submit} noValidate>
         <div className="field">
           <label htmlFor="login-email">Email</label>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { AUTH_FIELD_MESSAGES } from '@shared/auth/auth-messages';
 import { authApi } from '../api/auth-api';
 import { errorMessage } from '../api/api-error';
 import { ERROR_TEXT, cleanAuthMessage } from '../api/error-messages';
@@ -60,8 +61,12 @@ export function SignupPage() {
             autoComplete="new-password"
             value={password}
             onChange={(e) => setPassword(e.target.value)}
+            aria-describedby="signup-password-rule"
             required
           />
+          <span id="signup-password-rule" className="field-hint">
+            {AUTH_FIELD_MESSAGES.passwordRule}
+          </span>
         </div>
         <button
           type="submit"

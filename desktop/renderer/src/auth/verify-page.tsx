@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { authApi } from '../api/auth-api';
+import { Link, Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { authApi, devOutboxUrl } from '../api/auth-api';
 import { errorMessage } from '../api/api-error';
 import { cleanAuthMessage } from '../api/error-messages';
 import { sessionStorageAdapter } from '../platform/platform';
@@ -10,19 +10,43 @@ import { AuthLayout, FormAlert } from './auth-layout';
 export const VERIFY_REDIRECT_MS = 2000;
 export const VERIFICATION_CODE_LENGTH = 6;
 
-/** /verify: the code sent to the address from the query, the route or the verificationEmail cookie. */
+/** What /login passes along when it has just sent a new code (its "Resend verification code"). */
+export interface VerifyPageState {
+  codeSentTo?: string;
+}
+
+/** The notice that a new code went out. */
+export const codeSentText = (email: string) => `A new code was sent to ${email}.`;
+
+/**
+ * /verify: the code sent to the address from the query, the route or the
+ * verificationEmail cookie. On a development server that keeps its mail in
+ * the dev outbox, it says where the code is.
+ */
 export function VerifyPage() {
   const [params] = useSearchParams();
   const route = useParams();
   const navigate = useNavigate();
+  const { state } = useLocation() as { state: VerifyPageState | null };
   const email = params.get('email') ?? route.email ?? sessionStorageAdapter().get('verificationEmail');
   const [code, setCode] = useState('');
   const [verifying, setVerifying] = useState(false);
   const [sending, setSending] = useState(false);
   const [verified, setVerified] = useState(false);
-  const [message, setMessage] = useState<{ kind: 'error' | 'success'; text: string } | null>(null);
+  const [message, setMessage] = useState<{ kind: 'error' | 'success'; text: string } | null>(() =>
+    email && state?.codeSentTo === email ? { kind: 'success', text: codeSentText(email) } : null,
+  );
+  const [inDevOutbox, setInDevOutbox] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
+  useEffect(() => {
+    if (!email) return;
+    let current = true;
+    void authApi.mailInDevOutbox(email).then((found) => current && setInDevOutbox(found));
+    return () => {
+      current = false;
+    };
+  }, [email]);
 
   if (!email) return <Navigate to="/signup" replace />;
 
@@ -48,7 +72,8 @@ export function VerifyPage() {
     setMessage(null);
     try {
       await authApi.resendCode(email);
-      setMessage({ kind: 'success', text: `A new code was sent to ${email}.` });
+      setMessage({ kind: 'success', text: codeSentText(email) });
+      if (!inDevOutbox) setInDevOutbox(await authApi.mailInDevOutbox(email));
     } catch (failure) {
       setMessage({ kind: 'error', text: cleanAuthMessage(errorMessage(failure)) });
     } finally {
@@ -66,6 +91,15 @@ export function VerifyPage() {
       }
     >
       {message && <FormAlert kind={message.kind}>{message.text}</FormAlert>}
+      {inDevOutbox && (
+        <FormAlert kind="info">
+          This development server does not send mail: the code is in the dev outbox at{' '}
+          <a href={devOutboxUrl()} target="_blank" rel="noreferrer">
+            {devOutboxUrl()}
+          </a>
+          .
+        </FormAlert>
+      )}
       <form className="form" onSubmit={verify} noValidate>
         <div className="field">
           <label htmlFor="verify-code">Verification code</label>

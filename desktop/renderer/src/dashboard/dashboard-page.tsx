@@ -37,17 +37,20 @@ export default function DashboardPage() {
     } catch {
       // The session ends on this device whatever the server answered.
     }
-    useSession.getState().clear();
+    useSession.getState().signOut();
     navigate('/login', { replace: true });
   };
 
   return (
     <div className="dashboard-layout">
+      <a className="skip-link" href="#main-content">
+        Skip to content
+      </a>
       <SideNav open={navOpen} onNavigate={() => setNavOpen(false)} />
       {navOpen && <div className="nav-scrim" onClick={() => setNavOpen(false)} aria-hidden="true" />}
       <div className="dashboard-main">
         <TopBar onLogout={logout} onToggleNav={() => setNavOpen(!navOpen)} />
-        <main className="dashboard-content">
+        <main className="dashboard-content" id="main-content" tabIndex={-1}>
           <Suspense fallback={<div className="spinner" role="status" aria-label="Loading section" />}>
             <Routes>
               <Route index element={<OverviewSection />} />

@@ -40,7 +40,7 @@ export default function ProfilePage() {
     } catch {
       // The session ends on this device whatever the server answered.
     }
-    useSession.getState().clear();
+    useSession.getState().signOut();
     navigate('/login', { replace: true });
   };
 
@@ -60,6 +60,9 @@ export default function ProfilePage() {
 
   return (
     <div className="dashboard-layout">
+      <a className="skip-link" href="#main-content">
+        Skip to content
+      </a>
       <nav className={navOpen ? 'side-nav side-nav-open' : 'side-nav'} aria-label="Profile menu">
         <div className="brand side-brand">
           <span className="brand-mark" aria-hidden="true">
@@ -92,7 +95,7 @@ export default function ProfilePage() {
             <UserMenu onLogout={() => void logout()} />
           </div>
         </header>
-        <main className="dashboard-content profile-content">
+        <main className="dashboard-content profile-content" id="main-content" tabIndex={-1}>
           <AccountSection />
           <AccountSecuritySection />
           <SubscriptionSection />

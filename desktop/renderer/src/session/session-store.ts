@@ -1,4 +1,5 @@
 import type { TokenResponse } from '@shared/auth/auth-schemas';
+import { SIGNED_OUT_KEY } from '@shared/site/host-guard';
 import { create } from 'zustand';
 import { sessionStorageAdapter } from '../platform/platform';
 
@@ -11,12 +12,18 @@ interface SessionState {
   signIn(tokens: Pick<TokenResponse, 'access_token' | 'id_token' | 'expires_in'> & { refresh_token?: string }): void;
   /** Clears every session value together, as logout and expiry require. */
   clear(): void;
+  /**
+   * Clears the session as the user's own sign-out, and remembers that it was:
+   * a later visit to a page that needs a session says "sign in", not "your
+   * session has expired".
+   */
+  signOut(): void;
 }
 
 const TOKEN_KEYS = ['accessToken', 'idToken', 'refreshToken', 'tokenExpiry'] as const;
 
 /** The signed-in session: tokens in memory, persisted through the platform's storage. */
-export const useSession = create<SessionState>((set) => ({
+export const useSession = create<SessionState>((set, get) => ({
   accessToken: sessionStorageAdapter().get('accessToken'),
   idToken: sessionStorageAdapter().get('idToken'),
   hydrate: () => {
@@ -29,11 +36,16 @@ export const useSession = create<SessionState>((set) => ({
     storage.set('idToken', tokens.id_token);
     if (tokens.refresh_token) storage.set('refreshToken', tokens.refresh_token);
     storage.set('tokenExpiry', String(Date.now() + tokens.expires_in * 1000));
+    storage.remove(SIGNED_OUT_KEY);
     set({ accessToken: tokens.access_token, idToken: tokens.id_token });
   },
   clear: () => {
     const storage = sessionStorageAdapter();
     for (const key of TOKEN_KEYS) storage.remove(key);
     set({ accessToken: null, idToken: null });
+  },
+  signOut: () => {
+    get().clear();
+    sessionStorageAdapter().set(SIGNED_OUT_KEY, '1');
   },
 }));

@@ -1,6 +1,7 @@
-import { decideHostRoute, type HostDecision, type SiteHosts } from '@shared/site/host-guard';
+import { SIGNED_OUT_KEY, decideHostRoute, type HostDecision, type SiteHosts } from '@shared/site/host-guard';
 import { lazy, useEffect, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { sessionStorageAdapter } from '../platform/platform';
 import { isIdTokenExpired } from '../session/id-token';
 import { useSession } from '../session/session-store';
 
@@ -29,6 +30,7 @@ function decide(pathname: string, search: string): HostDecision {
     protocol: window.location.protocol.replace(':', ''),
     hosts: readSiteHosts(),
     hasSession: !isIdTokenExpired(useSession.getState().idToken),
+    signedOut: sessionStorageAdapter().get(SIGNED_OUT_KEY) === '1',
   });
 }
 
