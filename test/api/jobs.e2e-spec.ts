@@ -198,6 +198,7 @@ describe('dashboard job API (/api/jobs)', () => {
         duration_ms: 10,
         error_message: null,
         response_body: null,
+        possible_duplicate: false,
       });
     });
 

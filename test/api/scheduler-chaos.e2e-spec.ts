@@ -76,7 +76,7 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
     // Small claim batches, so that both instances claim part of the burst.
     const env = { SCHEDULER_ENABLED: 'true', ALLOW_PRIVATE_TARGETS: 'true', SCHEDULER_POLL_INTERVAL_MS: '200', SCHEDULER_BATCH_SIZE: '40', SCHEDULER_IDLE_GC: 'false' };
     instances.push(await InstanceProcess.start(database.url, env)); // the first one migrates
-    instances.push(await InstanceProcess.start(database.url, env));
+    instances.push(await InstanceProcess.start(database.url, env)); // (twoLiveInstances replaces killed ones with the same settings)
     db = await SchedulerFixtures.connect(database.url);
     await eventually(async () => (await db.query(`SELECT id FROM scheduler_instances`)).length === 2, 10_000, 'both liveness rows');
   });
@@ -87,6 +87,16 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
     await database?.drop();
     await target?.close();
   });
+
+  const instanceEnv = { SCHEDULER_ENABLED: 'true', ALLOW_PRIVATE_TARGETS: 'true', SCHEDULER_POLL_INTERVAL_MS: '200', SCHEDULER_BATCH_SIZE: '40', SCHEDULER_IDLE_GC: 'false' };
+
+  /** Two live instance processes again after one was killed or stopped: starts what is missing, waits for both liveness rows. */
+  async function twoLiveInstances(): Promise<[InstanceProcess, InstanceProcess]> {
+    for (let i = instances.length - 1; i >= 0; i--) if (instances[i].child.exitCode !== null || instances[i].child.signalCode !== null) instances.splice(i, 1);
+    while (instances.length < 2) instances.push(await InstanceProcess.start(database.url, instanceEnv));
+    await eventually(async () => (await db.query(`SELECT id FROM scheduler_instances WHERE taken_over_at IS NULL`)).length === 2, 10_000, 'both liveness rows');
+    return [instances[0], instances[1]];
+  }
 
   /**
    * Inserts a burst of JOBS jobs due in 6 s, waits until the two instances have
@@ -185,6 +195,133 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
     // A graceful stop deletes the instance's row at once.
     await burst.survivor.stop();
     expect(await db.query(`SELECT id FROM scheduler_instances`)).toEqual([]);
+  });
+
+  /**
+   * kill -9 of the instance holding more of a burst of KILL_JOBS, `offsetMs`
+   * after the instant, while the target takes ANSWER_MS to answer (so that
+   * what was sent is still on the wire). Counts deliveries per execution id:
+   * a run may arrive twice only if it had arrived before the kill and its job
+   * allows it (at_least_once); every other delivery comes within 5 s of the
+   * instant (plus the offset).
+   */
+  const KILL_JOBS = 500;
+  const ANSWER_MS = 400;
+  /**
+   * The burst is spread over this many target origins: an origin gets 32
+   * connections at first, and 500 slow requests to one origin would queue
+   * behind them for seconds, which is not what these trials measure.
+   */
+  const ORIGINS = 16;
+  const slowTargets: HttpTarget[] = [];
+  afterAll(async () => {
+    for (const t of slowTargets) await t.close();
+  });
+  /** Requests written to a socket just before the kill may be read by the target a moment later. */
+  const ON_THE_WIRE_MARGIN_MS = 100;
+
+  async function killAround(name: string, offsetMs: number, atMostOnceEvery: number) {
+    await twoLiveInstances();
+    while (slowTargets.length < ORIGINS) slowTargets.push(await HttpTarget.start());
+    for (const t of slowTargets) t.on(`/${name}`, (_req, res) => setTimeout(() => res.writeHead(200).end('ok'), ANSWER_MS));
+    const userId = await db.user('unlimited');
+    const due = new Date(Date.now() + 6_000);
+    await db.query(
+      `INSERT INTO jobs (user_id, name, url, cron_expression, status, next_run_at, delivery)
+       SELECT $1, '${name}-' || n, ($2::text[])[1 + n % ${ORIGINS}] || '/${name}?n=' || n, '0 0 1 1 *', 'scheduled', $3,
+              CASE WHEN $4 > 0 AND n % $4 = 0 THEN 'at_most_once' ELSE 'at_least_once' END
+       FROM generate_series(1, ${KILL_JOBS}) AS n`,
+      [userId, `{${slowTargets.map((t) => t.url).join(",")}}`, due, atMostOnceEvery],
+    );
+    const claimed = await eventually(async () => {
+      const rows = await db.query<{ id: string; lease_owner: string; delivery: string }>(
+        `SELECT r.id, r.lease_owner, j.delivery FROM job_runs r JOIN jobs j ON j.id = r.job_id WHERE r.user_id = $1 AND r.state = 'running'`,
+        [userId],
+      );
+      return rows.length === KILL_JOBS ? rows : null;
+    }, 10_000, 'the whole burst claimed');
+    const held = (instance: InstanceProcess) => claimed.filter((r) => r.lease_owner.startsWith(instance.ownerPrefix));
+    const [victim] = held(instances[0]).length >= held(instances[1]).length ? instances : [instances[1], instances[0]];
+    const victimRuns = new Set(held(victim).map((r) => r.id));
+    const atMostOnce = new Set(claimed.filter((r) => r.delivery === 'at_most_once').map((r) => r.id));
+
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due.getTime() + offsetMs - Date.now())));
+    victim.child.kill('SIGKILL');
+    const killedAt = Date.now();
+
+    // Every run is recorded once: sent (success), or, for an at_most_once run that was on the wire, "outcome unknown".
+    const runs = await eventually(async () => {
+      const rows = await db.query<{ id: string; status: string; error_message: string | null; possible_duplicate: boolean }>(
+        `SELECT id, status, error_message, possible_duplicate FROM job_runs WHERE user_id = $1`,
+        [userId],
+      );
+      return rows.length === KILL_JOBS && rows.every((r) => r.status !== null) ? rows : null;
+    }, 20_000, 'every run recorded');
+    await schedulerPassed(db, `${target.url}/sentinel`, 500); // a late second delivery would have arrived by now
+
+    const deliveries = new Map<string, number[]>();
+    for (const r of slowTargets.flatMap((t) => t.requests(`/${name}`))) {
+      const id = String(r.headers[EXECUTION_ID]);
+      deliveries.set(id, [...(deliveries.get(id) ?? []), r.arrivedAt]);
+    }
+    const onTheWire = new Set([...deliveries].filter(([id, at]) => victimRuns.has(id) && at[0] < killedAt + ON_THE_WIRE_MARGIN_MS).map(([id]) => id));
+    const doubled = [...deliveries].filter(([, at]) => at.length > 1).map(([id]) => id);
+    const unknown = runs.filter((r) => r.status === 'failed' && r.error_message?.startsWith('Outcome unknown'));
+    const lateness = [...deliveries.values()].flat().map((at) => at - due.getTime());
+    const victimLateness = [...deliveries].filter(([id]) => victimRuns.has(id)).map(([, at]) => at[at.length - 1] - due.getTime()).sort((a, b) => a - b);
+    const figures = {
+      received: [...deliveries.values()].flat().length,
+      neverDelivered: runs.filter((r) => !deliveries.has(r.id)).length,
+      doubled: doubled.length,
+      onTheWire: onTheWire.size,
+      unknown: unknown.length,
+      early: lateness.filter((ms) => ms < 0).length,
+      maxLateness: Math.max(...lateness),
+    };
+    process.stdout.write(
+      [
+        '',
+        `Chaos (PostgreSQL, 2 instance processes, kill -9 ${offsetMs >= 0 ? '+' : ''}${offsetMs} ms after the instant of ${KILL_JOBS} runs, target answering in ${ANSWER_MS} ms, ${atMostOnce.size} at_most_once):`,
+        `  killed instance held ${victimRuns.size}; of them ${onTheWire.size} had reached the target before the kill`,
+        `  deliveries ${figures.received}: doubled ${figures.doubled} (all among those on the wire: ${doubled.every((id) => onTheWire.has(id))}), never delivered ${figures.neverDelivered}, early ${figures.early}`,
+        `  recorded: ${runs.filter((r) => r.status === 'success').length} success, ${figures.unknown} outcome unknown (at_most_once on the wire), ${runs.filter((r) => r.possible_duplicate).length} marked possible_duplicate`,
+        `  killed instance's runs: last delivery p50 ${(victimLateness[Math.floor(victimLateness.length / 2)] / 1000).toFixed(2)} s, max ${(victimLateness[victimLateness.length - 1] / 1000).toFixed(2)} s after the instant`,
+        '',
+      ].join('\n'),
+    );
+
+    expect(figures.early).toBe(0);
+    // Doubles only among requests that were on the wire at the kill, and never for an at_most_once job.
+    for (const id of doubled) {
+      expect(onTheWire.has(id)).toBe(true);
+      expect(atMostOnce.has(id)).toBe(false);
+      expect(runs.find((r) => r.id === id)?.possible_duplicate).toBe(true);
+    }
+    // Nothing lost: a run never delivered is an at_most_once run recorded as unknown (it was handed to the wire, then the process died).
+    for (const r of runs.filter((run) => !deliveries.has(run.id))) {
+      expect(atMostOnce.has(r.id)).toBe(true);
+      expect(unknown).toContainEqual(r);
+    }
+    // Unknown outcomes only for at_most_once runs the killed instance may have sent.
+    for (const r of unknown) expect(atMostOnce.has(r.id) && victimRuns.has(r.id)).toBe(true);
+    expect(runs.filter((r) => r.status !== 'success' && !unknown.includes(r))).toEqual([]);
+    expect(figures.maxLateness).toBeLessThan(TAKEOVER_TARGET_MS + Math.max(0, offsetMs));
+    return { figures, victimRuns, atMostOnce };
+  }
+
+  it('kill -9 50 ms after the instant: only requests already on the wire are sent again (at_least_once, marked possible_duplicate); at_most_once runs are recorded "outcome unknown", never doubled', async () => {
+    const { figures, atMostOnce } = await killAround('kill-50', 50, 5);
+    expect(atMostOnce.size).toBe(KILL_JOBS / 5);
+    expect(figures.onTheWire).toBeGreaterThan(0);
+  });
+
+  it('kill -9 200 ms after the instant: the same, with every run on the wire', async () => {
+    await killAround('kill-200', 200, 0);
+  });
+
+  it('kill -9 1 s after the instant (every answer stored): nothing is sent twice', async () => {
+    const { figures } = await killAround('kill-1000', 1_000, 0);
+    expect(figures.doubled).toBe(0);
   });
 });
 
