@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { ALERT_CHANNEL_VERIFY_PATH } from '@shared/notifications/alert-channels';
-import { BrowserRouter, Route, Routes, useNavigate } from 'react-router-dom';
+import { BrowserRouter, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { setUnauthorizedHandler } from './api/api-client';
 import { AuthCallbackPage } from './auth/auth-callback-page';
 import { LoginPage } from './auth/login-page';
@@ -12,6 +12,7 @@ import { isIdTokenExpired } from './session/id-token';
 import { useSession } from './session/session-store';
 import { loginUrl } from './session/use-session-expiry';
 import { HostGuard, SiteRoute } from './site/host-guard';
+import { ErrorBoundary } from './ui/error-boundary';
 import { NotFoundPage } from './ui/not-found-page';
 import { PageSpinner } from './ui/page-spinner';
 import { Toasts } from './ui/toasts';
@@ -47,36 +48,39 @@ function UnauthorizedRedirect() {
 
 /** Route table of the web app and the desktop window. */
 export function AppRoutes() {
+  const { pathname } = useLocation();
   return (
     <>
       <UnauthorizedRedirect />
-      <Suspense fallback={<PageSpinner />}>
-        <Routes>
-          <Route path="/" element={<SiteRoute />} />
-          <Route path="/terms" element={<SiteRoute />} />
-          <Route path="/privacy" element={<SiteRoute />} />
-          <Route path="/refund" element={<SiteRoute />} />
-          <Route path="/contact" element={<SiteRoute />} />
-          <Route path="/api-documentation" element={<SiteRoute />} />
-          <Route path="/guides" element={<SiteRoute />} />
-          <Route path="/guides/*" element={<SiteRoute />} />
-          <Route path="/login" element={<LoginPage />} />
-          <Route path="/signup" element={<SignupPage />} />
-          <Route path="/verify" element={<VerifyPage />} />
-          <Route path="/forgot-password" element={<ForgotPasswordPage />} />
-          <Route path="/verify/:email" element={<VerifyPage />} />
-          <Route path="/auth/callback" element={<AuthCallbackPage />} />
-          <Route path="/dashboard/auth/callback" element={<AuthCallbackPage />} />
-          <Route path={ALERT_CHANNEL_VERIFY_PATH} element={<AlertChannelVerifyPage />} />
-          <Route path="/dashboard/*" element={<DashboardPage />} />
-          <Route path="/pricing" element={<PricingPage />} />
-          <Route path="/success" element={<SuccessPage />} />
-          <Route path="/cancel" element={<CancelPage />} />
-          <Route path="/profile" element={<ProfilePage />} />
-          <Route path="/desktop/settings" element={<DesktopSettingsPage />} />
-          <Route path="*" element={<NotFoundPage />} />
-        </Routes>
-      </Suspense>
+      <ErrorBoundary variant="page" resetKey={pathname}>
+        <Suspense fallback={<PageSpinner />}>
+          <Routes>
+            <Route path="/" element={<SiteRoute />} />
+            <Route path="/terms" element={<SiteRoute />} />
+            <Route path="/privacy" element={<SiteRoute />} />
+            <Route path="/refund" element={<SiteRoute />} />
+            <Route path="/contact" element={<SiteRoute />} />
+            <Route path="/api-documentation" element={<SiteRoute />} />
+            <Route path="/guides" element={<SiteRoute />} />
+            <Route path="/guides/*" element={<SiteRoute />} />
+            <Route path="/login" element={<LoginPage />} />
+            <Route path="/signup" element={<SignupPage />} />
+            <Route path="/verify" element={<VerifyPage />} />
+            <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+            <Route path="/verify/:email" element={<VerifyPage />} />
+            <Route path="/auth/callback" element={<AuthCallbackPage />} />
+            <Route path="/dashboard/auth/callback" element={<AuthCallbackPage />} />
+            <Route path={ALERT_CHANNEL_VERIFY_PATH} element={<AlertChannelVerifyPage />} />
+            <Route path="/dashboard/*" element={<DashboardPage />} />
+            <Route path="/pricing" element={<PricingPage />} />
+            <Route path="/success" element={<SuccessPage />} />
+            <Route path="/cancel" element={<CancelPage />} />
+            <Route path="/profile" element={<ProfilePage />} />
+            <Route path="/desktop/settings" element={<DesktopSettingsPage />} />
+            <Route path="*" element={<NotFoundPage />} />
+          </Routes>
+        </Suspense>
+      </ErrorBoundary>
       <Toasts />
       <ReauthenticatePrompt />
     </>

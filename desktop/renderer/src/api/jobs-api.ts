@@ -7,6 +7,9 @@ export type CreatedJob = Pick<Job, 'job_id' | 'name' | 'status' | 'next_run_at'>
 
 export type { DashboardStats };
 
+/** What a test request sends: the form's request and response rules, before the job has a name or a schedule. */
+export type TestRequest = Pick<JobDefinition, 'url' | 'method' | 'headers' | 'body' | 'response_rules' | 'timeout_seconds'>;
+
 /** The outcome of a test run (POST /jobs/test) or a manual run. */
 export interface RunOutcome {
   status: string;
@@ -31,6 +34,8 @@ export const jobsApi = {
   exportAll: () => apiRequest<JobExport>('GET', '/jobs/export'),
   importJobs: (request: JobImportRequest) => apiRequest<JobImportResult>('POST', '/jobs/import', { body: request }),
   runNow: (id: string) => apiRequest<RunOutcome>('POST', `${path(id)}/run`),
+  /** Sends the request once and answers its outcome; nothing is stored or counted. */
+  test: (request: TestRequest) => apiRequest<RunOutcome>('POST', '/jobs/test', { body: request }),
   logs: (id: string) => apiRequest<JobLogsResponse>('GET', `${path(id)}/logs`, { on401: 'report' }),
   dashboard: () => apiRequest<DashboardStats>('GET', '/dashboard', { retry: true }),
 };

@@ -1,7 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import { installFakeApi } from '../test-support/fake-api';
 import { ConnectionBadge } from './connection-badge';
-import { useBackendConnection } from './use-backend-connection';
+import { RECHECK_INTERVAL_MS, useBackendConnection, WATCH_INTERVAL_MS } from './use-backend-connection';
 
 function Badge() {
   return <ConnectionBadge state={useBackendConnection()} />;
@@ -31,5 +31,23 @@ describe('backend connection badge', () => {
     await act(() => jest.advanceTimersByTimeAsync(4000));
     expect(calls).toHaveLength(4);
     expect(screen.getByRole('status')).toHaveTextContent('Disconnected');
+  });
+
+  it('keeps watching: disconnected after 4 failed pings once the server stops, connected again when it answers', async () => {
+    let up = true;
+    installFakeApi({ 'GET /ping': () => (up ? { status: 200, body: { message: 'pong' } } : 'network-error') });
+    render(<Badge />);
+    await act(() => jest.advanceTimersByTimeAsync(0));
+    expect(screen.getByRole('status')).toHaveTextContent('Connected');
+
+    up = false;
+    await act(() => jest.advanceTimersByTimeAsync(WATCH_INTERVAL_MS));
+    expect(screen.getByRole('status')).toHaveTextContent('Checking...');
+    await act(() => jest.advanceTimersByTimeAsync(1000 + 2000 + 4000));
+    expect(screen.getByRole('status')).toHaveTextContent('Disconnected');
+
+    up = true;
+    await act(() => jest.advanceTimersByTimeAsync(RECHECK_INTERVAL_MS));
+    expect(screen.getByRole('status')).toHaveTextContent('Connected');
   });
 });

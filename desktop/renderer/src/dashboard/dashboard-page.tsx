@@ -1,9 +1,10 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { Route, Routes, useNavigate } from 'react-router-dom';
+import { Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { authApi } from '../api/auth-api';
 import { sessionStorageAdapter } from '../platform/platform';
 import { useSession } from '../session/session-store';
 import { useSessionExpiryCheck } from '../session/use-session-expiry';
+import { ErrorBoundary } from '../ui/error-boundary';
 import { useDashboard } from './dashboard-store';
 import { OverviewSection } from './overview-section';
 import { SideNav } from './side-nav';
@@ -22,6 +23,7 @@ const MonitorsSection = lazy(() => import('../monitors/monitors-section'));
 export default function DashboardPage() {
   const valid = useSessionExpiryCheck();
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const load = useDashboard((s) => s.load);
   const [navOpen, setNavOpen] = useState(false);
 
@@ -51,18 +53,21 @@ export default function DashboardPage() {
       <div className="dashboard-main">
         <TopBar onLogout={logout} onToggleNav={() => setNavOpen(!navOpen)} />
         <main className="dashboard-content" id="main-content" tabIndex={-1}>
-          <Suspense fallback={<div className="spinner" role="status" aria-label="Loading section" />}>
-            <Routes>
-              <Route index element={<OverviewSection />} />
-              <Route path="jobs" element={<JobsSection />} />
-              <Route path="create" element={<CreateJobSection />} />
-              <Route path="monitoring" element={<MonitoringSection />} />
-              <Route path="n8n" element={<DeployN8nSection />} />
-              <Route path="alerts" element={<AlertChannelsSection />} />
-              <Route path="monitors" element={<MonitorsSection />} />
-              <Route path="*" element={<OverviewSection />} />
-            </Routes>
-          </Suspense>
+          {/* A section that fails to load or render shows its error here; the menu and top bar stay usable. */}
+          <ErrorBoundary variant="section" resetKey={pathname}>
+            <Suspense fallback={<div className="spinner" role="status" aria-label="Loading section" />}>
+              <Routes>
+                <Route index element={<OverviewSection />} />
+                <Route path="jobs" element={<JobsSection />} />
+                <Route path="create" element={<CreateJobSection />} />
+                <Route path="monitoring" element={<MonitoringSection />} />
+                <Route path="n8n" element={<DeployN8nSection />} />
+                <Route path="alerts" element={<AlertChannelsSection />} />
+                <Route path="monitors" element={<MonitorsSection />} />
+                <Route path="*" element={<OverviewSection />} />
+              </Routes>
+            </Suspense>
+          </ErrorBoundary>
         </main>
       </div>
     </div>

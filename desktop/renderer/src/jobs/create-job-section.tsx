@@ -1,5 +1,5 @@
 import type { Job } from '@shared/jobs/job-types';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { CreatedJob } from '../api/jobs-api';
 import { useDashboard } from '../dashboard/dashboard-store';
@@ -7,18 +7,39 @@ import { CopyButton } from '../ui/copy-button';
 import { formatUtc } from '../ui/format';
 import { notify } from '../ui/toasts';
 import { JobForm } from './form/job-form';
+import { runJobNow } from './run-outcome';
 import { StatusBadge } from './status-badge';
 
-/** The Create Job section: the form, then a success box with the new job's id. */
+/**
+ * The Create Job section: the form, then a success box with the new job's id.
+ * After a job is created the box takes the focus and scrolls into view (it sits
+ * above the form) and the form starts empty, so a second click cannot send the
+ * same job again.
+ */
 export default function CreateJobSection() {
   const load = useDashboard((s) => s.load);
   const [created, setCreated] = useState<CreatedJob | null>(null);
   const [formKey, setFormKey] = useState(0);
+  const [running, setRunning] = useState(false);
+  const resultBox = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!created) return;
+    resultBox.current?.focus({ preventScroll: true });
+    resultBox.current?.scrollIntoView({ block: 'start' });
+  }, [created]);
 
   const onSaved = (job: CreatedJob | Job) => {
     setCreated(job);
+    setFormKey((k) => k + 1);
     notify.success(`Job '${job.name}' created`);
     void load();
+  };
+
+  const runCreated = async (job: CreatedJob) => {
+    setRunning(true);
+    if (await runJobNow(job)) void load('refresh');
+    setRunning(false);
   };
 
   return (
@@ -33,8 +54,8 @@ export default function CreateJobSection() {
         </Link>
       </div>
       {created && (
-        <div className="success-box" role="status">
-          <h2>Job created</h2>
+        <div className="success-box" role="status" tabIndex={-1} ref={resultBox} aria-labelledby="created-title">
+          <h2 id="created-title">Job created</h2>
           <dl className="detail-grid">
             <dt>Job ID</dt>
             <dd className="id-cell">
@@ -52,16 +73,14 @@ export default function CreateJobSection() {
             <dt>Next run</dt>
             <dd>{formatUtc(created.next_run_at)}</dd>
           </dl>
-          <button
-            type="button"
-            className="button button-secondary button-small"
-            onClick={() => {
-              setCreated(null);
-              setFormKey((k) => k + 1);
-            }}
-          >
-            Create another job
-          </button>
+          <div className="button-row">
+            <button type="button" className="button button-secondary button-small" onClick={() => runCreated(created)} disabled={running}>
+              {running ? 'Running...' : 'Run now'}
+            </button>
+            <Link to="/dashboard/jobs" className="button button-secondary button-small">
+              View in Cron Jobs
+            </Link>
+          </div>
         </div>
       )}
       <div className="panel panel-padded">

@@ -1,16 +1,19 @@
 import { JOB_STATUSES, type Job, type JobStatus } from '@shared/jobs/job-types';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { errorMessage } from '../api/api-error';
 import { jobsApi } from '../api/jobs-api';
 import { Link, useSearchParams } from 'react-router-dom';
 import { filterJobs, useDashboard } from '../dashboard/dashboard-store';
 import { CopyButton } from '../ui/copy-button';
+import { ACTION_ICONS } from '../ui/action-icons';
 import { formatUtc } from '../ui/format';
+import { TableScroll } from '../ui/table-scroll';
 import { notify } from '../ui/toasts';
 import { DeleteJobModal } from './delete-job-modal';
 import { EditJobModal } from './edit-job-modal';
 import { ImportJobsModal } from './import-jobs-modal';
 import { JobLogsModal } from './job-logs-modal';
+import { runJobNow } from './run-outcome';
 import { StatusBadge } from './status-badge';
 
 type Dialog = { kind: 'logs' | 'edit' | 'delete'; job: Job } | { kind: 'import' } | null;
@@ -35,6 +38,30 @@ function byTime(a: string | null, b: string | null): number {
 export function visibleJobs(jobs: Job[], search: string, status: JobStatus | 'all', sort: SortKey): Job[] {
   const matching = filterJobs(jobs, search).filter((job) => status === 'all' || job.status === status);
   return [...matching].sort(SORTS[sort].compare);
+}
+
+/**
+ * A run time in two short lines, date over time, so the two time columns
+ * leave the table room for its actions on a laptop; one line on phones.
+ */
+function RunTime({ value, empty }: { value: string | null; empty: string }) {
+  const text = formatUtc(value, empty);
+  const split = text.lastIndexOf(', ');
+  if (split < 0) return <>{text}</>;
+  return (
+    <span className="run-time">
+      <span>{text.slice(0, split)},</span> <span>{text.slice(split + 2)}</span>
+    </span>
+  );
+}
+
+/** A compact row action: an icon, its word as the tooltip, the job's name in its accessible name. */
+function IconAction({ label, name, icon, danger, disabled, onClick }: { label: string; name: string; icon: ReactNode; danger?: boolean; disabled?: boolean; onClick(): void }) {
+  return (
+    <button type="button" className={danger ? 'icon-button icon-action icon-action-danger' : 'icon-button icon-action'} title={label} aria-label={name} disabled={disabled} onClick={onClick}>
+      {icon}
+    </button>
+  );
 }
 
 /** Saves the export as a file the import takes back. */
@@ -83,6 +110,12 @@ export default function JobsSection() {
     } catch (error) {
       notify.error(`Failed to clone job: ${errorMessage(error)}`);
     }
+    setBusyId(null);
+  };
+
+  const runNow = async (job: Job) => {
+    setBusyId(job.job_id);
+    if (await runJobNow(job)) await load('refresh');
     setBusyId(null);
   };
 
@@ -139,7 +172,7 @@ export default function JobsSection() {
             No jobs found. <Link to="/dashboard/create">Create your first job</Link>
           </p>
         ) : (
-          <div className="table-scroll">
+          <TableScroll label="Cron jobs">
             <table className="data-table card-table jobs-table" aria-label="Cron jobs">
               <thead>
                 <tr>
@@ -166,7 +199,11 @@ export default function JobsSection() {
                         <CopyButton value={job.job_id} label={`Copy job ID of ${job.name}`} />
                       </span>
                     </td>
-                    <td data-label="Name" className="strong">{job.name}</td>
+                    <td data-label="Name" className="strong">
+                      <span className="truncate name-cell" title={job.name}>
+                        {job.name}
+                      </span>
+                    </td>
                     <td data-label="URL">
                       <span className="truncate url-cell" title={job.url}>
                         {job.url}
@@ -178,33 +215,35 @@ export default function JobsSection() {
                     <td data-label="Status">
                       <StatusBadge status={job.status} />
                     </td>
-                    <td data-label="Next Run" className="nowrap">{formatUtc(job.next_run_at)}</td>
-                    <td data-label="Last Run" className="nowrap">{formatUtc(job.last_run_at, 'Never')}</td>
+                    <td data-label="Next Run">
+                      <RunTime value={job.next_run_at} empty="—" />
+                    </td>
+                    <td data-label="Last Run">
+                      <RunTime value={job.last_run_at} empty="Never" />
+                    </td>
                     <td data-label="Actions">
                       <div className="row-actions">
-                        <button type="button" className="button button-secondary button-small" disabled={busyId === job.job_id} onClick={() => toggle(job)}>
-                          {job.status === 'paused' ? 'Resume' : 'Pause'}
-                          <span className="visually-hidden"> {job.name}</span>
+                        <button type="button" className="button button-secondary button-small" disabled={busyId === job.job_id} onClick={() => runNow(job)}>
+                          Run now<span className="visually-hidden"> {job.name}</span>
                         </button>
-                        <button type="button" className="button button-secondary button-small" onClick={() => setDialog({ kind: 'logs', job })}>
-                          Logs<span className="visually-hidden"> of {job.name}</span>
-                        </button>
-                        <button type="button" className="button button-secondary button-small" onClick={() => setDialog({ kind: 'edit', job })}>
-                          Edit<span className="visually-hidden"> {job.name}</span>
-                        </button>
-                        <button type="button" className="button button-secondary button-small" disabled={busyId === job.job_id} onClick={() => clone(job)}>
-                          Clone<span className="visually-hidden"> {job.name}</span>
-                        </button>
-                        <button type="button" className="button button-small button-danger-outline" onClick={() => setDialog({ kind: 'delete', job })}>
-                          Delete<span className="visually-hidden"> {job.name}</span>
-                        </button>
+                        <IconAction
+                          label={job.status === 'paused' ? 'Resume' : 'Pause'}
+                          name={job.status === 'paused' ? `Resume ${job.name}` : `Pause ${job.name}`}
+                          icon={job.status === 'paused' ? ACTION_ICONS.resume : ACTION_ICONS.pause}
+                          disabled={busyId === job.job_id}
+                          onClick={() => toggle(job)}
+                        />
+                        <IconAction label="Logs" name={`Logs of ${job.name}`} icon={ACTION_ICONS.logs} onClick={() => setDialog({ kind: 'logs', job })} />
+                        <IconAction label="Edit" name={`Edit ${job.name}`} icon={ACTION_ICONS.edit} onClick={() => setDialog({ kind: 'edit', job })} />
+                        <IconAction label="Clone" name={`Clone ${job.name}`} icon={ACTION_ICONS.clone} disabled={busyId === job.job_id} onClick={() => clone(job)} />
+                        <IconAction label="Delete" name={`Delete ${job.name}`} icon={ACTION_ICONS.delete} danger onClick={() => setDialog({ kind: 'delete', job })} />
                       </div>
                     </td>
                   </tr>
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </div>
       {dialog?.kind === 'logs' && <JobLogsModal job={dialog.job} onClose={closeDialog} />}

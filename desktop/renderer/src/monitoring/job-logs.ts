@@ -14,6 +14,30 @@ export function latestLogs(logs: JobLogEntry[], count = LOGS_SHOWN): JobLogEntry
   return [...logs].sort((a, b) => timeOf(b) - timeOf(a)).slice(0, count);
 }
 
+/** One due run of a job: its first attempt and the retries of the same due time, oldest first. */
+export interface DueRun {
+  key: string;
+  scheduledFor: string;
+  attempts: JobLogEntry[];
+}
+
+/**
+ * Groups executions (newest first) by the due run they belong to, newest due
+ * run first. Retries keep their run's due time, so they share its key; each
+ * manual run is a due run of its own.
+ */
+export function groupByDueRun(logs: JobLogEntry[]): DueRun[] {
+  const runs = new Map<string, DueRun>();
+  for (const entry of logs) {
+    const key = entry.trigger === 'manual' ? `manual:${entry.run_id}` : `due:${entry.scheduled_for}`;
+    const run = runs.get(key) ?? { key, scheduledFor: entry.scheduled_for, attempts: [] };
+    run.attempts.unshift(entry);
+    runs.set(key, run);
+  }
+  for (const run of runs.values()) run.attempts.sort((a, b) => a.attempt - b.attempt || timeOf(a) - timeOf(b));
+  return [...runs.values()];
+}
+
 /** How many executions the chart looks back over. */
 export const CHART_HISTORY = 50;
 
@@ -34,7 +58,9 @@ export async function fetchHistory(jobId: string): Promise<JobLogEntry[]> {
 }
 
 export interface JobLogsState {
-  /** The 10 latest executions, newest first. */
+  /** The 10 latest due runs, newest first, each with all its attempts in the history. */
+  dueRuns: DueRun[];
+  /** Every attempt of those due runs, newest first. */
   logs: JobLogEntry[];
   /** Up to CHART_HISTORY executions for the chart, newest first. */
   history: JobLogEntry[];
@@ -68,5 +94,7 @@ export function useJobLogs(jobId: string | null): JobLogsState {
     void reload();
   }, [reload]);
 
-  return { logs: history.slice(0, LOGS_SHOWN), history, loading, error, reload };
+  const dueRuns = groupByDueRun(history).slice(0, LOGS_SHOWN);
+  const logs = dueRuns.flatMap((run) => [...run.attempts].reverse());
+  return { dueRuns, logs, history, loading, error, reload };
 }

@@ -19,7 +19,7 @@ export default function MonitoringSection() {
   const shown = filterJobs(jobs, filter);
   const jobId = chosenId ?? jobs[0]?.job_id ?? null;
   const job = jobs.find((j) => j.job_id === jobId) ?? null;
-  const { logs, history, loading, error, reload } = useJobLogs(jobId);
+  const { dueRuns, logs, history, loading, error, reload } = useJobLogs(jobId);
   const selected = logs.find((l) => l.run_id === runId) ?? logs[0] ?? null;
 
   const onEvent = useCallback(
@@ -89,7 +89,7 @@ export default function MonitoringSection() {
               {!loading && !error && logs.length === 0 && <p className="empty-state">No executions yet. Runs show here as they happen.</p>}
               {logs.length > 0 && (
                 <div className="split-view">
-                  <ExecutionList logs={logs} selectedId={selected?.run_id ?? null} onSelect={(entry) => setRunId(entry.run_id)} />
+                  <ExecutionList runs={dueRuns} selectedId={selected?.run_id ?? null} onSelect={(entry) => setRunId(entry.run_id)} />
                   {selected && <ExecutionDetails entry={selected} />}
                 </div>
               )}

@@ -3,7 +3,7 @@ import { render, screen } from '@testing-library/react';
 import { ApiRequestError } from '../api/api-error';
 import { formatResponse, outcomeLabel } from './execution-details';
 import { parseSseChunk } from '../api/server-events';
-import { latestLogs, logsErrorText } from './job-logs';
+import { groupByDueRun, latestLogs, logsErrorText } from './job-logs';
 import { RunsChart, niceCeiling } from './runs-chart';
 
 const entry = (minute: number, patch: Partial<JobLogEntry> = {}): JobLogEntry => ({
@@ -27,6 +27,19 @@ describe('monitoring', () => {
     const latest = latestLogs(shuffled);
     expect(latest).toHaveLength(10);
     expect(latest.map((l) => l.run_id)).toEqual(Array.from({ length: 10 }, (_, i) => `run-${14 - i}`));
+  });
+
+  it('groups retries under the due run they belong to, newest due run first; each manual run stands alone', () => {
+    const due = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
+    const logs = latestLogs([
+      entry(1, { run_id: 'a1', status: 'failed' }),
+      entry(2, { run_id: 'a2', status: 'failed', attempt: 2, trigger: 'retry', scheduled_for: due(1) }),
+      entry(3, { run_id: 'a3', attempt: 3, trigger: 'retry', scheduled_for: due(1) }),
+      entry(4, { run_id: 'm1', trigger: 'manual' }),
+      entry(5, { run_id: 'm2', trigger: 'manual', scheduled_for: due(4) }),
+      entry(6, { run_id: 'b1' }),
+    ]);
+    expect(groupByDueRun(logs).map((run) => run.attempts.map((a) => a.run_id))).toEqual([['b1'], ['m2'], ['m1'], ['a1', 'a2', 'a3']]);
   });
 
   it('shows anything but success as FAILED', () => {

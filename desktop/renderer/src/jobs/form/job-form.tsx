@@ -3,7 +3,8 @@ import { HTTP_METHODS, type HttpMethod, type Job, type JobDefinition } from '@sh
 import { useState, type FormEvent } from 'react';
 import { ApiRequestError, errorMessage, type JobLimitDetail } from '../../api/api-error';
 import { ERROR_TEXT } from '../../api/error-messages';
-import { jobsApi, type CreatedJob } from '../../api/jobs-api';
+import { jobsApi, type CreatedJob, type RunOutcome } from '../../api/jobs-api';
+import { RunOutcomeView } from '../run-outcome';
 import { SchedulePicker } from '../schedule/schedule-picker';
 import { HeadersEditor } from './headers-editor';
 import {
@@ -36,6 +37,11 @@ async function probeServer(): Promise<boolean> {
   }
 }
 
+/** The fields a test request sends: the request itself, not yet its name or schedule. */
+const TEST_FIELDS: JobFormField[] = ['url', 'method', 'headers', 'body', 'response_rules', 'timeout_seconds'];
+
+type TestState = { kind: 'sending' } | { kind: 'done'; outcome: RunOutcome } | { kind: 'refused'; message: string } | null;
+
 function save(job: Job | undefined, definition: JobDefinition) {
   return job ? jobsApi.update(job.job_id, definition) : jobsApi.create(definition);
 }
@@ -47,6 +53,7 @@ export function JobForm({ job, onSaved, onCancel }: JobFormProps) {
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [limit, setLimit] = useState<JobLimitDetail | null>(null);
+  const [test, setTest] = useState<TestState>(null);
   const warning = urlWarning(values.url);
   const bodyNotice = bodyWarning(values.body);
 
@@ -81,10 +88,30 @@ export function JobForm({ job, onSaved, onCancel }: JobFormProps) {
     }
   };
 
+  /** Sends the form's request once, as it stands (saved or not), and shows what came back. */
+  const testRequest = async () => {
+    const found = validateJobForm(values);
+    const blocking = Object.fromEntries(TEST_FIELDS.filter((field) => found[field]).map((field) => [field, found[field]]));
+    if (Object.keys(blocking).length > 0) {
+      setErrors((current) => ({ ...current, ...blocking }));
+      setTest({ kind: 'refused', message: 'Fix the request fields above before testing it' });
+      return;
+    }
+    const { url, method, headers, body, response_rules, timeout_seconds } = definitionFromValues(values);
+    setTest({ kind: 'sending' });
+    try {
+      setTest({ kind: 'done', outcome: await jobsApi.test({ url, method, headers, body, response_rules, timeout_seconds }) });
+    } catch (error) {
+      if (error instanceof ApiRequestError && error.fieldIssues.length > 0) setErrors((current) => ({ ...current, ...errorsFromIssues(error.fieldIssues) }));
+      setTest({ kind: 'refused', message: errorMessage(error) });
+    }
+  };
+
   const reset = () => {
     setValues(EMPTY_FORM);
     setErrors({});
     setFormError(null);
+    setTest(null);
   };
 
   const fieldProps = (field: 'name' | 'url') => ({
@@ -215,9 +242,18 @@ export function JobForm({ job, onSaved, onCancel }: JobFormProps) {
             Reset
           </button>
         )}
+        <button type="button" className="button button-secondary" onClick={testRequest} disabled={test?.kind === 'sending'}>
+          {test?.kind === 'sending' ? 'Testing...' : 'Test request'}
+        </button>
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? (job ? 'Saving...' : 'Creating...') : job ? 'Save Changes' : 'Create Job'}
         </button>
+      </div>
+      <div className="test-result" aria-live="polite">
+        {test && <h3 className="detail-heading">Test request</h3>}
+        {test?.kind === 'sending' && <p className="muted">Sending the request to {values.url.trim()}...</p>}
+        {test?.kind === 'refused' && <div className="alert alert-error">{test.message}</div>}
+        {test?.kind === 'done' && <RunOutcomeView outcome={test.outcome} />}
       </div>
       {limit && <QuotaModal limit={limit} onClose={() => setLimit(null)} />}
     </form>
