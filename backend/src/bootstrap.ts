@@ -17,7 +17,7 @@ import type { AppConfig } from './config/app-config';
 import type { ShutdownBudget } from './config/shutdown-budget';
 import { STRIPE_WEBHOOK_PATH } from './modules/billing/billing-webhook.controller';
 import { JOB_BULK_BODY_LIMIT, JOB_BULK_PATHS } from './modules/jobs';
-import { mountProgApiDocs } from './modules/prog/prog-openapi';
+import { mountProgApiDocs, openApiSettings } from './modules/prog/prog-openapi';
 import { RunsService } from './modules/runs/runs.service';
 import { SchedulerStopService } from './modules/scheduler/scheduler-stop.service';
 import { mountWebApp } from './web/web-app';
@@ -60,7 +60,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions): P
   app.use(json({ limit: JSON_BODY_LIMIT }), expressErrorHandler);
   app.use(refuseUnacceptableText, expressErrorHandler);
   app.use(cookieParser());
-  mountProgApiDocs(app);
+  mountProgApiDocs(app, openApiSettings(config));
   mountWebApp(app.getHttpAdapter().getInstance(), config);
   return app;
 }

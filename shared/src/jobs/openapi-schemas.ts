@@ -1,5 +1,5 @@
 import type { ApiKeySummary } from './api-key-types';
-import { JOB_LIMITS, JOB_TIMEOUT_CAP_SECONDS } from './job-rules';
+import { JOB_LIMITS } from './job-rules';
 import { RESPONSE_RULE_LIMITS } from './response-rules';
 import { IMPORT_LIMITS, JOB_EXPORT_FORMAT, type JobExport, type JobImportItem, type JobImportRequest, type JobImportResult } from './job-transfer';
 import { DEFAULT_DELIVERY, DELIVERIES, HTTP_METHODS, JOB_STATUSES, type Job, type JobDefinition, type JobLimitExceeded, type JobLogEntry, type JobLogsResponse, type JobReadOnlyField } from './job-types';
@@ -26,6 +26,7 @@ export interface SchemaObject {
   default?: unknown;
   example?: unknown;
   items?: SchemaObject | { $ref: string };
+  anyOf?: SchemaObject[];
   properties?: Record<string, SchemaObject | { $ref: string }>;
   additionalProperties?: SchemaObject | boolean;
   required?: readonly string[];
@@ -79,7 +80,11 @@ const jobDefinitionProperties: ObjectSchema<JobDefinition>['properties'] = {
       expected_status: { type: 'string', default: '200-299', description: 'Status codes and ranges from 100 to 599.', example: '200-299, 304' },
       body_contains: { type: 'string', nullable: true, maxLength: RESPONSE_RULE_LIMITS.bodyContainsMaxLength, description: 'Text the body must contain (case-sensitive).' },
       json_path: { type: 'string', nullable: true, maxLength: RESPONSE_RULE_LIMITS.jsonPathMaxLength, description: 'Path into a JSON body, e.g. $.status or $.items[0].ok; needs json_equals.', example: '$.status' },
-      json_equals: { nullable: true, description: 'The value json_path must hold: text, a number, true, false or null.', example: 'ok' },
+      json_equals: {
+        anyOf: [{ type: 'string', nullable: true }, { type: 'number' }, { type: 'boolean' }],
+        description: 'The value json_path must hold: text, a number, true, false or null. Without json_path: null (or left out).',
+        example: 'ok',
+      },
     },
   },
   timeout_seconds: {
@@ -87,7 +92,6 @@ const jobDefinitionProperties: ObjectSchema<JobDefinition>['properties'] = {
     nullable: true,
     default: null,
     minimum: RESPONSE_RULE_LIMITS.minTimeoutSeconds,
-    maximum: JOB_TIMEOUT_CAP_SECONDS,
     description: "The request's own time limit in seconds, at most the server's (EXECUTION_TIMEOUT_MS); null: the server's.",
   },
   auto_pause_after: {
@@ -197,7 +201,7 @@ export const VALIDATION_ERROR_SCHEMA: SchemaObject = {
       items: {
         type: 'object',
         properties: {
-          loc: { type: 'array', items: { type: 'string' }, example: ['body', 'name'] },
+          loc: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] }, description: 'Where: the request part, then field names and list indexes.', example: ['body', 'jobs', 3, 'name'] },
           msg: { type: 'string', example: 'Name is required' },
           type: { type: 'string', example: 'too_small' },
         },

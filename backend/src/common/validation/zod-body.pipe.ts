@@ -17,9 +17,10 @@ export function toValidationIssues(error: z.ZodError, root: string): ValidationI
  * same messages. `@Body(new ZodPipe(schema))`, `@Query(new ZodPipe(schema, 'query'))`.
  */
 export class ZodPipe<S extends z.ZodType> implements PipeTransform<unknown, z.infer<S>> {
+  // Public so the OpenAPI documents describe each request part by the schema that validates it.
   constructor(
-    private readonly schema: S,
-    private readonly root: 'body' | 'query' | 'path' = 'body',
+    readonly schema: S,
+    readonly root: 'body' | 'query' | 'path' = 'body',
   ) {}
 
   transform(value: unknown): z.infer<S> {

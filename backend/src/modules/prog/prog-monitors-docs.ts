@@ -1,9 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiParam, ApiResponse } from '@nestjs/swagger';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { z } from 'zod';
 import { DEFAULT_TIME_ZONE } from '@shared/cron/time-zone';
 import { MONITOR_LIMITS, MONITOR_MESSAGES, MONITOR_STATUSES, monitorSchema, type Monitor, type MonitorEvent } from '@shared/notifications/monitors';
+import { requestSchema } from './openapi-zod';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: object, example: unknown) => ({ 'application/json': { schema, example } });
@@ -36,7 +36,7 @@ const EVENTS_EXAMPLE: { events: MonitorEvent[] } = {
 const timestamp = (description: string) => ({ type: 'string', format: 'date-time', nullable: true, description });
 
 /** The Monitor answer; keyed by the interface's fields so a new field does not compile until it is documented here. */
-const MONITOR_PROPERTIES: Record<keyof Monitor, object> = {
+const MONITOR_PROPERTIES: Record<keyof Monitor, { type: string } & Record<string, unknown>> = {
   monitor_id: { type: 'string', format: 'uuid' },
   name: { type: 'string', maxLength: MONITOR_LIMITS.nameMaxLength },
   ping_url: { type: 'string', format: 'uri', description: 'GET or POST it when the job succeeds; append /fail on failure, /start when a run begins.' },
@@ -59,15 +59,25 @@ const MONITOR_EVENT_PROPERTIES: Record<keyof MonitorEvent, object> = {
 };
 
 /** The schemas the monitor operations refer to; the definition comes from the same zod rules the server validates with. */
-function monitorSchemas(): Record<string, object> {
-  const definition = z.toJSONSchema(monitorSchema, { io: 'input', target: 'openapi-3.0', unrepresentable: 'any' }) as { properties: Record<string, object> };
+export function monitorSchemas(): Record<string, object> {
+  const definition = requestSchema(monitorSchema) as { properties: Record<string, object> };
   // Rules come from zod; the type and words of fields it checks by hand (cron, time zone) come from the answer's description.
   for (const [field, rules] of Object.entries(definition.properties)) {
     definition.properties[field] = { ...MONITOR_PROPERTIES[field as keyof Monitor], ...rules };
   }
   definition.properties.time_zone = { ...definition.properties.time_zone, default: DEFAULT_TIME_ZONE, description: 'IANA time zone of cron_expression; only with cron_expression.' };
+  // The rule zod checks by hand: exactly one of the two schedules (the other absent or null).
+  const scheduledBy = (field: 'period_seconds' | 'cron_expression') => ({
+    type: 'object',
+    required: [field],
+    properties: { [field]: { type: MONITOR_PROPERTIES[field].type, nullable: false } },
+  });
   return {
-    MonitorDefinition: definition,
+    MonitorDefinition: {
+      ...definition,
+      description: 'Exactly one of period_seconds and cron_expression: a ping every N seconds, or at each instant of a cron expression in time_zone.',
+      oneOf: [scheduledBy('period_seconds'), scheduledBy('cron_expression')],
+    },
     Monitor: { type: 'object', properties: MONITOR_PROPERTIES, required: Object.keys(MONITOR_PROPERTIES) },
     MonitorEvents: {
       type: 'object',
@@ -136,8 +146,7 @@ function pingPaths(): OpenAPIObject['paths'] {
   return paths;
 }
 
-/** Adds the monitor schemas and the public ping operations to the /prog document. */
-export function addMonitorDocs(document: OpenAPIObject): void {
+/** Adds the public ping operations to the /prog document. */
+export function addPingDocs(document: OpenAPIObject): void {
   document.paths = { ...document.paths, ...pingPaths() };
-  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...(monitorSchemas() as OpenAPIObject['components'] & object) } };
 }

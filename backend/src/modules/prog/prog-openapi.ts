@@ -1,17 +1,122 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { z } from 'zod';
-import { loginSchema, signUpSchema, verifyEmailSchema } from '@shared/auth/auth-schemas';
+import type { OperationObject, ParameterObject, ResponseObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { z } from 'zod';
+import { JOB_TIMEOUT_CAP_SECONDS, jobDefinitionSchema } from '@shared/jobs/job-rules';
+import { jobImportRequestSchema } from '@shared/jobs/job-transfer';
 import { PUBLIC_API_SCHEMAS } from '@shared/jobs/openapi-schemas';
-import { alertChannelSchema, alertChannelVerificationSchema } from '@shared/notifications/alert-channels';
 import { monitorSchema } from '@shared/notifications/monitors';
-import { BULK_REQUEST_SCHEMA } from './prog-examples';
-import { addMonitorDocs } from './prog-monitors-docs';
+import type { AppConfig } from '../../config/app-config';
+import { AdminTokenGuard } from '../admin/admin-token.guard';
+import { ApiKeyGuard } from '../api-keys/api-key.guard';
+import { BearerAuthGuard } from '../auth/bearer-auth.guard';
+import { RecentAuthenticationGuard } from '../auth/recent-authentication.guard';
+import { BillingEnabledGuard } from '../billing/billing-enabled.guard';
+import { jobBulkRequestSchema } from '../jobs';
+import { DASHBOARD_OPERATIONS } from './dashboard-operations';
+import { routeFacts, type RouteFacts } from './openapi-routes';
+import { requestSchema, withLimitsOf } from './openapi-zod';
+import { BULK_REQUEST_SCHEMA, VALIDATION_EXAMPLE } from './prog-examples';
+import { addPingDocs, monitorSchemas } from './prog-monitors-docs';
 import { ProgModule } from './prog.module';
 
+/** What the documents need to know of the server's settings: the limits it enforces beyond the shared rules. */
+export interface OpenApiSettings {
+  /** The longest timeout_seconds a job may ask for here: the executor's own limit (EXECUTION_TIMEOUT_MS). */
+  maxTimeoutSeconds: number;
+}
+
+export function openApiSettings(config: AppConfig): OpenApiSettings {
+  return { maxTimeoutSeconds: Math.min(JOB_TIMEOUT_CAP_SECONDS, Math.floor(config.env.EXECUTION_TIMEOUT_MS / 1000)) };
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: object, example?: unknown) => ({ 'application/json': example === undefined ? { schema } : { schema, example } });
+const messageResponse = (description: string, detail?: string): ResponseObject => ({ description, content: json(ref('MessageError'), detail === undefined ? undefined : { detail }) });
+const tooMany = (description: string): ResponseObject => ({
+  description: `${description}; wait Retry-After seconds`,
+  headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
+  content: json(ref('MessageError')),
+});
+
+/**
+ * The shared schemas both documents declare. The job definition's limits are
+ * the server's: those of the zod rules it validates with, and its own
+ * request time limit.
+ */
+function componentSchemas(settings: OpenApiSettings): Record<string, SchemaObject> {
+  // The shared schemas use readonly arrays (they are constants); the document gets its own mutable copy.
+  const schemas = structuredClone(PUBLIC_API_SCHEMAS) as unknown as Record<string, SchemaObject & { properties: Record<string, SchemaObject> }>;
+  const definition = withLimitsOf(schemas.JobDefinition, jobDefinitionSchema);
+  definition.properties.timeout_seconds = { ...definition.properties.timeout_seconds, maximum: settings.maxTimeoutSeconds };
+  return { ...schemas, JobDefinition: definition, ...(monitorSchemas() as Record<string, SchemaObject>) };
+}
+
+/** Guards that authenticate a caller, with the security scheme each stands for and its 401. */
+const AUTHENTICATING_GUARDS = new Map<unknown, { scheme: string; unauthorized: string }>([
+  [BearerAuthGuard, { scheme: 'Session', unauthorized: 'Missing, expired or revoked access token' }],
+  [AdminTokenGuard, { scheme: 'AdminToken', unauthorized: 'Missing or wrong operator token' }],
+  [ApiKeyGuard, { scheme: 'ApiKey', unauthorized: 'Missing, unknown or mismatched key and user id' }],
+]);
+
+/** Request bodies that are documented components rather than spelled out at each operation. */
+const BODY_COMPONENTS = new Map<z.ZodType, object>([
+  [jobDefinitionSchema, ref('JobDefinition')],
+  [jobImportRequestSchema, ref('JobImportRequest')],
+  [jobBulkRequestSchema, BULK_REQUEST_SCHEMA],
+  [monitorSchema, ref('MonitorDefinition')],
+]);
+
+const invalidFields: ResponseObject = { description: 'A field is invalid; each entry names the field and the reason', content: json(ref('ValidationError'), VALIDATION_EXAMPLE) };
+
+type Operation = OperationObject & { security?: Array<Record<string, string[]>> };
+
+/**
+ * Completes an operation from what the server does with the route: the
+ * security its guards ask for (none: a public operation), the request body
+ * and query its schemas validate, and the refusals those imply (401, 403 for
+ * a stale sign-in, 404 for an id not found among the caller's, 422 for a
+ * request its schema refuses, 503 where billing is off). What a decorator
+ * already documented is kept.
+ */
+function documentFromRoute(operation: Operation, path: string, facts: RouteFacts | undefined): void {
+  const responses = operation.responses as Record<string, ResponseObject>;
+  const add = (status: number, response: ResponseObject) => (responses[status] ??= response);
+  const guards = facts?.guards ?? [];
+  const authenticating = guards.map((guard) => AUTHENTICATING_GUARDS.get(guard)).filter((g) => g !== undefined);
+  if (authenticating.length === 0) operation.security = [];
+  else if (!operation.security) operation.security = authenticating.map((g) => ({ [g.scheme]: [] }));
+  for (const guard of authenticating) add(401, messageResponse(guard.unauthorized));
+  if (guards.includes(RecentAuthenticationGuard)) add(403, { description: 'The last sign-in is too old: confirm the password (POST /api/auth/reauthenticate) and retry', content: json({ type: 'object', properties: { detail: { type: 'object' } } }) });
+  if (guards.includes(AdminTokenGuard)) add(404, messageResponse('No operator token is configured on this server, or what the path names does not exist'));
+  if (guards.includes(BillingEnabledGuard)) add(503, messageResponse('Billing is not configured on this server'));
+  if (path.includes('{')) add(404, messageResponse('Not found among yours'));
+  if (facts?.body && !operation.requestBody) {
+    operation.requestBody = { required: !facts.body.safeParse(undefined).success, content: json(BODY_COMPONENTS.get(facts.body) ?? requestSchema(facts.body)) };
+  }
+  if (facts?.query) {
+    const query = requestSchema(facts.query) as { properties?: Record<string, SchemaObject>; required?: string[] };
+    const documented = new Set((operation.parameters as ParameterObject[] | undefined)?.map((p) => p.name));
+    const parameters = Object.entries(query.properties ?? {})
+      .filter(([name]) => !documented.has(name))
+      .map(([name, schema]): ParameterObject => ({ name, in: 'query', required: query.required?.includes(name) ?? false, schema }));
+    operation.parameters = [...(operation.parameters ?? []), ...parameters];
+  }
+  if (facts?.body || facts?.query) add(422, invalidFields);
+}
+
+function documentRoutes(app: INestApplication, document: OpenAPIObject, also: (key: string, operation: Operation) => void = () => undefined): void {
+  const facts = routeFacts(app);
+  for (const [path, operations] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(operations as Record<string, Operation>)) {
+      also(`${method} ${path}`, operation);
+      documentFromRoute(operation, path, facts.get(`${method} ${path}`));
+    }
+  }
+}
+
 /** The OpenAPI 3 document of the /prog API, generated from the controller's decorators and the shared schemas. */
-export function buildProgOpenApi(app: INestApplication): OpenAPIObject {
+export function buildProgOpenApi(app: INestApplication, settings: OpenApiSettings): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Cronbeam public API')
     .setDescription(
@@ -20,70 +125,59 @@ export function buildProgOpenApi(app: INestApplication): OpenAPIObject {
         'Errors answer `{"detail": ...}`.',
     )
     .setVersion('1.0')
+    .addServer('/')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key' }, 'ApiKey')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'Your API key as a bearer token' }, 'BearerApiKey')
     .build();
   const document = SwaggerModule.createDocument(app, config, { include: [ProgModule] });
-  // The shared schemas use readonly arrays (they are constants); the document gets its own mutable copy.
-  const schemas = structuredClone(PUBLIC_API_SCHEMAS) as unknown as Record<string, SchemaObject>;
-  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...schemas } };
-  addMonitorDocs(document);
+  documentRoutes(app, document);
+  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...componentSchemas(settings) } };
+  addPingDocs(document);
   return document;
 }
 
-type Operation = { requestBody?: unknown };
-
-/** Request bodies of the dashboard API, from the shared rules the server validates them with. */
-const API_BODIES: Record<string, () => unknown> = {
-  'post /api/auth/signup': () => z.toJSONSchema(signUpSchema, { io: 'input', target: 'openapi-3.0' }),
-  'post /api/auth/login': () => z.toJSONSchema(loginSchema, { io: 'input', target: 'openapi-3.0' }),
-  'post /api/auth/verify': () => z.toJSONSchema(verifyEmailSchema, { io: 'input', target: 'openapi-3.0' }),
-  'post /api/jobs': () => ({ $ref: '#/components/schemas/JobDefinition' }),
-  'put /api/jobs/{id}': () => ({ $ref: '#/components/schemas/JobDefinition' }),
-  'post /api/jobs/import': () => ({ $ref: '#/components/schemas/JobImportRequest' }),
-  'post /api/jobs/bulk': () => BULK_REQUEST_SCHEMA,
-  'post /api/monitors': () => z.toJSONSchema(monitorSchema, { io: 'input', target: 'openapi-3.0', unrepresentable: 'any' }),
-  'put /api/monitors/{id}': () => z.toJSONSchema(monitorSchema, { io: 'input', target: 'openapi-3.0', unrepresentable: 'any' }),
-  'post /api/alert-channels': () => z.toJSONSchema(alertChannelSchema, { io: 'input', target: 'openapi-3.0' }),
-  'post /api/alert-channel-verifications': () => z.toJSONSchema(alertChannelVerificationSchema, { io: 'input', target: 'openapi-3.0' }),
-};
-
 /**
- * The OpenAPI 3 document of the dashboard API (/api, bearer session token),
- * generated from the same controllers: every /api route, the shared schemas,
- * and request bodies from the shared rules where one is listed above.
+ * The OpenAPI 3 document of the dashboard API (/api), generated from the same
+ * controllers: every /api route with the security, bodies and refusals its
+ * guards and schemas imply, and the summaries and service refusals of
+ * DASHBOARD_OPERATIONS.
  */
-export function buildDashboardOpenApi(app: INestApplication): OpenAPIObject {
+export function buildDashboardOpenApi(app: INestApplication, settings: OpenApiSettings): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Cronbeam dashboard API')
-    .setDescription('The API of the web app and the desktop app: a session access token as `Authorization: Bearer <token>`. Errors answer `{"detail": ...}`.')
+    .setDescription(
+      'The API of the web app and the desktop app: a session access token as `Authorization: Bearer <token>` (from /api/auth/login). Operations without security are public. Errors answer `{"detail": ...}`.',
+    )
     .setVersion('1.0')
+    .addServer('/')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Session access token from /api/auth/login' }, 'Session')
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Admin-Token', description: "The operator's ADMIN_TOKEN" }, 'AdminToken')
     .build();
   const document = SwaggerModule.createDocument(app, config);
   document.paths = Object.fromEntries(Object.entries(document.paths).filter(([path]) => path.startsWith('/api/')));
-  for (const [path, operations] of Object.entries(document.paths)) {
-    for (const [method, operation] of Object.entries(operations as Record<string, Operation>)) {
-      const body = API_BODIES[`${method} ${path}`];
-      if (body) operation.requestBody = { required: true, content: { 'application/json': { schema: body() } } };
-    }
-  }
-  const schemas = structuredClone(PUBLIC_API_SCHEMAS) as unknown as Record<string, SchemaObject>;
-  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...schemas } };
-  document.security = [{ Session: [] }];
+  documentRoutes(app, document, (key, operation) => {
+    const described = DASHBOARD_OPERATIONS[key];
+    if (!described) return;
+    operation.summary ??= described.summary;
+    if (described.body) operation.requestBody = { required: true, content: json(described.body.schema) };
+    if (described.body?.checkedByHandler) (operation.responses as Record<string, ResponseObject>)[422] ??= invalidFields;
+    for (const [status, when] of Object.entries(described.errors ?? {})) (operation.responses as Record<string, ResponseObject>)[status] ??= messageResponse(when);
+    if (described.limited) (operation.responses as Record<string, ResponseObject>)[429] ??= tooMany(`Too many requests: ${described.limited}`);
+  });
+  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...componentSchemas(settings) } };
   return document;
 }
 
 /** Serves the /prog document at /prog/openapi.json (reference at /prog/docs) and the dashboard API's at /api/openapi.json. */
-export function mountProgApiDocs(app: INestApplication): void {
-  SwaggerModule.setup('prog/docs', app, () => buildProgOpenApi(app), {
+export function mountProgApiDocs(app: INestApplication, settings: OpenApiSettings): void {
+  SwaggerModule.setup('prog/docs', app, () => buildProgOpenApi(app, settings), {
     jsonDocumentUrl: 'prog/openapi.json',
     yamlDocumentUrl: 'prog/openapi.yaml',
     customSiteTitle: 'Cronbeam API reference',
   });
   let dashboardDocument: OpenAPIObject | null = null;
   app.getHttpAdapter().get('/api/openapi.json', (_req: unknown, res: { json(body: unknown): void }) => {
-    dashboardDocument ??= buildDashboardOpenApi(app);
+    dashboardDocument ??= buildDashboardOpenApi(app, settings);
     res.json(dashboardDocument);
   });
 }

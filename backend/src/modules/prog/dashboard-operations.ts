@@ -1,0 +1,125 @@
+import { CONTACT_LIMITS } from '@shared/site/contact-rules';
+
+/**
+ * What the dashboard API's document says about each operation beyond what
+ * the server's own decorators tell (who may call it, which schemas validate
+ * it, which path parameters it looks up): a summary, the refusals its service
+ * makes, and whether it is rate-limited. Every /api route must have an entry;
+ * a test holds the list to the router.
+ */
+export interface DashboardOperation {
+  summary: string;
+  /** Refusals the service answers besides those the route's guards and schemas imply: status → when. */
+  errors?: Record<number, string>;
+  /** Rate-limited (429 with Retry-After): what is counted. */
+  limited?: string;
+  /** A body the route reads without a schema: the handler checks it itself (a 422 names the field), or it is verified otherwise (a signature). */
+  body?: { schema: object; checkedByHandler: boolean };
+}
+
+const CONTACT_BODY = {
+  type: 'object',
+  required: ['name', 'email', 'message'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: CONTACT_LIMITS.nameMaxLength },
+    email: { type: 'string', format: 'email', maxLength: CONTACT_LIMITS.emailMaxLength },
+    subject: { type: 'string', maxLength: CONTACT_LIMITS.subjectMaxLength },
+    message: { type: 'string', minLength: 1, maxLength: CONTACT_LIMITS.messageMaxLength },
+  },
+};
+
+const STRIPE_EVENT = { type: 'object', description: 'A Stripe event as Stripe sends it, signed in the Stripe-Signature header.', additionalProperties: true };
+
+const codeRefused = 'The code is wrong, expired or already used';
+const badCredentials = 'Wrong email or password, or the account does not exist';
+const wrongProof = 'The password or second-factor code is wrong';
+const crossSite = 'A cross-site request (its Origin is not this service)';
+const attempts = 'Attempts per account and per address';
+
+export const DASHBOARD_OPERATIONS: Record<string, DashboardOperation> = {
+  'get /api/ping': { summary: 'Liveness: the process answers' },
+  'get /api/ready': { summary: 'Readiness: the database answers', errors: { 503: 'The database cannot be reached' } },
+  'get /api/dev/outbox': { summary: 'Mail the development server would have sent (development only)', errors: { 404: 'Not a development server' } },
+  'post /api/site/contact': { summary: 'Send a message through the public contact form', body: { schema: CONTACT_BODY, checkedByHandler: true }, limited: 'Messages per address' },
+  'post /api/auth/signup': { summary: 'Create an account (a verification code is mailed)', errors: { 409: 'The email is already registered' }, limited: 'Sign-ups per address' },
+  'post /api/auth/verify': { summary: 'Confirm the email with the mailed code', errors: { 400: codeRefused }, limited: attempts },
+  'post /api/auth/resend-code': { summary: 'Mail a new verification code', errors: { 400: 'The email is already confirmed' }, limited: 'Mails per account and per address' },
+  'post /api/auth/login': {
+    summary: 'Sign in with email and password',
+    errors: { 401: badCredentials, 403: 'The email is not confirmed, or a new password is required' },
+    limited: attempts,
+  },
+  'post /api/auth/challenge': { summary: 'Answer the second-factor challenge of a sign-in', errors: { 401: 'The challenge expired or the code is wrong' }, limited: attempts },
+  'post /api/auth/refresh': { summary: 'New tokens for a refresh token (body or cookie)', errors: { 401: 'The refresh token is missing, expired or revoked', 403: crossSite } },
+  'post /api/auth/logout': { summary: 'Sign out: revoke the refresh token', errors: { 403: crossSite } },
+  'post /api/auth/forgot-password': { summary: 'Mail a password-reset code', limited: 'Mails per account and per address' },
+  'post /api/auth/reset-password': { summary: 'Set a new password with the mailed code', errors: { 400: codeRefused }, limited: attempts },
+  'post /api/auth/change-password': { summary: 'Change the password', errors: { 400: 'The current password is wrong' }, limited: attempts },
+  'post /api/auth/global-sign-out': { summary: 'Sign out every session of the account' },
+  'post /api/auth/reauthenticate': { summary: 'Confirm the password (and second factor) for sensitive changes', errors: { 400: wrongProof }, limited: attempts },
+  'get /api/auth/mfa': { summary: 'Second-factor status' },
+  'post /api/auth/mfa/totp/setup': { summary: 'Start setting up an authenticator app', errors: { 409: 'Two-factor authentication is already on' } },
+  'post /api/auth/mfa/totp/enable': { summary: 'Turn on the authenticator app with its first code', errors: { 400: wrongProof, 409: 'Two-factor authentication is already on' }, limited: attempts },
+  'post /api/auth/mfa/totp/disable': { summary: 'Turn off two-factor authentication', errors: { 400: wrongProof }, limited: attempts },
+  'post /api/auth/mfa/recovery-codes': { summary: 'Replace the recovery codes', errors: { 400: wrongProof }, limited: attempts },
+  'get /api/auth/devices': { summary: 'Remembered devices' },
+  'delete /api/auth/devices/{id}': { summary: 'Forget a remembered device' },
+  'patch /api/auth/profile': { summary: 'Change the display name' },
+  'get /api/auth/social/authorize': { summary: 'The identity provider URL to start a social sign-in', errors: { 404: 'Social sign-in is not configured' } },
+  'post /api/auth/social-login': {
+    summary: 'Finish a social sign-in with the provider’s code',
+    errors: { 400: 'No authorization code', 401: 'The provider refused, or the sign-in expired', 409: 'The email belongs to another sign-in method' },
+  },
+  'get /api/account': { summary: 'The signed-in account' },
+  'delete /api/account': { summary: 'Delete the account with its jobs, monitors and keys' },
+  'post /api/jobs': { summary: 'Create a job', errors: { 403: "The plan's job limit is reached" } },
+  'get /api/jobs': { summary: 'List jobs' },
+  'post /api/jobs/bulk': { summary: 'Create many jobs at once (all or none)', errors: { 403: "The plan's job limit is reached" } },
+  'post /api/jobs/test': { summary: 'Send a definition once without saving it', limited: 'Test requests per user' },
+  'post /api/jobs/target-check': { summary: 'Whether this server would send requests to a URL' },
+  'get /api/jobs/export': { summary: 'Export every job definition' },
+  'post /api/jobs/import': { summary: 'Import jobs from an export or a crontab' },
+  'post /api/jobs/{id}/clone': { summary: 'Copy a job', errors: { 403: "The plan's job limit is reached" } },
+  'get /api/jobs/{id}': { summary: 'Get a job' },
+  'put /api/jobs/{id}': { summary: 'Replace a job definition' },
+  'delete /api/jobs/{id}': { summary: 'Delete a job and its logs' },
+  'post /api/jobs/{id}/pause': { summary: 'Pause a job' },
+  'post /api/jobs/{id}/resume': { summary: 'Resume a job' },
+  'post /api/jobs/{id}/run': { summary: 'Run a job now' },
+  'get /api/jobs/{id}/logs': { summary: 'Latest runs of a job' },
+  'post /api/api-keys/generate': { summary: 'Create an API key (shown once)' },
+  'get /api/api-keys': { summary: 'List API keys' },
+  'delete /api/api-keys/{keyId}': { summary: 'Revoke an API key' },
+  'get /api/dashboard': { summary: 'Dashboard figures: jobs by state, plan limits, usage' },
+  'get /api/admin/users': { summary: 'List users (operator)' },
+  'put /api/admin/users/{user}/plan': { summary: "Change a user's plan (operator)" },
+  'post /api/admin/users/{email}/require-new-password': { summary: 'Make a user choose a new password at next sign-in (operator)', errors: { 409: 'Not available with this identity provider' } },
+  'get /api/events': { summary: 'Server-sent events: job, run and monitor changes of the account', limited: 'Open streams per user' },
+  'post /api/stripe/create-checkout-session': { summary: 'Start a Stripe checkout for a plan', errors: { 400: 'The account is already on this plan' } },
+  'post /api/stripe/confirm-plan-change': {
+    summary: 'Change the plan of an active subscription',
+    errors: { 400: 'The subscription is not active, or already on this plan', 404: 'No subscription' },
+  },
+  'post /api/stripe/cancel-subscription': { summary: 'Cancel the subscription', errors: { 400: 'No active subscription' } },
+  'get /api/profile/stats': { summary: 'Plan, usage and billing state of the account' },
+  'post /api/stripe/webhook': { summary: 'Stripe events (signed by Stripe)', body: { schema: STRIPE_EVENT, checkedByHandler: false }, errors: { 400: 'The signature is missing or wrong' } },
+  'post /api/deploy/n8n': { summary: 'Deploy an n8n instance', errors: { 403: "The plan's deployments are used up" } },
+  'get /api/deploy/n8n': { summary: 'List n8n deployments' },
+  'get /api/deploy/n8n/{id}': { summary: 'Get an n8n deployment' },
+  'delete /api/deploy/n8n/{id}': { summary: 'Tear an n8n deployment down' },
+  'get /api/monitors': { summary: 'List heartbeat monitors' },
+  'post /api/monitors': { summary: 'Create a heartbeat monitor', errors: { 403: "The plan's job limit is reached (monitors count toward it)" } },
+  'put /api/monitors/{id}': { summary: 'Replace a monitor definition' },
+  'delete /api/monitors/{id}': { summary: 'Delete a monitor' },
+  'post /api/monitors/{id}/pause': { summary: 'Pause a monitor' },
+  'post /api/monitors/{id}/resume': { summary: 'Resume a monitor' },
+  'get /api/monitors/{id}/events': { summary: 'Latest pings and misses of a monitor' },
+  'get /api/alert-channels': { summary: 'List alert channels' },
+  'post /api/alert-channels': { summary: 'Add an alert channel (email channels are verified first)', limited: 'Verification mails per user' },
+  'delete /api/alert-channels/{id}': { summary: 'Remove an alert channel' },
+  'post /api/alert-channels/{id}/test': { summary: 'Send a test alert', limited: 'Test alerts per channel and per user' },
+  'post /api/alert-channels/{id}/resend-verification': { summary: 'Mail the verification link again', limited: 'One mail per channel per cooldown' },
+  'get /api/alert-channels/{id}/deliveries': { summary: 'Latest deliveries of a channel' },
+  'post /api/alert-channel-verifications': { summary: 'Verify an email channel with the mailed token', errors: { 400: 'The link is unknown or expired' } },
+};
