@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { FORBIDDEN_HEADERS } from '@shared/jobs/job-rules';
-import { HTTP_METHODS, type JobDefinition, type ResponseRules } from '@shared/jobs/job-types';
+import { DELIVERIES, HTTP_METHODS, type JobDefinition, type ResponseRules } from '@shared/jobs/job-types';
 
 /**
  * Valid job definitions in every shape a client may send: optional fields
@@ -58,6 +58,7 @@ export const jobDefinitionWithoutName: fc.Arbitrary<SentDefinition> = fc.record(
     response_rules: fc.oneof(fc.constant(null), responseRules),
     timeout_seconds: fc.oneof(fc.constant(null), fc.integer({ min: 1, max: 10 })),
     auto_pause_after: fc.oneof(fc.constant(null), fc.integer({ min: 1, max: 1000 })),
+    delivery: fc.constantFrom(...DELIVERIES),
     notify_on_failure: fc.boolean(),
   },
   { requiredKeys: ['url', 'cron_expression'] },
