@@ -9,6 +9,7 @@ import { HttpTarget } from '../fakes/http-target';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { eventually, FAST_SCHEDULER_ENV, hourlyScheduleAwayFromNow, SchedulerFixtures, schedulerPassed } from './scheduler-fixtures';
 import { freePort } from '../support/free-port';
+import { startServerProcess } from '../support/server-process';
 
 jest.setTimeout(90_000);
 
@@ -423,6 +424,133 @@ describe('scheduler across a restart of the embedded database (server stopped an
       expect(target.requests('/hourly')).toHaveLength(1);
     } finally {
       await second.stop();
+    }
+  });
+});
+
+/**
+ * kill -9 of a server on the embedded database 50 ms after an instant, then
+ * a restart on the same data directory. No other process can have owned its
+ * runs, so the new process takes them all over at start: those never sent
+ * (a group due 2 s after the instant) at once, those it may have sent as
+ * their job's delivery says. The database lives inside the server process,
+ * so jobs are written and runs read while no server runs. (Runs on the
+ * embedded pass only: it does not depend on TEST_DATABASE_URL.)
+ */
+(onPostgres ? describe.skip : describe)('scheduler across kill -9 of a server on the embedded database', () => {
+  const ON_WIRE = 200; // due at the instant, half of them at_most_once
+  const LATER = 100; // due 2 s after the instant: claimed, never sent at the kill
+  const ANSWER_MS = 400;
+  const ORIGINS = 8;
+  const targets: HttpTarget[] = [];
+  let dataDir: string;
+  let config: AppConfig;
+  const env = () => ({ DATA_DIR: dataDir, SCHEDULER_ENABLED: 'true', ALLOW_PRIVATE_TARGETS: 'true', SCHEDULER_IDLE_GC: 'false' });
+
+  beforeAll(async () => {
+    for (let i = 0; i < ORIGINS; i++) targets.push(await HttpTarget.start());
+    for (const t of targets) t.on('/embedded', (_req, res) => setTimeout(() => res.writeHead(200).end('ok'), ANSWER_MS));
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cronbeam-embedded-kill-'));
+    config = AppConfig.fromEnvironment({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  });
+  afterAll(async () => {
+    for (const t of targets) await t.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** Opens the data directory while no server runs. */
+  async function offline<T>(work: (db: SchedulerFixtures) => Promise<T>): Promise<T> {
+    const database = await openDatabase(config);
+    const db = await SchedulerFixtures.connect(database.url);
+    try {
+      return await work(db);
+    } finally {
+      await db.close();
+      await database.close();
+    }
+  }
+
+  it('kill -9 50 ms after an instant and restart: never-sent runs fire at once, on-the-wire ones once more only for at_least_once jobs', async () => {
+    const first = await startServerProcess(env()); // migrates the new data directory
+    first.child.kill('SIGTERM');
+    await first.exitCode();
+
+    const due = new Date(Date.now() + 12_000);
+    const later = new Date(due.getTime() + 2_000);
+    const urls = `{${targets.map((t) => t.url).join(',')}}`;
+    const userId = await offline(async (db) => {
+      const user = await db.user('unlimited');
+      await db.query(
+        `INSERT INTO jobs (user_id, name, url, cron_expression, status, next_run_at, delivery)
+         SELECT $1, 'k-' || n, ($2::text[])[1 + n % ${ORIGINS}] || '/embedded?n=' || n, '0 0 1 1 *', 'scheduled',
+                CASE WHEN n <= ${ON_WIRE} THEN $3::timestamptz ELSE $4::timestamptz END,
+                CASE WHEN n <= ${ON_WIRE} AND n % 2 = 0 THEN 'at_most_once' ELSE 'at_least_once' END
+         FROM generate_series(1, ${ON_WIRE + LATER}) AS n`,
+        [user, urls, due, later],
+      );
+      return user;
+    });
+
+    const victim = await startServerProcess(env());
+    expect(Date.now()).toBeLessThan(due.getTime() - 3_500); // started before the burst's look-ahead: it claims it
+    await new Promise((resolve) => setTimeout(resolve, due.getTime() + 50 - Date.now()));
+    victim.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    await victim.exitCode();
+    const restarted = await startServerProcess(env());
+    const readyAt = Date.now();
+    const received = () => targets.flatMap((t) => t.requests('/embedded'));
+    const name = (r: { path: string }) => r.path.split('=')[1];
+    await eventually(async () => {
+      const jobs = new Set(received().map(name));
+      return jobs.size >= ON_WIRE / 2 + LATER ? jobs : null; // at least every at_least_once job
+    }, 20_000, 'deliveries after the restart');
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // at_most_once runs are not sent again: give them the time they would take
+    restarted.child.kill('SIGTERM');
+    await restarted.exitCode();
+
+    const runs = await offline((db) =>
+      db.query<{ n: string; delivery: string; status: string; error_message: string | null; possible_duplicate: boolean; id: string }>(
+        `SELECT substr(j.name, 3) AS n, j.delivery, r.status, r.error_message, r.possible_duplicate, r.id
+         FROM job_runs r JOIN jobs j ON j.id = r.job_id WHERE r.user_id = $1`,
+        [userId],
+      ),
+    );
+    const deliveries = new Map<string, number[]>();
+    for (const r of received()) deliveries.set(name(r), [...(deliveries.get(name(r)) ?? []), r.arrivedAt]);
+    const onTheWire = new Set([...deliveries].filter(([, at]) => at[0] < killedAt + 100).map(([n]) => n));
+    const doubled = [...deliveries].filter(([, at]) => at.length > 1).map(([n]) => n);
+    const laterJobs = [...deliveries].filter(([n]) => Number(n) > ON_WIRE);
+    const afterRestart = laterJobs.map(([, at]) => at[0] - readyAt).sort((a, b) => a - b);
+    const unknown = runs.filter((r) => r.error_message?.startsWith('Outcome unknown'));
+    process.stdout.write(
+      [
+        '',
+        `Chaos (embedded database, kill -9 50 ms after an instant of ${ON_WIRE} runs (${ON_WIRE / 2} at_most_once), ${LATER} more due 2 s later; restart ready ${((readyAt - killedAt) / 1000).toFixed(1)} s after the kill):`,
+        `  on the wire at the kill ${onTheWire.size}; doubled ${doubled.length} (all on the wire: ${doubled.every((n) => onTheWire.has(n))}, none at_most_once: ${doubled.every((n) => Number(n) % 2 === 1)})`,
+        `  recorded: ${runs.filter((r) => r.status === 'success').length} success, ${unknown.length} outcome unknown, ${runs.filter((r) => r.possible_duplicate).length} possible_duplicate`,
+        `  never-sent runs after the restart: first ${(afterRestart[0] / 1000).toFixed(2)} s, last ${(afterRestart[afterRestart.length - 1] / 1000).toFixed(2)} s after it was ready`,
+        '',
+      ].join('\n'),
+    );
+
+    expect(runs).toHaveLength(ON_WIRE + LATER);
+    for (const n of doubled) {
+      expect(onTheWire.has(n)).toBe(true);
+      expect(Number(n) % 2).toBe(1); // an at_least_once job
+    }
+    // The group due after the kill was never sent: each fires once, at once after the restart (not after a 60 s lease).
+    expect(laterJobs).toHaveLength(LATER);
+    expect(laterJobs.every(([, at]) => at.length === 1)).toBe(true);
+    expect(afterRestart[afterRestart.length - 1]).toBeLessThan(5_000);
+    // Sent again: at_least_once runs of the instant, marked so.
+    expect(runs.filter((r) => r.possible_duplicate).every((r) => r.delivery === 'at_least_once' && Number(r.n) <= ON_WIRE)).toBe(true);
+    for (const n of doubled) expect(runs.find((r) => r.n === n)?.possible_duplicate).toBe(true);
+    // Every run recorded: success, or an at_most_once run of the instant recorded as unknown (never sent twice).
+    for (const r of runs.filter((run) => run.status !== 'success')) {
+      expect(r).toMatchObject({ status: 'failed', delivery: 'at_most_once', possible_duplicate: false });
+      expect(unknown).toContainEqual(r);
+      expect(deliveries.get(r.n)?.length ?? 0).toBeLessThanOrEqual(1);
     }
   });
 });

@@ -67,11 +67,9 @@ describe('instance liveness and takeover (database level)', () => {
     expect([...byId.keys()].sort()).toEqual([runOf(sentJob), runOf(unsentJob), runOf(laterJob), manual.id].sort());
     expect(byId.get(runOf(unsentJob))).toMatchObject({ jobId: unsentJob, trigger: 'schedule', scheduledFor: due, dueAt: due, uncertain: false, possibleDuplicate: false, delivery: 'at_least_once', url: 'https://example.com/hook', body: 'ping' });
     expect(byId.get(runOf(laterJob))).toMatchObject({ uncertain: false, possibleDuplicate: false, dueAt: later });
-    expect(byId.get(runOf(sentJob))).toMatchObject({ uncertain: true, possibleDuplicate: true, delivery: 'at_most_once' });
-    expect(byId.get(manual.id)).toMatchObject({ trigger: 'manual', uncertain: true, possibleDuplicate: true });
+    expect(byId.get(runOf(sentJob))).toMatchObject({ uncertain: true, possibleDuplicate: false, delivery: 'at_most_once' });
+    expect(byId.get(manual.id)).toMatchObject({ trigger: 'manual', uncertain: true });
     for (const id of byId.keys()) expect(await lease(id)).toMatchObject({ lease_owner: survivor.owner.id, state: 'running' });
-    const flags = await sdb.query(`SELECT id, possible_duplicate FROM job_runs WHERE user_id = $1 ORDER BY id`, [userId]);
-    expect(flags.filter((r) => r.possible_duplicate).map((r) => r.id).sort()).toEqual([runOf(sentJob), manual.id].sort());
     // Nothing was left to take: the stale row and its log are gone, and the dead instance cannot log a dispatch any more.
     expect(await instanceRows()).toEqual([]);
     expect(await sdb.query(`SELECT 1 FROM scheduler_dispatches`)).toEqual([]);
@@ -88,7 +86,7 @@ describe('instance liveness and takeover (database level)', () => {
     const [run] = (await gone.claimer.claimDueJobs(due, due.getTime() - 1_000)).runs;
     const expired = new Date((await lease(run.runId)).lease_expires_at.getTime() + 1);
     const [orphan] = await sdb.db.transaction((tx) => other.runs.leaseExpired(tx, 10, expired.getTime()));
-    expect(orphan).toMatchObject({ id: run.runId, job_id: jobId, possible_duplicate: true, uncertain: true });
+    expect(orphan).toMatchObject({ id: run.runId, job_id: jobId, possible_duplicate: false, uncertain: true });
   });
 
   it('takes over an instance that never sent anything, batch by batch, and forgets it with the last batch', async () => {

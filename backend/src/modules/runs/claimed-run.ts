@@ -9,7 +9,7 @@ export interface ClaimedRun {
   scheduledFor: Date;
   attempt: number;
   dueAt: Date;
-  /** Sent again after its instance died while it may have been on the wire: the target may see it twice. */
+  /** Sent again after an instance died while it may have been on the wire: the target may see it twice (stored with its result). */
   possibleDuplicate: boolean;
   /** Taken over from a dead instance that may have sent it: the job's `delivery` decides whether it is sent again. */
   uncertain: boolean;

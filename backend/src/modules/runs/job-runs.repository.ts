@@ -50,6 +50,8 @@ export interface FinishedRunRows {
   durationsMs: number[];
   errors: (string | null)[];
   responseBodies: (string | null)[];
+  /** Sent again after its instance died while it may have been on the wire. */
+  possibleDuplicates: boolean[];
 }
 
 /** Retries to queue, as parallel arrays; each follows the finished run `afterRunIds[i]`. */
@@ -120,8 +122,8 @@ export class JobRunsRepository {
 
   /**
    * Takes over running runs whose lease expired before `now` (their instance
-   * neither finished nor handed them back in time): each may have been sent,
-   * so it is marked a possible duplicate.
+   * neither finished nor handed them back in time): each may have been sent
+   * (`uncertain`).
    */
   leaseExpired(tx: Queryable, now: Date, limit: number, owner: string, leaseMs: number): Promise<LeasedRunRow[]> {
     return tx.query(
@@ -129,7 +131,7 @@ export class JobRunsRepository {
          SELECT id FROM job_runs WHERE state = '${RUNNING}' AND lease_expires_at < $1
          ORDER BY due_at LIMIT $2 FOR UPDATE SKIP LOCKED
        )
-       UPDATE job_runs r SET state = '${RUNNING}', lease_owner = $3, possible_duplicate = true,
+       UPDATE job_runs r SET state = '${RUNNING}', lease_owner = $3,
          lease_expires_at = greatest(r.due_at, $1::timestamptz) + make_interval(secs => $4::double precision / 1000)
        FROM picked WHERE r.id = picked.id
        RETURNING ${LEASED_COLUMNS.split(', ').map((c) => `r.${c}`).join(', ')}, true AS uncertain`,
@@ -141,8 +143,8 @@ export class JobRunsRepository {
    * Takes over the runs leased to dead instances (`owners`; with
    * `everyOther`, every owner but `owner`), keeping their ids. A run in
    * `dispatched` (its owner's dispatch log) or a manual one (sent as soon as
-   * it was inserted) may have reached its target: it comes back `uncertain`
-   * and is marked a possible duplicate; every other one was never sent.
+   * it was inserted) may have reached its target: it comes back `uncertain`;
+   * every other one was never sent.
    */
   leaseOfDead(
     tx: Queryable,
@@ -160,7 +162,6 @@ export class JobRunsRepository {
          ORDER BY due_at LIMIT $4 FOR UPDATE SKIP LOCKED
        )
        UPDATE job_runs r SET lease_owner = $5,
-         possible_duplicate = r.possible_duplicate OR r.trigger = '${RUN_TRIGGER.manual}' OR r.id = ANY($3::uuid[]),
          lease_expires_at = greatest(r.due_at, $6::timestamptz) + make_interval(secs => $7::double precision / 1000)
        FROM picked WHERE r.id = picked.id
        RETURNING ${LEASED_COLUMNS.split(', ').map((c) => `r.${c}`).join(', ')},
@@ -215,12 +216,12 @@ export class JobRunsRepository {
       await tx.query(
         `UPDATE job_runs r SET state = '${DONE}', status = v.status, executed_at = v.executed_at, finished_at = now(),
            response_code = v.response_code, duration_ms = v.duration_ms, error_message = v.error_message,
-           response_body = v.response_body, lease_owner = NULL, lease_expires_at = NULL
-         FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[])
-           AS v(id, status, executed_at, response_code, duration_ms, error_message, response_body)
+           response_body = v.response_body, possible_duplicate = v.possible_duplicate, lease_owner = NULL, lease_expires_at = NULL
+         FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $9::boolean[])
+           AS v(id, status, executed_at, response_code, duration_ms, error_message, response_body, possible_duplicate)
          WHERE r.id = v.id AND r.state = '${RUNNING}' AND r.lease_owner = $8
          RETURNING r.id`,
-        [rows.runIds, rows.statuses, rows.executedAt, rows.responseCodes, rows.durationsMs, rows.errors, rows.responseBodies, owner],
+        [rows.runIds, rows.statuses, rows.executedAt, rows.responseCodes, rows.durationsMs, rows.errors, rows.responseBodies, owner, rows.possibleDuplicates],
       ),
     );
     return stored.map((r) => r.id);

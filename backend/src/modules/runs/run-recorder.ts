@@ -170,6 +170,7 @@ export class RunRecorder {
           durationsMs: byJob.map((f) => f.result.durationMs),
           errors: byJob.map((f) => f.result.errorMessage),
           responseBodies: byJob.map((f) => f.result.responseBody),
+          possibleDuplicates: byJob.map((f) => f.run.possibleDuplicate),
         },
         this.owner.id,
       );

@@ -106,6 +106,7 @@ export class RunDispatcher {
         this.runs.recordUnknownOutcome(run).catch((error: Error) => this.logger.error(`Recording an unknown outcome failed: ${error.message}`));
         continue;
       }
+      if (run.uncertain) run.possibleDuplicate = true;
       const due = run.dueAt.getTime();
       const ready = {
         run,
