@@ -38,6 +38,11 @@ export function ExecutionDetails({ entry }: { entry: JobLogEntry }) {
         <dd>
           <span className={`status-badge ${label === 'SUCCESS' ? 'status-success' : 'status-failed'}`}>{label}</span>
           {entry.response_code != null && <span className="status-code">HTTP {entry.response_code}</span>}
+          {entry.possible_duplicate && (
+            <span className="status-code" title="A server stopped while this request may already have reached the URL; it was sent again with the same execution id.">
+              possible duplicate
+            </span>
+          )}
         </dd>
         <dt>Duration</dt>
         <dd>{entry.duration_ms != null ? `${entry.duration_ms} ms` : '—'}</dd>

@@ -17,6 +17,7 @@ const entry = (minute: number, patch: Partial<JobLogEntry> = {}): JobLogEntry =>
   duration_ms: 10 + minute,
   error_message: null,
   response_body: null,
+  possible_duplicate: false,
   ...patch,
 });
 

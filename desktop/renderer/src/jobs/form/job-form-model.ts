@@ -1,5 +1,5 @@
 import { jobDefinitionSchema } from '@shared/jobs/job-rules';
-import type { HttpMethod, Job, JobDefinition } from '@shared/jobs/job-types';
+import { DEFAULT_DELIVERY, type Delivery, type HttpMethod, type Job, type JobDefinition } from '@shared/jobs/job-types';
 import { DEFAULT_CRON } from '../schedule/cron-builder';
 
 export interface HeaderRow {
@@ -25,6 +25,8 @@ export interface JobFormValues {
   json_equals: string;
   timeout_seconds: string;
   auto_pause_after: string;
+  /** After a crash, a run that may have reached its target is sent again or recorded as unknown. */
+  delivery: Delivery;
 }
 
 /** The fields whose messages the form shows next to them. */
@@ -49,6 +51,7 @@ export const EMPTY_FORM: JobFormValues = {
   json_equals: '',
   timeout_seconds: '',
   auto_pause_after: '',
+  delivery: DEFAULT_DELIVERY,
 };
 
 const DEFAULT_STATUSES = '200-299';
@@ -87,6 +90,7 @@ export function valuesFromJob(job: Job): JobFormValues {
     json_equals: job.response_rules?.json_path ? JSON.stringify(job.response_rules.json_equals) : '',
     timeout_seconds: job.timeout_seconds === null || job.timeout_seconds === undefined ? '' : String(job.timeout_seconds),
     auto_pause_after: job.auto_pause_after === null || job.auto_pause_after === undefined ? '' : String(job.auto_pause_after),
+    delivery: job.delivery ?? DEFAULT_DELIVERY,
   };
 }
 
@@ -114,6 +118,7 @@ export function definitionFromValues(values: JobFormValues): JobDefinition {
     response_rules: rulesFromValues(values),
     timeout_seconds: numberOf(values.timeout_seconds) as number | null,
     auto_pause_after: numberOf(values.auto_pause_after) as number | null,
+    delivery: values.delivery,
   };
 }
 
