@@ -235,7 +235,9 @@ describe('heartbeat monitors', () => {
   it('is described in /api/openapi.json with its request body', async () => {
     const doc = (await server.http.get('/api/openapi.json')).body;
     for (const [path, method] of [['/api/monitors', 'post'], ['/api/monitors/{id}', 'put']] as const) {
-      const schema = doc.paths[path][method].requestBody.content['application/json'].schema;
+      const body = doc.paths[path][method].requestBody.content['application/json'].schema;
+      expect(body).toEqual({ $ref: '#/components/schemas/MonitorDefinition' });
+      const schema = doc.components.schemas.MonitorDefinition;
       expect(Object.keys(schema.properties).sort()).toEqual(['channel_ids', 'cron_expression', 'grace_seconds', 'name', 'period_seconds', 'time_zone']);
       expect(schema.required).toEqual(['name']);
     }
