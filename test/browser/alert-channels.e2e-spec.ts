@@ -48,7 +48,7 @@ describe('alert channels (browser)', () => {
     await page.getByLabel('Channel name').fill('bad-mail');
     await page.getByLabel('Email address', { exact: true }).fill('not-an-address');
     await page.getByRole('button', { name: 'Add channel' }).click();
-    await page.getByRole('alert').filter({ hasText: 'target must be an email address' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Enter a valid email address, like ops@example.com.' }).waitFor();
   });
 
   it('keeps an email channel to another address pending until its recipient confirms the mailed link', async () => {
@@ -90,7 +90,7 @@ describe('alert channels (browser)', () => {
     await page.getByLabel('Channel type').selectOption('slack');
     await page.getByLabel('Channel name').fill('reports-slack');
     await page.getByLabel('Slack webhook URL').fill(receiver.url('/reports'));
-    await page.getByLabel('Every job with failure alerts on').uncheck();
+    await page.getByLabel('Every job with “Alert me when a run fails” ticked').uncheck();
     await page.getByLabel('nightly-report').check();
     await page.getByRole('button', { name: 'Add channel' }).click();
     await page.getByRole('row').filter({ hasText: 'reports-slack' }).getByRole('cell', { name: 'nightly-report', exact: true }).waitFor();

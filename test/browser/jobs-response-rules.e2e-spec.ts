@@ -49,7 +49,7 @@ describe('job response rules and auto-pause (browser)', () => {
     await page.getByText('Response rules and limits').click();
     await page.getByLabel('Body contains').fill('all good');
     await page.getByLabel('Pause after failed runs in a row').fill('2');
-    await page.getByLabel('Email me when a run fails').check();
+    await page.getByLabel('Alert me when a run fails').check();
     await page.getByRole('button', { name: 'Create Job' }).click();
 
     type Job = { job_id: string; name: string; response_rules: unknown; auto_pause_after: number | null };

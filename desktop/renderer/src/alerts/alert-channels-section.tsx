@@ -3,15 +3,25 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { ApiRequestError, errorMessage } from '../api/api-error';
 import { alertChannelsApi } from '../api/alert-channels-api';
 import { useDashboard } from '../dashboard/dashboard-store';
+import { ConfirmDeleteModal } from '../ui/confirm-delete-modal';
+import { CopyButton } from '../ui/copy-button';
 import { notify } from '../ui/toasts';
+import { ALERT_OPTION } from './alert-option';
 import './alert-channels.css';
 
 const KIND_LABELS: Record<AlertChannelKind, string> = { email: 'Email address', webhook: 'Webhook (signed)', slack: 'Slack incoming webhook', discord: 'Discord webhook' };
 const TARGET_LABELS: Record<AlertChannelKind, string> = { email: 'Email address', webhook: 'Webhook URL', slack: 'Slack webhook URL', discord: 'Discord webhook URL' };
+/** What a refused target needs, in the form's words (the API's name the field: "target must be..."). */
+const TARGET_PROBLEMS: Record<AlertChannelKind, string> = {
+  email: 'Enter a valid email address, like ops@example.com.',
+  webhook: 'Enter the full address of your webhook, starting with https:// (or http://).',
+  slack: 'Paste the whole incoming webhook URL from Slack; it starts with https://hooks.slack.com/.',
+  discord: 'Paste the whole webhook URL from Discord; it starts with https://discord.com/api/webhooks/.',
+};
 
 /**
  * The Alerts section: where failure, recovery and auto-pause alerts of jobs
- * with "Email me when a run fails" also go, with a test button per channel.
+ * with "Alert me when a run fails" also go, with a test button per channel.
  * An email channel to another address than the account's waits for its
  * recipient to confirm a mailed link; until then it shows as pending, with a
  * resend action instead of the test button.
@@ -26,8 +36,9 @@ export default function AlertChannelsSection() {
   /** The address a verification link was just mailed to, for the notice under the form. */
   const [mailedTo, setMailedTo] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  /** null: every job with failure alerts on; else the chosen jobs' ids. */
+  /** null: every job with alerts on; else the chosen jobs' ids. */
   const [jobIds, setJobIds] = useState<string[] | null>(null);
+  const [deleting, setDeleting] = useState<AlertChannel | null>(null);
   const jobs = useDashboard((s) => s.jobs);
   const jobName = (id: string) => jobs.find((j) => j.job_id === id)?.name ?? id.slice(0, 8);
 
@@ -54,8 +65,8 @@ export default function AlertChannelsSection() {
       notify.success(`Alert channel '${created.name}' added`);
       await load();
     } catch (error) {
-      const issues = error instanceof ApiRequestError && Array.isArray(error.detail) ? (error.detail as Array<{ msg: string }>) : null;
-      setFieldError(issues?.[0]?.msg ?? errorMessage(error));
+      const issue = error instanceof ApiRequestError ? error.fieldIssues[0] : undefined;
+      setFieldError(issue?.loc.at(-1) === 'target' ? TARGET_PROBLEMS[kind] : (issue?.msg ?? errorMessage(error)));
     } finally {
       setBusy(false);
     }
@@ -80,12 +91,15 @@ export default function AlertChannelsSection() {
     }
   };
 
-  const remove = async (channel: AlertChannel) => {
+  const remove = async (channel: AlertChannel): Promise<boolean> => {
     try {
       await alertChannelsApi.remove(channel.channel_id);
+      notify.success(`Alert channel '${channel.name}' deleted`);
       await load();
+      return true;
     } catch (error) {
       notify.error(`Failed to delete alert channel: ${errorMessage(error)}`);
+      return false;
     }
   };
 
@@ -94,7 +108,10 @@ export default function AlertChannelsSection() {
       <div className="section-header">
         <div>
           <h1 id="alerts-title">Alert Channels</h1>
-          <p className="muted">Jobs with failure alerts on also alert these channels: once when failures start, once on recovery, and when a job pauses itself.</p>
+          <p className="muted">
+            Jobs with &ldquo;{ALERT_OPTION}&rdquo; ticked in their form mail you and alert these channels too: once when failures start, once on
+            recovery, and when a job pauses itself. Jobs without it alert no one.
+          </p>
         </div>
       </div>
       <form className="panel panel-padded form" onSubmit={add} noValidate>
@@ -122,7 +139,7 @@ export default function AlertChannelsSection() {
           <legend className="field-label">Jobs</legend>
           <label className="checkbox-row">
             <input type="checkbox" checked={jobIds === null} onChange={(e) => setJobIds(e.target.checked ? null : [])} />
-            Every job with failure alerts on
+            Every job with &ldquo;{ALERT_OPTION}&rdquo; ticked
           </label>
           {jobIds !== null &&
             (jobs.length === 0 ? (
@@ -158,7 +175,8 @@ export default function AlertChannelsSection() {
         )}
         {secret && (
           <p className="field-hint" data-testid="webhook-secret">
-            Signing secret (shown once; verify the X-Cronbeam-Signature header with it): <code>{secret}</code>
+            Signing secret (shown once; verify the X-Cronbeam-Signature header with it): <code>{secret}</code>{' '}
+            <CopyButton value={secret} label="Copy signing secret" />
           </p>
         )}
       </form>
@@ -212,7 +230,7 @@ export default function AlertChannelsSection() {
                           Send test alert<span className="visually-hidden"> to {channel.name}</span>
                         </button>
                       )}
-                      <button type="button" className="button button-small button-danger-outline" onClick={() => remove(channel)}>
+                      <button type="button" className="button button-small button-danger-outline" onClick={() => setDeleting(channel)}>
                         Delete<span className="visually-hidden"> {channel.name}</span>
                       </button>
                     </div>
@@ -223,6 +241,13 @@ export default function AlertChannelsSection() {
           </table>
         )}
       </div>
+      {deleting && (
+        <ConfirmDeleteModal title="Delete alert channel" confirmLabel="Delete Channel" onConfirm={() => remove(deleting)} onClose={() => setDeleting(null)}>
+          <p>
+            Delete <strong>{deleting.name}</strong> ({deleting.target})? Its alerts stop at once; this cannot be undone.
+          </p>
+        </ConfirmDeleteModal>
+      )}
     </section>
   );
 }

@@ -34,6 +34,8 @@ export const jobsApi = {
   exportAll: () => apiRequest<JobExport>('GET', '/jobs/export'),
   importJobs: (request: JobImportRequest) => apiRequest<JobImportResult>('POST', '/jobs/import', { body: request }),
   runNow: (id: string) => apiRequest<RunOutcome>('POST', `${path(id)}/run`),
+  /** A warning when this server would save a job to `url` but refuse every run of it (the executor's target policy). */
+  checkTarget: (url: string) => apiRequest<{ warning: string | null }>('POST', '/jobs/target-check', { body: { url } }),
   /** Sends the request once and answers its outcome; nothing is stored or counted. */
   test: (request: TestRequest) => apiRequest<RunOutcome>('POST', '/jobs/test', { body: request }),
   logs: (id: string) => apiRequest<JobLogsResponse>('GET', `${path(id)}/logs`, { on401: 'report' }),

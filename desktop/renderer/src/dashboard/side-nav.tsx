@@ -10,7 +10,16 @@ const SECTIONS = [
   { to: '/dashboard/n8n', label: 'Self-Host N8N', icon: '⬢', end: false },
 ];
 
-/** The side menu: one link per dashboard section, and the product's other pages. */
+/**
+ * Feedback and a free support call: both reach the team through the contact
+ * form, its subject filled in, in a tab of their own so the dashboard stays open.
+ */
+export const SUPPORT_LINKS = [
+  { label: 'Send feedback', subject: 'Feedback' },
+  { label: 'Book a free support call', subject: 'Free support call' },
+] as const;
+
+/** The side menu: one link per dashboard section, the product's other pages, feedback and support. */
 export function SideNav({ open, onNavigate }: { open: boolean; onNavigate(): void }) {
   return (
     <nav className={open ? 'side-nav side-nav-open' : 'side-nav'} aria-label="Dashboard sections">
@@ -40,6 +49,11 @@ export function SideNav({ open, onNavigate }: { open: boolean; onNavigate(): voi
         <a href="/guides" target="_blank" rel="noreferrer">
           Guides
         </a>
+        {SUPPORT_LINKS.map((link) => (
+          <a key={link.label} href={`/contact?${new URLSearchParams({ subject: link.subject }).toString()}`} target="_blank" rel="noreferrer">
+            {link.label}
+          </a>
+        ))}
       </div>
     </nav>
   );

@@ -8,14 +8,19 @@ interface Card {
   tone?: 'success' | 'danger' | 'primary';
   /** 0..1 fill of a usage bar. */
   usage?: number;
+  /** What the number counts, where the label alone leaves it open (the card's tooltip, and read out after the value). */
+  hint?: string;
 }
+
+/** Active is not "last run succeeded": it is every job the scheduler will run again. */
+export const ACTIVE_JOBS_HINT = 'Jobs that will run again: not paused and not held back by the plan quota, whatever their last result.';
 
 function cardsFor(stats: DashboardStats | null): Card[] {
   const s = stats ?? { total_jobs: 0, active_jobs: 0, failed_jobs: 0, job_count: 0, executions_used: 0, n8n_deployments_used: 0, ...STATS_DEFAULTS };
   const ratio = (used: number, max: number) => (max > 0 ? Math.min(1, used / max) : 0);
   return [
     { label: 'Total Jobs', value: formatCount(s.total_jobs) },
-    { label: 'Active Jobs', value: formatCount(s.active_jobs), tone: 'success' },
+    { label: 'Active Jobs', value: formatCount(s.active_jobs), tone: 'success', hint: ACTIVE_JOBS_HINT },
     { label: 'Failed Jobs', value: formatCount(s.failed_jobs), tone: 'danger' },
     {
       label: 'Monitors',
@@ -42,9 +47,10 @@ export function StatCards({ stats }: { stats: DashboardStats | null }) {
   return (
     <ul className="stat-cards" aria-label="Account statistics">
       {cardsFor(stats).map((card) => (
-        <li key={card.label} className={`stat-card${card.tone ? ` stat-${card.tone}` : ''}`}>
+        <li key={card.label} className={`stat-card${card.tone ? ` stat-${card.tone}` : ''}`} title={card.hint}>
           <span className="stat-label">{card.label}</span>
           <span className="stat-value">{card.label === 'Plan' ? <span className="plan-badge">{card.value}</span> : card.value}</span>
+          {card.hint && <span className="visually-hidden">{card.hint}</span>}
           {card.usage !== undefined && (
             <span className="usage-bar" aria-hidden="true">
               <span style={{ width: `${Math.round(card.usage * 100)}%` }} className={card.usage >= 1 ? 'usage-full' : undefined} />

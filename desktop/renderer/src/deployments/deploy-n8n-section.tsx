@@ -177,7 +177,9 @@ export default function DeployN8nSection() {
               onBlur={() => check('fly_token')}
               {...described('fly_token')}
             />
-            <span className="field-hint">Create one with `fly tokens create org` or in the Fly.io dashboard. It is deleted after creation.</span>
+            <span className="field-hint">
+              Create one with <code>fly tokens create org</code> or in the Fly.io dashboard. It is deleted after creation.
+            </span>
             {fieldError('fly_token')}
           </div>
           <div className="form-grid">

@@ -1,6 +1,6 @@
 import { JOB_STATUSES, type Job, type JobStatus } from '@shared/jobs/job-types';
 import { useEffect, useState, type ReactNode } from 'react';
-import { errorMessage } from '../api/api-error';
+import { ApiRequestError, errorMessage, type JobLimitDetail } from '../api/api-error';
 import { jobsApi } from '../api/jobs-api';
 import { Link, useSearchParams } from 'react-router-dom';
 import { filterJobs, useDashboard } from '../dashboard/dashboard-store';
@@ -11,6 +11,7 @@ import { TableScroll } from '../ui/table-scroll';
 import { notify } from '../ui/toasts';
 import { DeleteJobModal } from './delete-job-modal';
 import { EditJobModal } from './edit-job-modal';
+import { QuotaModal } from './form/quota-modal';
 import { ImportJobsModal } from './import-jobs-modal';
 import { JobLogsModal } from './job-logs-modal';
 import { runJobNow } from './run-outcome';
@@ -97,6 +98,8 @@ export default function JobsSection() {
     if (logsFor) setParams({}, { replace: true });
   };
   const [busyId, setBusyId] = useState<string | null>(null);
+  /** The plan's job limit, when it refused a clone: the same dialog as the job form's. */
+  const [limit, setLimit] = useState<JobLimitDetail | null>(null);
   const [status, setStatus] = useState<JobStatus | 'all'>('all');
   const [sort, setSort] = useState<SortKey>('created');
   const shown = visibleJobs(jobs, search, status, sort);
@@ -108,7 +111,8 @@ export default function JobsSection() {
       notify.success(`Job '${job.name}' cloned as '${copy.name}'`);
       await load('refresh');
     } catch (error) {
-      notify.error(`Failed to clone job: ${errorMessage(error)}`);
+      if (error instanceof ApiRequestError && error.jobLimit) setLimit(error.jobLimit);
+      else notify.error(`Failed to clone job: ${errorMessage(error)}`);
     }
     setBusyId(null);
   };
@@ -250,6 +254,7 @@ export default function JobsSection() {
       {dialog?.kind === 'edit' && <EditJobModal job={dialog.job} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'delete' && <DeleteJobModal job={dialog.job} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'import' && <ImportJobsModal onClose={() => setDialog(null)} />}
+      {limit && <QuotaModal limit={limit} onClose={() => setLimit(null)} />}
     </section>
   );
 }

@@ -107,14 +107,14 @@ export function ApiKeysSection() {
       {keys && keys.length === 0 && <p className="empty-state">No API keys yet.</p>}
       {keys && keys.length > 0 && (
         <div className="table-scroll">
-          <table className="data-table" aria-label="API keys">
+          <table className="data-table card-table" aria-label="API keys">
             <thead>
               <tr>
-                <th>Name</th>
-                <th>Key</th>
-                <th>Created</th>
-                <th>Last used</th>
-                <th>
+                <th scope="col">Name</th>
+                <th scope="col">Key</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
                   <span className="visually-hidden">Actions</span>
                 </th>
               </tr>
@@ -122,11 +122,13 @@ export function ApiKeysSection() {
             <tbody>
               {keys.map((key) => (
                 <tr key={key.key_id}>
-                  <td>{key.name}</td>
-                  <td className="mono">{key.prefix}…</td>
-                  <td>{formatUtc(key.created_at)}</td>
-                  <td>{formatUtc(key.last_used_at, 'Never')}</td>
-                  <td>
+                  <td data-label="Name">{key.name}</td>
+                  <td data-label="Key" className="mono">
+                    {key.prefix}…
+                  </td>
+                  <td data-label="Created">{formatUtc(key.created_at)}</td>
+                  <td data-label="Last used">{formatUtc(key.last_used_at, 'Never')}</td>
+                  <td data-label="Actions">
                     <button type="button" className="button button-danger-outline button-small" onClick={() => void remove(key)} aria-label={`Delete API key ${key.name}`}>
                       Delete
                     </button>

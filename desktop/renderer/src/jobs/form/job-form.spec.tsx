@@ -3,7 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { useSession } from '../../session/session-store';
 import { installFakeApi } from '../../test-support/fake-api';
+import type { Job } from '@shared/jobs/job-types';
 import { JobForm } from './job-form';
+import { definitionFromValues, valuesFromJob } from './job-form-model';
 
 const created = { job_id: 'job-1', name: 'nightly-report', status: 'scheduled', next_run_at: '2026-06-01T12:15:00.000Z' };
 
@@ -19,6 +21,8 @@ function renderForm(onSaved = jest.fn()) {
 const name = () => screen.getByLabelText('Job Name');
 const url = () => screen.getByLabelText('URL');
 const submit = () => screen.getByRole('button', { name: 'Create Job' });
+/** The calls of saving (probe and save), without the check of the URL that leaving its field makes. */
+const saving = <T extends { path: string }>(calls: T[]) => calls.filter((c) => c.path !== '/jobs/target-check');
 
 describe('job form rules', () => {
   beforeEach(() => useSession.getState().signIn({ access_token: 'a', id_token: 'i', expires_in: 60 }));
@@ -98,8 +102,8 @@ describe('job form rules', () => {
     expect(screen.queryByLabelText('Header 3 name')).not.toBeInTheDocument();
     fireEvent.click(submit());
     await waitFor(() => expect(onSaved).toHaveBeenCalledWith(created));
-    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /jobs', 'POST /jobs']);
-    expect(calls[1].body).toEqual({
+    expect(saving(calls).map((c) => `${c.method} ${c.path}`)).toEqual(['GET /jobs', 'POST /jobs']);
+    expect(saving(calls)[1].body).toEqual({
       name: 'nightly-report',
       url: 'https://example.com/run',
       method: 'GET',
@@ -111,7 +115,32 @@ describe('job form rules', () => {
       response_rules: null,
       timeout_seconds: null,
       auto_pause_after: null,
+      delivery: 'at_least_once',
     });
+  });
+
+  it('keeps a job’s delivery when it is edited, and sends the one chosen', async () => {
+    const job: Job = {
+      ...created,
+      status: 'scheduled',
+      url: 'https://example.com/run',
+      method: 'POST',
+      headers: {},
+      body: '',
+      cron_expression: '0 * * * *',
+      time_zone: 'UTC',
+      response_rules: null,
+      timeout_seconds: null,
+      auto_pause_after: null,
+      delivery: 'at_most_once',
+      notify_on_failure: false,
+      last_run_at: null,
+      created_at: '2026-06-01T12:00:00.000Z',
+      updated_at: '2026-06-01T12:00:00.000Z',
+    };
+    const values = valuesFromJob(job);
+    expect(definitionFromValues(values).delivery).toBe('at_most_once');
+    expect(definitionFromValues({ ...values, delivery: 'at_least_once' }).delivery).toBe('at_least_once');
   });
 
   it('sends response rules, timeout and auto-pause, and shows the rules’ message for a bad status list', async () => {
@@ -123,7 +152,7 @@ describe('job form rules', () => {
     await userEvent.type(screen.getByLabelText('Expected status codes'), '200-299, 99');
     fireEvent.click(submit());
     expect(await screen.findByText('expected_status must list status codes or ranges from 100 to 599, e.g. "200-299, 304"')).toBeInTheDocument();
-    expect(calls).toHaveLength(0);
+    expect(saving(calls)).toHaveLength(0);
 
     await userEvent.clear(screen.getByLabelText('Expected status codes'));
     await userEvent.type(screen.getByLabelText('Expected status codes'), '200, 304');
@@ -132,8 +161,8 @@ describe('job form rules', () => {
     await userEvent.type(screen.getByLabelText('Timeout (seconds)'), '5');
     await userEvent.type(screen.getByLabelText('Pause after failed runs in a row'), '3');
     fireEvent.click(submit());
-    await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /jobs', 'POST /jobs']));
-    expect(calls[1].body).toMatchObject({
+    await waitFor(() => expect(saving(calls).map((c) => `${c.method} ${c.path}`)).toEqual(['GET /jobs', 'POST /jobs']));
+    expect(saving(calls)[1].body).toMatchObject({
       response_rules: { expected_status: '200, 304', body_contains: null, json_path: '$.status', json_equals: 'up' },
       timeout_seconds: 5,
       auto_pause_after: 3,
@@ -155,8 +184,8 @@ describe('job form rules', () => {
       expect(row.parentElement!.textContent).toMatch(/\(.+ UTC\)$/);
     }
     fireEvent.click(submit());
-    await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /jobs', 'POST /jobs']));
-    expect(calls[1].body).toMatchObject({ name: 'berlin-report', time_zone: 'Europe/Berlin' });
+    await waitFor(() => expect(saving(calls).map((c) => `${c.method} ${c.path}`)).toEqual(['GET /jobs', 'POST /jobs']));
+    expect(saving(calls)[1].body).toMatchObject({ name: 'berlin-report', time_zone: 'Europe/Berlin' });
   });
 
   it('opens the Job Quota Exceeded modal at the plan limit', async () => {

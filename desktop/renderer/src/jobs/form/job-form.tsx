@@ -5,6 +5,7 @@ import { ApiRequestError, errorMessage, type JobLimitDetail } from '../../api/ap
 import { ERROR_TEXT } from '../../api/error-messages';
 import { jobsApi, type CreatedJob, type RunOutcome } from '../../api/jobs-api';
 import { RunOutcomeView } from '../run-outcome';
+import { ALERT_OPTION, ALERT_OPTION_HINT } from '../../alerts/alert-option';
 import { SchedulePicker } from '../schedule/schedule-picker';
 import { HeadersEditor } from './headers-editor';
 import {
@@ -55,11 +56,26 @@ export function JobForm({ job, onSaved, onCancel }: JobFormProps) {
   const [limit, setLimit] = useState<JobLimitDetail | null>(null);
   const [test, setTest] = useState<TestState>(null);
   const warning = urlWarning(values.url);
+  /** The server's warning for the URL last left, while the field still holds it. */
+  const [targetWarning, setTargetWarning] = useState<{ url: string; text: string } | null>(null);
+  const refusedWhenRun = targetWarning?.url === values.url.trim() ? targetWarning.text : null;
   const bodyNotice = bodyWarning(values.body);
 
   const set = <K extends keyof JobFormValues>(key: K, value: JobFormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
   /** Leaving a field checks that field only. */
   const check = (field: JobFormField) => setErrors((current) => ({ ...current, [field]: validateJobForm(values)[field] }));
+  /** Leaving the URL asks whether this server would send the job's runs at all, so a URL that only fails is said before saving. */
+  const checkTarget = async () => {
+    const url = values.url.trim();
+    if (validateJobForm(values).url) return;
+    try {
+      const { warning: refused } = await jobsApi.checkTarget(url);
+      setTargetWarning(refused ? { url, text: refused } : null);
+    } catch (error) {
+      // A URL the server would not even save is a field error now; an unreachable server is the form's to say on submit.
+      if (error instanceof ApiRequestError && error.fieldIssues.length > 0) setErrors((current) => ({ ...current, ...errorsFromIssues(error.fieldIssues) }));
+    }
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -123,7 +139,10 @@ export function JobForm({ job, onSaved, onCancel }: JobFormProps) {
       // A message already shown follows the typing, so it goes away once fixed.
       if (errors[field]) setErrors((current) => ({ ...current, [field]: validateJobForm(next)[field] }));
     },
-    onBlur: () => check(field),
+    onBlur: () => {
+      check(field);
+      if (field === 'url') void checkTarget();
+    },
     'aria-invalid': Boolean(errors[field]),
     'aria-describedby': errors[field] ? `job-${field}-error` : undefined,
   });
@@ -168,7 +187,14 @@ export function JobForm({ job, onSaved, onCancel }: JobFormProps) {
             {errors.url}
           </span>
         ) : (
-          warning && <span className="field-warning">{warning}</span>
+          <>
+            {warning && <span className="field-warning">{warning}</span>}
+            {refusedWhenRun && (
+              <span className="field-warning" role="status">
+                {refusedWhenRun}
+              </span>
+            )}
+          </>
         )}
       </div>
       <HeadersEditor rows={values.headers} onChange={(rows) => set('headers', rows)} error={errors.headers} />
@@ -228,9 +254,17 @@ export function JobForm({ job, onSaved, onCancel }: JobFormProps) {
         )}
       </details>
       <label className="checkbox-row">
-        <input type="checkbox" checked={values.notify_on_failure} onChange={(e) => set('notify_on_failure', e.target.checked)} />
-        Email me when a run fails
+        <input
+          type="checkbox"
+          checked={values.notify_on_failure}
+          onChange={(e) => set('notify_on_failure', e.target.checked)}
+          aria-describedby="job-alert-hint"
+        />
+        {ALERT_OPTION}
       </label>
+      <span id="job-alert-hint" className="field-hint">
+        {ALERT_OPTION_HINT}
+      </span>
       <div className="button-row form-actions">
         {onCancel && (
           <button type="button" className="button button-secondary" onClick={onCancel}>

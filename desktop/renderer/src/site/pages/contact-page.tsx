@@ -1,5 +1,5 @@
 import { CONTACT_LIMITS, CONTACT_MESSAGES, checkContactMessage, type ContactField } from '@shared/site/contact-rules';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { apiBase } from '../../platform/platform';
 import { SITE_FACTS } from '../site-facts';
 import { SITE_NAME } from '../site-meta';
@@ -36,6 +36,13 @@ function Field({ name, label, error, children }: { name: ContactField; label: st
 function ContactPage() {
   const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  const subject = useRef<HTMLInputElement>(null);
+
+  // `?subject=` (the dashboard's feedback and support links) fills the subject in; after hydration, as the prerendered page has none.
+  useEffect(() => {
+    const given = new URLSearchParams(window.location.search).get('subject');
+    if (given && subject.current && !subject.current.value) subject.current.value = given.slice(0, CONTACT_LIMITS.subjectMaxLength);
+  }, []);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -107,6 +114,7 @@ function ContactPage() {
           </Field>
           <Field name="subject" label="Subject (optional)" error={errors.subject}>
             <input
+              ref={subject}
               id="contact-subject"
               name="subject"
               maxLength={CONTACT_LIMITS.subjectMaxLength}
