@@ -126,7 +126,7 @@ describe('dashboard resilience and job workflow (browser)', () => {
     const addHeader = page.getByRole('button', { name: '+ Add header' });
     await addHeader.click();
     const headerName = page.getByLabel('Header 1 name');
-    expect(await headerName.evaluate((input) => input === document.activeElement)).toBe(true);
+    expect(await headerName.evaluate('(input) => input === document.activeElement')).toBe(true);
     expect((await headerName.boundingBox())!.y).toBeGreaterThan((await addHeader.boundingBox())!.y);
     await page.keyboard.type('X-Probe');
     await page.keyboard.press('Tab');
@@ -145,7 +145,7 @@ describe('dashboard resilience and job workflow (browser)', () => {
     const created = page.getByRole('status').filter({ has: page.getByRole('heading', { name: 'Job created' }) });
     await created.waitFor();
     await until(
-      () => created.evaluate((box) => box === document.activeElement),
+      async () => (await created.evaluate('(box) => box === document.activeElement')) as boolean,
       (focused) => focused,
       5_000,
     );
@@ -212,7 +212,7 @@ describe('dashboard resilience and job workflow (browser)', () => {
     // Phones get one card per job: nothing scrolls sideways, every action is there.
     await page.setViewportSize(MOBILE);
     await page.getByText('Scroll sideways to see every column').waitFor({ state: 'detached' });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(MOBILE.width);
     expect(await row('nightly-backup').getByRole('button', { name: 'Run now nightly-backup' }).isVisible()).toBe(true);
     await page.setViewportSize(DESKTOP);
   });
