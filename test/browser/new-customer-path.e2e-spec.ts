@@ -151,7 +151,7 @@ describe('the new customer path (browser)', () => {
     expect(await page.getByText('Failed to clone job').count()).toBe(0);
 
     await page.goto('/contact?subject=Feedback');
-    await page.waitForFunction(() => (document.getElementById('contact-subject') as HTMLInputElement | null)?.value === 'Feedback');
+    await page.waitForFunction("document.getElementById('contact-subject')?.value === 'Feedback'");
   });
 
   it('alert channels: plain words for a bad address, a Copy button for the secret, a confirmation before deleting, and toasts clear of the user menu', async () => {
@@ -206,16 +206,20 @@ describe('the new customer path (browser)', () => {
 
     // Closed, the menu is hidden from the accessibility tree too (getByRole would not find it): found by its class.
     const firstLink = page.locator('nav.side-nav a').first();
-    const focusable = () => firstLink.evaluate((link) => (link.focus(), document.activeElement === link));
+    const focusable = async () => {
+      await firstLink.focus();
+      return (await page.evaluate("document.activeElement === document.querySelector('nav.side-nav a')")) as boolean;
+    };
     expect(await focusable()).toBe(false);
     await page.getByRole('button', { name: 'Open menu' }).click();
-    await page.waitForFunction(() => getComputedStyle(document.querySelector('.side-nav')!).visibility === 'visible');
+    await page.waitForFunction("getComputedStyle(document.querySelector('.side-nav')).visibility === 'visible'");
     expect(await focusable()).toBe(true);
 
     await page.goto('/profile');
     const remove = page.getByRole('button', { name: 'Delete API key a-rather-long-key-name-for-ci' });
     await remove.waitFor();
-    expect(await remove.evaluate((button) => button.getBoundingClientRect().right <= window.innerWidth)).toBe(true);
+    const box = (await remove.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(MOBILE.width);
 
     await page.goto('/dashboard/n8n');
     const hint = page.getByText('Create one with');
