@@ -16,21 +16,12 @@ interface ReadyRun {
 const EARLY_WAKE_MS = 4;
 
 /**
- * The runs a group starts on its instant are written to the dispatch log this
- * long before it: room for the round trip, so the record never delays the
- * release; and short, because a logged run counts as possibly sent should
- * this instance die before sending it.
+ * The first runs a group starts on its instant are written to the dispatch
+ * log this long before it: room for the round trip, so the record never
+ * delays the release; and short, because a logged run counts as possibly sent
+ * should this instance die before sending it.
  */
 const RECORD_LEAD_MS = 20;
-
-/**
- * Runs waiting for a slot are logged this many at a time, the next batch as
- * soon as fewer than RECORD_LOW_WATER logged ones are left: a slot never waits
- * for the log, and after a crash at most about this many unsent runs count as
- * possibly sent.
- */
-const RECORD_CHUNK = 128;
-const RECORD_LOW_WATER = 64;
 
 /**
  * Requests started per event-loop turn. Starting a whole burst in one
@@ -38,6 +29,16 @@ const RECORD_LOW_WATER = 64;
  * first requests until the last one was queued; slices let them go out at once.
  */
 const START_SLICE = 48;
+
+/**
+ * Runs are logged two start slices at a time, the next two as soon as fewer
+ * than two logged ones are left: while one slice goes out the next is logged
+ * (a round trip takes about as long as starting a slice), so sending never
+ * waits for the log, and after a crash at most about two slices of runs that
+ * had not left yet count as possibly sent.
+ */
+const RECORD_CHUNK = 2 * START_SLICE;
+const RECORD_LOW_WATER = 2 * START_SLICE;
 
 /** A burst is at its tail when this few of its requests await their answer (fewer than any pool's connections per origin). */
 const BURST_TAIL = 4;
@@ -170,9 +171,7 @@ export class RunDispatcher {
   private prepareRelease(due: number): void {
     const group = this.waiting.get(due);
     if (!group) return;
-    const backlog = this.queue.length - this.queueHead;
-    const startsAtOnce = backlog > 0 ? START_SLICE : Math.max(START_SLICE, this.settings.concurrency - this.inFlight);
-    this.record(group.slice(0, startsAtOnce));
+    this.record(group.slice(0, RECORD_CHUNK));
     this.timers.set(due, setTimeout(() => this.release(due), Math.max(0, due - this.clock.now() - EARLY_WAKE_MS)));
   }
 
