@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { AlertProviders } from '../fakes/alert-providers';
 import { AlertReceiver } from '../fakes/alert-receiver';
 import type { SignedInAccount } from '../support/accounts';
 import type { TestServer } from '../support/test-server';
@@ -7,22 +8,28 @@ import { screenshot } from './support/browser';
 
 jest.setTimeout(90_000);
 
+const BOT_TOKEN = '123456789:AAHfZ-browser_bot_token_0123456789';
+const ROUTING_KEY = 'B0123456789abcdef0123456789ABCDE';
+
 /** The Alert Channels section: add a signed webhook, see its secret once, send a test alert, refuse a bad target, verify an email channel by its mailed link. */
 describe('alert channels (browser)', () => {
   let server: TestServer;
   let receiver: AlertReceiver;
+  let providers: AlertProviders;
   let app: AppPage;
   let page: Page;
   let account: SignedInAccount;
 
   beforeAll(async () => {
     receiver = await AlertReceiver.start();
-    app = await openAppPage({ name: 'Alert Tester', env: { PRIVATE_TARGET_ALLOWLIST: '127.0.0.1' } });
+    providers = await AlertProviders.start({ botTokens: [BOT_TOKEN] });
+    app = await openAppPage({ name: 'Alert Tester', env: { PRIVATE_TARGET_ALLOWLIST: '127.0.0.1', TELEGRAM_API_URL: providers.url } });
     ({ server, page, account } = app);
   }, 180_000);
   afterAll(async () => {
     await app?.close();
     await receiver?.close();
+    await providers?.close();
   });
 
   it('adds a webhook channel, shows its signing secret once and delivers a signed test alert', async () => {
@@ -98,5 +105,42 @@ describe('alert channels (browser)', () => {
     expect(channels.find((c) => c.name === 'reports-slack')!.job_ids).toEqual([job.job_id]);
     expect(channels.find((c) => c.name === 'ops-webhook')!.job_ids).toBeNull();
     await page.getByRole('row').filter({ hasText: 'ops-webhook' }).getByRole('cell', { name: 'All alerting jobs' }).waitFor();
+  });
+
+  it('adds Telegram and PagerDuty channels with their secrets, which are never shown again, and delivers their test alerts', async () => {
+    await page.goto('/dashboard/alerts');
+    await page.getByLabel('Channel type').selectOption('telegram');
+    await page.getByLabel('Channel name').fill('ops-telegram');
+    await page.getByLabel('Telegram chat id').fill('not a chat');
+    await page.getByLabel('Bot token').fill(BOT_TOKEN);
+    await page.getByRole('button', { name: 'Add channel' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Enter the chat id' }).waitFor();
+    await page.getByLabel('Telegram chat id').fill('-1001234567890');
+    await page.getByRole('button', { name: 'Add channel' }).click();
+    await page.getByRole('row').filter({ hasText: 'ops-telegram' }).waitFor();
+    await page.getByRole('button', { name: 'Send test alert to ops-telegram' }).click();
+    await page.getByText("Test alert delivered to 'ops-telegram'").waitFor();
+    const [message] = await providers.waitFor(() => providers.telegram, 1);
+    expect(message!.body).toMatchObject({ chat_id: '-1001234567890', text: expect.stringContaining('Cronbeam: test alert') });
+
+    // PagerDuty: the form fills in the events endpoint; here it points at the stand-in.
+    await page.getByLabel('Channel type').selectOption('pagerduty');
+    expect(await page.getByLabel('PagerDuty events URL').inputValue()).toBe('https://events.pagerduty.com/v2/enqueue');
+    await page.getByLabel('Channel name').fill('ops-pagerduty');
+    await page.getByLabel('PagerDuty events URL').fill(`${providers.url}/v2/enqueue`);
+    await page.getByLabel('Routing key').fill('too-short');
+    await page.getByRole('button', { name: 'Add channel' }).click();
+    await page.getByRole('alert').filter({ hasText: '32-character routing key' }).waitFor();
+    await page.getByLabel('Routing key').fill(ROUTING_KEY);
+    await page.getByRole('button', { name: 'Add channel' }).click();
+    await page.getByRole('row').filter({ hasText: 'ops-pagerduty' }).waitFor();
+    await page.getByRole('button', { name: 'Send test alert to ops-pagerduty' }).click();
+    await page.getByText("Test alert delivered to 'ops-pagerduty'").waitFor();
+    const [event] = await providers.waitFor(() => providers.pagerDuty, 1);
+    expect(event!.body).toMatchObject({ routing_key: ROUTING_KEY, event_action: 'trigger' });
+    const html = await page.content();
+    expect(html).not.toContain(BOT_TOKEN);
+    expect(html).not.toContain(ROUTING_KEY);
+    await screenshot(page, 'alert-channels-providers');
   });
 });

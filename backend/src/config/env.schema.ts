@@ -105,6 +105,11 @@ export const envSchema = z.object({
   ALERT_TESTS_PER_CHANNEL: int(10, 1, 10_000),
   ALERT_TESTS_PER_USER: int(30, 1, 100_000),
   ALERT_VERIFICATION_MAILS_PER_USER: int(10, 1, 10_000),
+  // Where Telegram channels send (the Bot API); a local Bot API server or a test stand-in may take its place.
+  TELEGRAM_API_URL: z
+    .url({ message: 'expected an absolute http:// or https:// URL' })
+    .refine((v) => /^https?:\/\//.test(v), { message: 'expected an absolute http:// or https:// URL' })
+    .default('https://api.telegram.org'),
   // Scheduler and executor (see backend/src/modules/scheduler).
   SCHEDULER_ENABLED: bool(true),
   ALLOW_PRIVATE_TARGETS: bool(false),

@@ -1,8 +1,27 @@
 import { z } from 'zod';
 
 /** Where failure and recovery alerts can go, besides the account's own email. */
-export const ALERT_CHANNEL_KINDS = ['email', 'webhook', 'slack', 'discord'] as const;
+export const ALERT_CHANNEL_KINDS = ['email', 'webhook', 'slack', 'discord', 'telegram', 'pagerduty', 'ntfy', 'teams', 'alertmanager'] as const;
 export type AlertChannelKind = (typeof ALERT_CHANNEL_KINDS)[number];
+
+/**
+ * What `secret` is for each kind that takes one: required (Telegram's bot
+ * token, PagerDuty's routing key) or optional (an ntfy access token, a
+ * bearer token for an Alertmanager-compatible receiver). It is sealed at
+ * rest and never answered back. Kinds not listed take no secret.
+ */
+export const ALERT_CHANNEL_SECRETS: Partial<Record<AlertChannelKind, { required: boolean; pattern: RegExp; message: string }>> = {
+  telegram: { required: true, pattern: /^\d{1,20}:[A-Za-z0-9_-]{20,100}$/, message: 'secret must be the bot token BotFather gave (digits, a colon, then letters, digits, _ or -)' },
+  pagerduty: { required: true, pattern: /^[A-Za-z0-9]{32}$/, message: "secret must be the 32-character routing key of the PagerDuty service's Events API v2 integration" },
+  ntfy: { required: false, pattern: /^[\x21-\x7e]{1,200}$/, message: 'secret, when given, must be an ntfy access token (1 to 200 visible characters, no spaces)' },
+  alertmanager: { required: false, pattern: /^[\x21-\x7e]{1,500}$/, message: 'secret, when given, must be a bearer token (1 to 500 visible characters, no spaces)' },
+};
+
+/** A Telegram channel's target: a chat's numeric id (negative for groups and channels) or a public channel's @username. */
+const TELEGRAM_CHAT = /^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{4,31})$/;
+
+/** Where PagerDuty's Events API v2 takes events (EU accounts use events.eu.pagerduty.com). */
+export const PAGERDUTY_EVENTS_URL = 'https://events.pagerduty.com/v2/enqueue';
 
 /** The header of a webhook delivery: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the channel's secret>`. */
 export const WEBHOOK_SIGNATURE_HEADER = 'x-cronbeam-signature';
@@ -14,6 +33,10 @@ export const ALERT_CHANNEL_MESSAGES = {
   kind: `kind must be one of ${ALERT_CHANNEL_KINDS.join(', ')}`,
   email: 'target must be an email address',
   url: 'target must be an http:// or https:// URL',
+  telegramChat: 'target must be a Telegram chat id (digits, negative for groups) or a public channel as @name',
+  ntfyTopic: 'target must be the topic URL, e.g. https://ntfy.sh/your-topic',
+  secretRequired: (kind: AlertChannelKind) => `secret is required for ${kind} channels`,
+  secretUnused: (kind: AlertChannelKind) => `secret is not taken by ${kind} channels${kind === 'webhook' ? ' (the server makes the signing secret)' : ''}`,
   jobIds: 'job_ids must be null (every job that alerts) or a list of your job ids',
   tooMany: `At most ${ALERT_CHANNEL_LIMITS.maxChannels} alert channels per account`,
   notFound: 'Alert channel not found',
@@ -76,9 +99,12 @@ const isUrl = (text: string) => {
 };
 
 /**
- * A channel definition: an email channel's target is an address, the others'
- * a URL (Slack's and Discord's incoming-webhook URLs; the kind chooses the
- * message format, so a relay or proxy of either is accepted too).
+ * A channel definition: an email channel's target is an address, a Telegram
+ * channel's a chat, the others' a URL (Slack's, Discord's and Teams' incoming
+ * webhooks, an ntfy topic, PagerDuty's events endpoint, an Alertmanager-style
+ * receiver; the kind chooses the message format, so a relay or proxy of any
+ * of them is accepted too). `secret` is what the kind needs besides
+ * (ALERT_CHANNEL_SECRETS).
  */
 export const alertChannelSchema = z
   .strictObject(
@@ -87,6 +113,7 @@ export const alertChannelSchema = z
       kind: z.enum(ALERT_CHANNEL_KINDS, { error: ALERT_CHANNEL_MESSAGES.kind }),
       target: z.string({ error: ALERT_CHANNEL_MESSAGES.url }).trim().min(1, ALERT_CHANNEL_MESSAGES.url).max(ALERT_CHANNEL_LIMITS.targetMaxLength, ALERT_CHANNEL_MESSAGES.url),
       job_ids: z.array(z.string({ error: ALERT_CHANNEL_MESSAGES.jobIds }), { error: ALERT_CHANNEL_MESSAGES.jobIds }).max(1000, ALERT_CHANNEL_MESSAGES.jobIds).nullable().default(null),
+      secret: z.string({ error: 'secret must be a string' }).max(500, 'secret must be at most 500 characters').optional(),
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? `Unknown field: ${issue.keys.join(', ')}` : undefined) },
   )
@@ -94,7 +121,17 @@ export const alertChannelSchema = z
     const fail = (message: string) => ctx.addIssue({ code: 'custom', message, path: ['target'] });
     if (channel.kind === 'email') {
       if (!z.email().safeParse(channel.target).success) fail(ALERT_CHANNEL_MESSAGES.email);
+    } else if (channel.kind === 'telegram') {
+      if (!TELEGRAM_CHAT.test(channel.target)) fail(ALERT_CHANNEL_MESSAGES.telegramChat);
     } else if (!isUrl(channel.target)) fail(ALERT_CHANNEL_MESSAGES.url);
+    else if (channel.kind === 'ntfy' && !/[^/]\/?$/.test(new URL(channel.target).pathname)) fail(ALERT_CHANNEL_MESSAGES.ntfyTopic);
+    const rule = ALERT_CHANNEL_SECRETS[channel.kind];
+    const secretIssue = (message: string) => ctx.addIssue({ code: 'custom', message, path: ['secret'] });
+    if (!rule) {
+      if (channel.secret !== undefined) secretIssue(ALERT_CHANNEL_MESSAGES.secretUnused(channel.kind));
+    } else if (channel.secret === undefined || channel.secret === '') {
+      if (rule.required) secretIssue(ALERT_CHANNEL_MESSAGES.secretRequired(channel.kind));
+    } else if (!rule.pattern.test(channel.secret)) secretIssue(rule.message);
   });
 
 export type AlertChannelDefinition = z.infer<typeof alertChannelSchema>;

@@ -14,7 +14,7 @@ export interface AlertChannelRow {
   name: string;
   kind: AlertChannelKind;
   target: string;
-  /** A webhook's signing secret, sealed: read it with signingSecret(). */
+  /** The channel's secret, sealed (a webhook's signing secret, a bot token, a routing key, an access token): read it with channelSecret(). */
   secret: string | null;
   job_ids: string[] | null;
   created_at: Date;
@@ -32,7 +32,7 @@ export interface VerificationLink {
   expiresAt: Date;
 }
 
-/** A webhook's signing secret is sealed at rest, bound to its channel's id. */
+/** A channel's secret is sealed at rest, bound to its channel's id. */
 const SECRET_COLUMN: SealedColumn = { table: 'alert_channels', column: 'secret', id: 'id', idType: 'uuid', place: (id) => `alert_channels.secret:${id}` };
 
 /** Channels that receive alerts: URL channels, and email channels their recipient confirmed. */
@@ -73,8 +73,8 @@ export class AlertChannelsRepository implements OnModuleInit {
     this.resealSweep.register('alert_channels.secret', (stopping) => resealColumn(this.db, this.box, SECRET_COLUMN, stopping));
   }
 
-  /** The clear signing secret of a channel row this repository answered. */
-  signingSecret(row: Pick<AlertChannelRow, 'id' | 'secret'>): string | null {
+  /** The clear secret of a channel row this repository answered. */
+  channelSecret(row: Pick<AlertChannelRow, 'id' | 'secret'>): string | null {
     return row.secret === null ? null : this.box.open(row.secret, SECRET_COLUMN.place(row.id));
   }
 

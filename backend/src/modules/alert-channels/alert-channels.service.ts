@@ -18,7 +18,7 @@ import { HttpExecutor } from '../executor/http-executor.service';
 import { TargetPolicy } from '../executor/target-policy.service';
 import { JobsService } from '../jobs/jobs.service';
 import { MailService } from '../mail/mail.service';
-import { alertBody, headline, signatureHeader, type AlertEvent } from './alert-payloads';
+import { alertRequest, headline, signatureHeader, type AlertEvent } from './alert-payloads';
 import { AlertChannelsRepository, type AlertChannelRow, type VerificationLink } from './alert-channels.repository';
 import { AlertSendCountsRepository, type TakenCount } from './alert-send-counts.repository';
 import { channelVerificationMail } from './verification-mail';
@@ -114,19 +114,22 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
    * a verification mail and the channel stays pending until it is confirmed.
    */
   async create(userId: string, definition: AlertChannelDefinition): Promise<AlertChannel> {
-    if (definition.kind !== 'email') this.assertTarget(definition.target);
+    // A Telegram channel's target is a chat, not an address: its requests go to the Bot API, which the operator configures.
+    if (definition.kind !== 'email' && definition.kind !== 'telegram') this.assertTarget(definition.target);
     if (definition.job_ids) {
       const own = new Set((await this.jobs.list(userId)).map((j) => j.job_id));
       const stranger = definition.job_ids.findIndex((id) => !own.has(id));
       if (stranger >= 0) throw ApiError.invalidField(['body', 'job_ids', stranger], ALERT_CHANNEL_MESSAGES.unknownJob);
     }
     if ((await this.channels.countOwned(userId)) >= ALERT_CHANNEL_LIMITS.maxChannels) throw ApiError.forbidden(ALERT_CHANNEL_MESSAGES.tooMany);
-    const secret = definition.kind === 'webhook' ? `whsec_${randomBytes(24).toString('base64url')}` : null;
+    // A webhook's signing secret is made here and answered once; the other kinds' secrets are the user's own (a bot token, a routing key) and are never answered back.
+    const signingSecret = definition.kind === 'webhook' ? `whsec_${randomBytes(24).toString('base64url')}` : null;
+    const secret = signingSecret ?? (definition.secret || null);
     const fields = { name: definition.name, kind: definition.kind, target: definition.target, secret, job_ids: definition.job_ids };
     const owner = definition.kind === 'email' ? await this.users.findById(userId) : null;
     if (definition.kind !== 'email' || (owner?.emailVerified && owner.email.toLowerCase() === definition.target.toLowerCase())) {
       const row = await this.channels.insert(userId, fields, 'verified');
-      return { ...toView(row), ...(secret ? { secret } : {}) };
+      return { ...toView(row), ...(signingSecret ? { secret: signingSecret } : {}) };
     }
     const taken = await this.takeBudgets([this.verificationMailBudget(userId)]);
     const { token, link } = this.newVerificationLink();
@@ -309,14 +312,14 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
       await this.mail.send({ to: channel.target, subject: headline(alert), text: `${alert.detail}\n\nLogs: ${alert.dashboardUrl}` });
       return { ok: true, responseCode: null, error: null };
     }
-    const body = alertBody(channel.kind, alert);
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    const secret = channel.kind === 'webhook' ? this.channels.signingSecret(channel) : null;
-    if (secret) Object.assign(headers, signatureHeader(secret, body, new Date()));
+    const secret = this.channels.channelSecret(channel);
+    const { url, headers, body } = alertRequest({ kind: channel.kind, target: channel.target, secret, telegramApiUrl: this.config.env.TELEGRAM_API_URL }, alert);
+    if (channel.kind === 'webhook' && secret) Object.assign(headers, signatureHeader(secret, body, new Date()));
+    // Every kind goes through the executor: the same address policy as jobs, checked on every hop of every delivery.
     const result = await this.executor.execute(
-      this.executor.prepare({ executionId: randomUUID(), url: channel.target, method: 'POST', headers, body, timeoutMs: Math.min(DELIVERY_TIMEOUT_MS, this.executor.maxTimeoutMs) }),
+      this.executor.prepare({ executionId: randomUUID(), url, method: 'POST', headers, body, timeoutMs: Math.min(DELIVERY_TIMEOUT_MS, this.executor.maxTimeoutMs) }),
     );
-    return { ok: result.success, responseCode: result.responseCode, error: result.errorMessage };
+    return { ok: result.success, responseCode: result.responseCode, error: result.errorMessage === null || secret === null ? result.errorMessage : result.errorMessage.replaceAll(secret, '[secret]') };
   }
 
   private assertTarget(url: string): void {

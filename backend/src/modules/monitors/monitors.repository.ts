@@ -21,6 +21,9 @@ export interface MonitorRow {
   last_duration_ms: number | null;
   due_at: Date | null;
   created_at: Date;
+  /** The latest failure episode (set when the monitor goes down, kept after it recovers): its alerts share it. */
+  episode_id: string | null;
+  episode_started_at: Date | null;
 }
 
 /** The fields a user sets (create and update). */
@@ -121,7 +124,9 @@ export class MonitorsRepository {
   async fail(monitorId: string): Promise<ChangedMonitorRow | null> {
     const [row] = returnedRows<ChangedMonitorRow>(await this.db.query(
       `UPDATE monitors m SET last_ping_at = now(), started_at = NULL,
-         status = CASE WHEN o.status = 'paused' THEN 'paused' ELSE 'down' END, due_at = NULL
+         status = CASE WHEN o.status = 'paused' THEN 'paused' ELSE 'down' END, due_at = NULL,
+         episode_id = CASE WHEN o.status IN ('paused', 'down') THEN o.episode_id ELSE gen_random_uuid() END,
+         episode_started_at = CASE WHEN o.status IN ('paused', 'down') THEN o.episode_started_at ELSE now() END
        FROM monitors o WHERE o.id = m.id AND m.id = $1
        RETURNING m.*, o.status AS was`,
       [monitorId],
@@ -135,7 +140,7 @@ export class MonitorsRepository {
 
   /** Monitors whose ping is overdue by more than their grace time go down; answers them. */
   async overdue(): Promise<MonitorRow[]> {
-    return returnedRows<MonitorRow>(await this.db.query(`UPDATE monitors SET status = 'down', due_at = NULL WHERE status = 'up' AND due_at < now() RETURNING *`));
+    return returnedRows<MonitorRow>(await this.db.query(`UPDATE monitors SET status = 'down', due_at = NULL, episode_id = gen_random_uuid(), episode_started_at = now() WHERE status = 'up' AND due_at < now() RETURNING *`));
   }
 
   async logEvent(monitorId: string, kind: MonitorEventKind, durationMs: number | null): Promise<void> {

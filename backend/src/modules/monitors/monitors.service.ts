@@ -148,7 +148,15 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
       const dashboard = `${this.config.publicUrl}/dashboard`;
       const subject = event === 'failed' ? `Cronbeam: monitor "${row.name}" is down` : `Cronbeam: monitor "${row.name}" is up again`;
       if (user) await this.mail.send({ to: user.email, subject, text: `${detail}\n\nLogs: ${dashboard}` });
-      await this.channels.notifyMonitor(row.user_id, row.id, row.channel_ids, { event, jobName: row.name, jobUrl: this.pingUrl(row.token), detail, at: new Date() });
+      await this.channels.notifyMonitor(row.user_id, row.id, row.channel_ids, {
+        event,
+        jobName: row.name,
+        jobUrl: this.pingUrl(row.token),
+        detail,
+        at: new Date(),
+        ...(row.episode_id ? { episodeId: row.episode_id } : {}),
+        ...(row.episode_started_at ? { episodeStartedAt: new Date(row.episode_started_at) } : {}),
+      });
     })().catch((error: Error) => this.logger.warn(`Alert for monitor ${row.id} not sent: ${error.message}`)));
   }
 

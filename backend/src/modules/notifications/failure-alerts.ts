@@ -71,8 +71,8 @@ export class FailureAlerts implements OnModuleInit, OnModuleDestroy {
 
   private async handle(outcome: ExecutionOutcome): Promise<void> {
     try {
-      const changed = outcome.status === 'failed' ? await this.alertStates.markFailing(outcome.jobId) : await this.alertStates.markRecovered(outcome.jobId);
-      if (!changed) return;
+      const episode = outcome.status === 'failed' ? await this.alertStates.markFailing(outcome.jobId) : await this.alertStates.markRecovered(outcome.jobId);
+      if (!episode) return;
       const recipient = await this.recipient(outcome.userId, outcome.jobId);
       if (!recipient) return;
       const dashboard = `${this.config.publicUrl}/dashboard`;
@@ -87,6 +87,8 @@ export class FailureAlerts implements OnModuleInit, OnModuleDestroy {
         jobUrl: recipient.jobUrl,
         detail: failed ? `Failed after ${outcome.attempt} attempt(s): ${cause}` : `Succeeded again at ${outcome.executedAt.toISOString()} (HTTP ${outcome.responseCode}).`,
         at: outcome.executedAt,
+        episodeId: episode.id,
+        episodeStartedAt: episode.startedAt,
       });
     } catch (error) {
       this.logger.warn(`Failure alert for job ${outcome.jobId} not sent: ${(error as Error).message}`);

@@ -1,4 +1,4 @@
-import { ALERT_CHANNEL_KINDS, type AlertChannel, type AlertChannelKind } from '@shared/notifications/alert-channels';
+import { ALERT_CHANNEL_KINDS, ALERT_CHANNEL_SECRETS, PAGERDUTY_EVENTS_URL, type AlertChannel, type AlertChannelKind } from '@shared/notifications/alert-channels';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { ApiRequestError, errorMessage } from '../api/api-error';
 import { alertChannelsApi } from '../api/alert-channels-api';
@@ -9,15 +9,49 @@ import { notify } from '../ui/toasts';
 import { ALERT_OPTION } from './alert-option';
 import './alert-channels.css';
 
-const KIND_LABELS: Record<AlertChannelKind, string> = { email: 'Email address', webhook: 'Webhook (signed)', slack: 'Slack incoming webhook', discord: 'Discord webhook' };
-const TARGET_LABELS: Record<AlertChannelKind, string> = { email: 'Email address', webhook: 'Webhook URL', slack: 'Slack webhook URL', discord: 'Discord webhook URL' };
+const KIND_LABELS: Record<AlertChannelKind, string> = {
+  email: 'Email address',
+  webhook: 'Webhook (signed)',
+  slack: 'Slack incoming webhook',
+  discord: 'Discord webhook',
+  telegram: 'Telegram bot',
+  pagerduty: 'PagerDuty (Events API v2)',
+  ntfy: 'ntfy topic',
+  teams: 'Microsoft Teams webhook',
+  alertmanager: 'Alertmanager-compatible webhook',
+};
+const TARGET_LABELS: Record<AlertChannelKind, string> = {
+  email: 'Email address',
+  webhook: 'Webhook URL',
+  slack: 'Slack webhook URL',
+  discord: 'Discord webhook URL',
+  telegram: 'Telegram chat id',
+  pagerduty: 'PagerDuty events URL',
+  ntfy: 'ntfy topic URL',
+  teams: 'Teams webhook URL',
+  alertmanager: 'Receiver URL',
+};
 /** What a refused target needs, in the form's words (the API's name the field: "target must be..."). */
 const TARGET_PROBLEMS: Record<AlertChannelKind, string> = {
   email: 'Enter a valid email address, like ops@example.com.',
   webhook: 'Enter the full address of your webhook, starting with https:// (or http://).',
   slack: 'Paste the whole incoming webhook URL from Slack; it starts with https://hooks.slack.com/.',
   discord: 'Paste the whole webhook URL from Discord; it starts with https://discord.com/api/webhooks/.',
+  telegram: 'Enter the chat id (digits, with a minus sign for groups and channels) or a public channel as @name.',
+  pagerduty: `Enter the Events API address: ${PAGERDUTY_EVENTS_URL} (or events.eu.pagerduty.com for EU accounts).`,
+  ntfy: 'Enter the whole topic address, like https://ntfy.sh/your-topic.',
+  teams: 'Paste the whole webhook URL from the Teams channel or workflow, starting with https://.',
+  alertmanager: 'Enter the full address of the receiver, starting with https:// (or http://).',
 };
+/** The secret field's label per kind that takes one, and what to paste there. */
+const SECRET_FIELDS: Partial<Record<AlertChannelKind, { label: string; hint: string }>> = {
+  telegram: { label: 'Bot token', hint: 'The token BotFather gave your bot; add the bot to the chat first.' },
+  pagerduty: { label: 'Routing key', hint: 'The 32-character integration key of an Events API v2 integration on your PagerDuty service.' },
+  ntfy: { label: 'Access token (optional)', hint: 'Only for a protected topic: an access token (tk_...).' },
+  alertmanager: { label: 'Bearer token (optional)', hint: 'Sent as Authorization: Bearer when your receiver asks for one.' },
+};
+/** A target the form fills in when the kind is chosen: PagerDuty's one endpoint. */
+const DEFAULT_TARGETS: Partial<Record<AlertChannelKind, string>> = { pagerduty: PAGERDUTY_EVENTS_URL };
 
 /**
  * The Alerts section: where failure, recovery and auto-pause alerts of jobs
@@ -31,6 +65,8 @@ export default function AlertChannelsSection() {
   const [kind, setKind] = useState<AlertChannelKind>('webhook');
   const [name, setName] = useState('');
   const [target, setTarget] = useState('');
+  /** What the kind takes besides the target (a bot token, a routing key); never shown again once saved. */
+  const [channelSecret, setChannelSecret] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   /** The address a verification link was just mailed to, for the notice under the form. */
@@ -51,16 +87,33 @@ export default function AlertChannelsSection() {
   }, []);
   useEffect(() => void load(), [load]);
 
+  const secretField = SECRET_FIELDS[kind];
+  const secretRequired = ALERT_CHANNEL_SECRETS[kind]?.required ?? false;
+  /** A new kind keeps what was typed, except a target that was another kind's default, and forgets the secret. */
+  const chooseKind = (next: AlertChannelKind) => {
+    setKind(next);
+    setChannelSecret('');
+    setFieldError(null);
+    if (!target.trim() || Object.values(DEFAULT_TARGETS).includes(target)) setTarget(DEFAULT_TARGETS[next] ?? '');
+  };
+
   const add = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
     setFieldError(null);
     try {
-      const created = await alertChannelsApi.create({ name: name.trim(), kind, target: target.trim(), job_ids: jobIds });
+      const created = await alertChannelsApi.create({
+        name: name.trim(),
+        kind,
+        target: target.trim(),
+        job_ids: jobIds,
+        ...(SECRET_FIELDS[kind] && channelSecret.trim() ? { secret: channelSecret.trim() } : {}),
+      });
       setSecret(created.secret ?? null);
       setMailedTo(created.status === 'pending_verification' ? created.target : null);
       setName('');
-      setTarget('');
+      setTarget(DEFAULT_TARGETS[kind] ?? '');
+      setChannelSecret('');
       setJobIds(null);
       notify.success(`Alert channel '${created.name}' added`);
       await load();
@@ -118,7 +171,7 @@ export default function AlertChannelsSection() {
         <div className="form-grid">
           <div className="field">
             <label htmlFor="channel-kind">Channel type</label>
-            <select id="channel-kind" value={kind} onChange={(e) => setKind(e.target.value as AlertChannelKind)}>
+            <select id="channel-kind" value={kind} onChange={(e) => chooseKind(e.target.value as AlertChannelKind)}>
               {ALERT_CHANNEL_KINDS.map((k) => (
                 <option key={k} value={k}>
                   {KIND_LABELS[k]}
@@ -134,6 +187,23 @@ export default function AlertChannelsSection() {
             <label htmlFor="channel-target">{TARGET_LABELS[kind]}</label>
             <input id="channel-target" value={target} onChange={(e) => setTarget(e.target.value)} spellCheck={false} />
           </div>
+          {secretField && (
+            <div className="field">
+              <label htmlFor="channel-secret">{secretField.label}</label>
+              <input
+                id="channel-secret"
+                type="password"
+                autoComplete="off"
+                value={channelSecret}
+                onChange={(e) => setChannelSecret(e.target.value)}
+                spellCheck={false}
+                aria-describedby="channel-secret-hint"
+              />
+              <span id="channel-secret-hint" className="field-hint">
+                {secretField.hint} Stored encrypted; not shown again.
+              </span>
+            </div>
+          )}
         </div>
         <fieldset className="field channel-jobs">
           <legend className="field-label">Jobs</legend>
@@ -164,7 +234,7 @@ export default function AlertChannelsSection() {
           </span>
         )}
         <div className="button-row">
-          <button type="submit" className="button button-primary" disabled={busy || !name.trim() || !target.trim()}>
+          <button type="submit" className="button button-primary" disabled={busy || !name.trim() || !target.trim() || (secretRequired && !channelSecret.trim())}>
             Add channel
           </button>
         </div>
