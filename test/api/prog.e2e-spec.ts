@@ -106,7 +106,7 @@ describe('public API (/prog)', () => {
       expect.arrayContaining([
         expect.objectContaining({ loc: ['body', 'name'], msg: 'Name can only contain letters, numbers, hyphens (-), and underscores (_)' }),
         expect.objectContaining({ loc: ['body', 'url'], msg: 'Please enter a valid URL' }),
-        expect.objectContaining({ loc: ['body', 'cron_expression'], msg: 'Cron expression must have 5 fields' }),
+        expect.objectContaining({ loc: ['body', 'cron_expression'], msg: 'Cron expression must have 5 fields, or 6 with seconds first' }),
       ]),
     );
     // Bob is on the free plan: 2 jobs.

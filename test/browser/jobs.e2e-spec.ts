@@ -191,7 +191,7 @@ describe('dashboard and jobs (browser)', () => {
     await message('Cron expression is required');
     await cron.fill('* * *');
     await cron.blur();
-    await message('Cron expression must have 5 fields');
+    await message('Cron expression must have 5 fields, or 6 with seconds first');
     for (const [expression, text] of [
       ['60 * * * *', 'Minute must be between 0 and 59'],
       ['0 24 * * *', 'Hour must be between 0 and 23'],

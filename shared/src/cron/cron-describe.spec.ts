@@ -21,11 +21,16 @@ describe('cron descriptions', () => {
     ['0 0 */10 * 1', 'At 00:00, every 10 days of the month, and only on Monday'],
     ['0 12 * JAN-MAR *', 'At 12:00, every day, in January through March'],
     ['0 0 29 2 *', 'At 00:00, on day 29 of the month, in February'],
+    ['*/5 * * * * *', 'Every 5 seconds'],
+    ['* * * * * *', 'Every second'],
+    ['0,30 * * * * *', 'At seconds 0 and 30'],
+    ['15 0 9 * * 1-5', 'At second 15, at 09:00, Monday through Friday'],
+    ['0 0 9 * * *', 'At 09:00, every day'],
   ])('%s → %s', (expression, text) => {
     expect(describeCron(expression)).toBe(text);
   });
 
   it('answers the validation message for an invalid expression', () => {
-    expect(describeCron('* * *')).toBe('Cron expression must have 5 fields');
+    expect(describeCron('* * *')).toBe('Cron expression must have 5 fields, or 6 with seconds first');
   });
 });

@@ -57,13 +57,25 @@ function describeDays(cron: ParsedCron, specificTime: boolean): string {
   return monthDays || onWeekDays || (specificTime ? 'every day' : '');
 }
 
+/** The seconds of a six-field expression in words ("Every 5 seconds", "At seconds 0 and 30"); empty for second 0 alone. */
+function describeSeconds(second: CronField | null): string {
+  if (!second || (isSingles(second) && second.values.length === 1 && second.values[0] === 0)) return '';
+  const only = second.items.length === 1 ? second.items[0] : undefined;
+  if (isEvery(second)) return 'Every second';
+  if (only?.wildcard) return `Every ${only.step} seconds`;
+  return `At second${second.values.length > 1 ? 's' : ''} ${describeItems(second, 'seconds', String)}`;
+}
+
 /** A plain-English reading of a valid expression, e.g. "At 09:00, Monday through Friday" (times are UTC). */
 export function describeCron(expression: string): string {
-  const result = parseCron(expression);
+  const result = parseCron(expression, { seconds: true });
   if (!result.ok) return result.error;
   const cron = result.cron;
-  const time = describeTime(cron);
-  const parts = [time, describeDays(cron, time.startsWith('At ') && !time.startsWith('At minute'))];
+  const seconds = describeSeconds(cron.second);
+  let time = describeTime(cron);
+  // "Every 5 seconds" needs no "every minute"; with restricted minutes or hours, the seconds come first.
+  if (seconds) time = isEvery(cron.minute) && isEvery(cron.hour) ? seconds : `${seconds}, ${time.charAt(0).toLowerCase()}${time.slice(1)}`;
+  const parts = [time, describeDays(cron, time.startsWith('At ') && !time.startsWith('At minute') && !seconds)];
   if (!isEvery(cron.month)) parts.push(`in ${describeItems(cron.month, 'months', (m) => MONTHS[m - 1])}`);
   return parts.filter(Boolean).join(', ');
 }

@@ -1,9 +1,10 @@
 /**
  * The five fields of a standard cron expression, in order, with their allowed
  * ranges (minute 0-59, hour 0-23, day 1-31, month 1-12, day of week 0-6). Month and day-of-week also accept three-letter English names.
+ * A job's expression may lead with a sixth field, the second (0-59).
  */
 export interface CronFieldSpec {
-  key: 'minute' | 'hour' | 'dayOfMonth' | 'month' | 'dayOfWeek';
+  key: 'second' | 'minute' | 'hour' | 'dayOfMonth' | 'month' | 'dayOfWeek';
   /** How messages and descriptions name the field. */
   label: string;
   min: number;
@@ -14,6 +15,9 @@ export interface CronFieldSpec {
 
 export const MONTH_NAMES = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'] as const;
 export const WEEKDAY_NAMES = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] as const;
+
+/** The optional leading field of a six-field expression. */
+export const SECOND_FIELD: CronFieldSpec = { key: 'second', label: 'Second', min: 0, max: 59 };
 
 export const CRON_FIELDS: readonly CronFieldSpec[] = [
   { key: 'minute', label: 'Minute', min: 0, max: 59 },

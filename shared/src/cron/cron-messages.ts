@@ -4,6 +4,7 @@ import type { CronFieldSpec } from './cron-fields';
 export const CRON_MESSAGES = {
   required: 'Cron expression is required',
   fieldCount: 'Cron expression must have 5 fields',
+  fieldCountWithSeconds: 'Cron expression must have 5 fields, or 6 with seconds first',
   neverRuns: 'Cron expression never runs: no selected month has that day',
   outOfRange: (f: CronFieldSpec) => `${f.label} must be between ${f.min} and ${f.max}`,
   invalidValue: (f: CronFieldSpec, token: string) =>

@@ -1,6 +1,24 @@
 import { describe, expect, it } from '@jest/globals';
 import { cronError, parseCron } from './cron-parse';
 
+describe('six fields: a leading second, where seconds are allowed (jobs)', () => {
+  it('parses the second and keeps it first in the normalized form', () => {
+    const result = parseCron(' */5  0-30 * * * MON ', { seconds: true });
+    expect(result.ok && result.cron.second?.values.slice(0, 3)).toEqual([0, 5, 10]);
+    expect(result.ok && result.cron.normalized).toBe('*/5 0-30 * * * 1');
+    expect(parseCron('0 9 * * *', { seconds: true })).toMatchObject({ ok: true, cron: { second: null } });
+  });
+
+  it.each([
+    ['60 * * * * *', 'Second must be between 0 and 59'],
+    ['*/0 * * * * *', 'Second step must be a whole number from 1 to 60'],
+    ['* * * *', 'Cron expression must have 5 fields, or 6 with seconds first'],
+    ['* * * * * * *', 'Cron expression must have 5 fields, or 6 with seconds first'],
+  ])('%s → %s', (expression, message) => {
+    expect(cronError(expression, { seconds: true })).toBe(message);
+  });
+});
+
 describe('cron validation messages', () => {
   it.each([
     [undefined, 'Cron expression is required'],

@@ -1,4 +1,4 @@
-import { CRON_FIELDS, type CronFieldSpec } from './cron-fields';
+import { CRON_FIELDS, SECOND_FIELD, type CronFieldSpec } from './cron-fields';
 import { CRON_MESSAGES } from './cron-messages';
 
 /** One comma-separated part of a field: `*`, `5`, `1-5`, `*\/15`, `10-50/10` or `5/15`. */
@@ -20,6 +20,8 @@ export interface CronField {
 }
 
 export interface ParsedCron {
+  /** The leading seconds field of a six-field expression; null for the standard five (second 0). */
+  second: CronField | null;
   minute: CronField;
   hour: CronField;
   dayOfMonth: CronField;
@@ -33,23 +35,32 @@ export type CronParseResult = { ok: true; cron: ParsedCron } | { ok: false; erro
 
 class CronSyntaxError extends Error {}
 
+/** What an expression may hold beyond the standard five fields. */
+export interface CronParseOptions {
+  /** A leading sixth field, the second (jobs can fire to the second; monitors and crontab imports cannot). */
+  seconds?: boolean;
+}
+
 /**
- * Validates and parses a 5-field cron expression with each field's range and
- * the error messages of CRON_MESSAGES. Only standard syntax is accepted (numbers, names, `*`, lists,
- * ranges, steps); engine extensions such as `L`, `W`, `#` or seconds are not,
- * so a schedule means the same thing in every cron the user knows.
+ * Validates and parses a 5-field cron expression (or, with `seconds`, a
+ * 6-field one whose first field is the second) with each field's range and
+ * the error messages of CRON_MESSAGES. Only standard syntax is accepted
+ * (numbers, names, `*`, lists, ranges, steps); engine extensions such as `L`,
+ * `W` or `#` are not, so a schedule means the same thing in every cron the user knows.
  */
-export function parseCron(expression: unknown): CronParseResult {
+export function parseCron(expression: unknown, options: CronParseOptions = {}): CronParseResult {
   if (typeof expression !== 'string' || expression.trim() === '') return { ok: false, error: CRON_MESSAGES.required };
   const parts = expression.trim().split(/\s+/);
-  if (parts.length !== 5) return { ok: false, error: CRON_MESSAGES.fieldCount };
+  const withSeconds = options.seconds === true && parts.length === 6;
+  if (parts.length !== 5 && !withSeconds) return { ok: false, error: options.seconds ? CRON_MESSAGES.fieldCountWithSeconds : CRON_MESSAGES.fieldCount };
   try {
-    const fields = parts.map((part, i) => parseField(part, CRON_FIELDS[i]));
+    const second = withSeconds ? parseField(parts[0], SECOND_FIELD) : null;
+    const fields = parts.slice(withSeconds ? 1 : 0).map((part, i) => parseField(part, CRON_FIELDS[i]));
     const [minute, hour, dayOfMonth, month, dayOfWeek] = fields;
     if (!dayFitsSomeMonth(dayOfMonth, month, dayOfWeek)) return { ok: false, error: CRON_MESSAGES.neverRuns };
     return {
       ok: true,
-      cron: { minute, hour, dayOfMonth, month, dayOfWeek, normalized: fields.map(formatField).join(' ') },
+      cron: { second, minute, hour, dayOfMonth, month, dayOfWeek, normalized: [...(second ? [second] : []), ...fields].map(formatField).join(' ') },
     };
   } catch (error) {
     if (error instanceof CronSyntaxError) return { ok: false, error: error.message };
@@ -58,8 +69,8 @@ export function parseCron(expression: unknown): CronParseResult {
 }
 
 /** The validation message for an expression, or null when it is valid. */
-export function cronError(expression: unknown): string | null {
-  const result = parseCron(expression);
+export function cronError(expression: unknown, options: CronParseOptions = {}): string | null {
+  const result = parseCron(expression, options);
   return result.ok ? null : result.error;
 }
 

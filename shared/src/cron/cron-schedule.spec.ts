@@ -74,6 +74,16 @@ describe('cron next runs (UTC)', () => {
     expect(nextRun(expression, new Date(from))?.toISOString()).toBe(expected[0]);
   });
 
+  it('fires six-field expressions to the second, in UTC and in a zone', () => {
+    expect(nextRuns('*/20 * * * * *', 4, new Date('2026-01-01T00:00:50Z')).map((d) => d.toISOString())).toEqual([
+      '2026-01-01T00:01:00.000Z',
+      '2026-01-01T00:01:20.000Z',
+      '2026-01-01T00:01:40.000Z',
+      '2026-01-01T00:02:00.000Z',
+    ]);
+    expect(nextRun('30 0 9 * * *', new Date('2026-07-01T00:00:00Z'), 'Europe/Berlin')?.toISOString()).toBe('2026-07-01T07:00:30.000Z');
+  });
+
   it('refuses to compute runs for an invalid expression', () => {
     expect(() => nextRuns('61 * * * *', 1)).toThrow('Minute must be between 0 and 59');
   });

@@ -10,11 +10,12 @@ import { DEFAULT_TIME_ZONE, fromWallTime, toWallTime, zoneOffset } from './time-
  */
 function engine(cron: ParsedCron): Cron {
   const domAndDow = cron.dayOfMonth.starred || cron.dayOfWeek.starred;
-  return new Cron(cron.normalized, { timezone: 'UTC', mode: '5-part', domAndDow });
+  return new Cron(cron.normalized, { timezone: 'UTC', mode: cron.second ? '6-part' : '5-part', domAndDow });
 }
 
+/** Any expression a job or monitor may hold: where seconds are allowed is for validation to say. */
 function parsedOrThrow(expression: string): ParsedCron {
-  const result = parseCron(expression);
+  const result = parseCron(expression, { seconds: true });
   if (!result.ok) throw new Error(`Invalid cron expression '${expression}': ${result.error}`);
   return result.cron;
 }

@@ -25,6 +25,7 @@ describe('job definition rules', () => {
       response_rules: null,
       timeout_seconds: null,
       auto_pause_after: null,
+      delivery: 'at_least_once',
     });
     expect(jobDefinitionSchema.parse(valid)).toMatchObject({ method: 'GET', headers: {}, body: '', notify_on_failure: false });
   });
@@ -35,7 +36,7 @@ describe('job definition rules', () => {
     expect(result.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
       ['name', JOB_MESSAGES.nameRequired],
       ['url', JOB_MESSAGES.urlInvalid],
-      ['cron_expression', 'Cron expression must have 5 fields'],
+      ['cron_expression', 'Cron expression must have 5 fields, or 6 with seconds first'],
       ['colour', JOB_MESSAGES.unknownField],
     ]);
   });

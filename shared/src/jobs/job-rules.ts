@@ -123,11 +123,11 @@ const bodySchema = z
   .refine((text) => utf8Bytes(text) <= JOB_LIMITS.bodyMaxBytes, JOB_MESSAGES.bodyTooLarge)
   .default('');
 
-/** Whitespace collapsed to single spaces; names such as MON are kept as the user wrote them. */
+/** Whitespace collapsed to single spaces; names such as MON are kept as the user wrote them. A leading sixth field is the second. */
 const cronSchema = z
   .unknown()
   .superRefine((value, ctx) => {
-    const error = cronError(value);
+    const error = cronError(value, { seconds: true });
     if (error) ctx.addIssue({ code: 'custom', message: error });
   })
   .transform((value) => (value as string).trim().split(/\s+/).join(' '));

@@ -24,6 +24,7 @@ export const JOB_EXAMPLE: Job = {
   response_rules: null,
   timeout_seconds: null,
   auto_pause_after: null,
+  alert_after_failures: 1,
   delivery: 'at_least_once',
   status: 'pending',
   notify_on_failure: true,
@@ -61,7 +62,7 @@ export const JOB_LIMIT_EXAMPLE: { detail: JobLimitExceeded } = {
 export const VALIDATION_EXAMPLE = {
   detail: [
     { loc: ['body', 'name'], msg: 'Name can only contain letters, numbers, hyphens (-), and underscores (_)', type: 'invalid_format' },
-    { loc: ['body', 'cron_expression'], msg: 'Cron expression must have 5 fields', type: 'custom' },
+    { loc: ['body', 'cron_expression'], msg: 'Cron expression must have 5 fields, or 6 with seconds first', type: 'custom' },
   ],
 };
 
@@ -71,7 +72,7 @@ export const EXPORT_EXAMPLE = {
   format: 'cronbeam-jobs',
   version: 1,
   exported_at: '2026-01-01T10:15:00.000Z',
-  jobs: [{ ...JOB_DEFINITION_EXAMPLE, time_zone: 'UTC', response_rules: null, timeout_seconds: null, auto_pause_after: null, delivery: 'at_least_once' }],
+  jobs: [{ ...JOB_DEFINITION_EXAMPLE, time_zone: 'UTC', response_rules: null, timeout_seconds: null, auto_pause_after: null, alert_after_failures: 1, delivery: 'at_least_once' }],
 };
 
 export const IMPORT_EXAMPLE = {
@@ -101,6 +102,7 @@ export const IMPORT_RESULT_EXAMPLE = {
         response_rules: null,
         timeout_seconds: null,
         auto_pause_after: null,
+        alert_after_failures: 1,
         delivery: 'at_least_once',
         notify_on_failure: false,
       },
@@ -126,7 +128,7 @@ export const BULK_RESULT_EXAMPLE = {
 };
 
 export const BULK_VALIDATION_EXAMPLE = {
-  detail: [{ loc: ['body', 'jobs', 1, 'cron_expression'], msg: 'Cron expression must have 5 fields', type: 'custom' }],
+  detail: [{ loc: ['body', 'jobs', 1, 'cron_expression'], msg: 'Cron expression must have 5 fields, or 6 with seconds first', type: 'custom' }],
 };
 
 const schemaRefOf = (name: string) => ({ $ref: `#/components/schemas/${name}` });

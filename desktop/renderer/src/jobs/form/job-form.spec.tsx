@@ -62,7 +62,7 @@ describe('job form rules', () => {
     expect(await screen.findByText('Cron expression is required')).toBeInTheDocument();
     fireEvent.change(cron, { target: { value: '* * * *' } });
     fireEvent.blur(cron);
-    expect(await screen.findByText('Cron expression must have 5 fields')).toBeInTheDocument();
+    expect(await screen.findByText('Cron expression must have 5 fields, or 6 with seconds first')).toBeInTheDocument();
     fireEvent.change(cron, { target: { value: '0 24 * * *' } });
     fireEvent.blur(cron);
     expect(await screen.findByText('Hour must be between 0 and 23')).toBeInTheDocument();

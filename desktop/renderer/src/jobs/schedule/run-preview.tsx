@@ -11,7 +11,7 @@ export const PREVIEW_RUNS = 5;
  */
 export function RunPreview({ expression, timeZone = DEFAULT_TIME_ZONE, now }: { expression: string; timeZone?: string; now?: Date }) {
   const preview = useMemo(() => {
-    if (cronError(expression)) return null;
+    if (cronError(expression, { seconds: true })) return null;
     return { description: describeCron(expression), runs: nextRuns(expression, PREVIEW_RUNS, now ?? new Date(), timeZone) };
   }, [expression, timeZone, now]);
   if (!preview) return null;
