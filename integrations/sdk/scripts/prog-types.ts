@@ -16,6 +16,7 @@ const HEADER = [
  */
 export async function progTypesSource(): Promise<string> {
   const { prog } = await openApiDocuments();
-  const ast = await openapiTS(prog as unknown as Parameters<typeof openapiTS>[0], { silent: true });
+  // A field with a default may be left out of a request: it stays optional in the types.
+  const ast = await openapiTS(prog as unknown as Parameters<typeof openapiTS>[0], { silent: true, defaultNonNullable: false });
   return HEADER + astToString(ast);
 }

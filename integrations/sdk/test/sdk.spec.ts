@@ -75,7 +75,7 @@ describe('@cronbeam/sdk', () => {
     const run = await unwrap(client.POST('/prog/jobs/{job_id}/run', { params: { path } }));
     expect(run).toMatchObject({ status: 'success', response_code: 200 });
     const { logs } = await unwrap(client.GET('/prog/jobs/{job_id}/logs', { params: { path } }));
-    expect(logs.map((entry) => entry.status)).toEqual(['success']);
+    expect(logs?.map((entry) => entry.status)).toEqual(['success']);
     expect((await unwrap(client.GET('/prog/jobs'))).map((job) => job.name)).toContain('sdk-backup');
     await unwrap(client.DELETE('/prog/jobs/{job_id}', { params: { path } }));
     await expect(client.GET('/prog/jobs/{job_id}', { params: { path } })).rejects.toMatchObject({ status: 404, detail: 'Job not found', method: 'GET', path: `/prog/jobs/${created.job_id}` });

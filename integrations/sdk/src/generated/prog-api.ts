@@ -429,7 +429,7 @@ export interface components {
              * @default GET
              * @enum {string}
              */
-            method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
             /**
              * @description Header names to values; names and values are trimmed and empty ones dropped. Hop-by-hop headers are refused.
              * @default {}
@@ -437,14 +437,14 @@ export interface components {
              *       "Authorization": "Bearer <target token>"
              *     }
              */
-            headers: {
+            headers?: {
                 [key: string]: string;
             };
             /**
              * @description Request body, at most 64 KiB. A JSON object is accepted and stored as its JSON text.
              * @default
              */
-            body: string;
+            body?: string;
             /**
              * @description 5 fields read on the clocks of time_zone: minute 0-59, hour 0-23, day of month 1-31, month 1-12 or JAN-DEC, day of week 0-6 or SUN-SAT (Sunday = 0).
              * @example 0 9 * * 1-5
@@ -455,18 +455,18 @@ export interface components {
              * @default UTC
              * @example Europe/Berlin
              */
-            time_zone: string;
+            time_zone?: string;
             /**
              * @description What counts as a successful response; null: any 2xx. Every rule given must hold, and a failed run names the rule it broke. Body rules look at the start of the body the server keeps.
              * @default null
              */
-            response_rules: {
+            response_rules?: {
                 /**
                  * @description Status codes and ranges from 100 to 599.
                  * @default 200-299
                  * @example 200-299, 304
                  */
-                expected_status: string;
+                expected_status?: string;
                 /** @description Text the body must contain (case-sensitive). */
                 body_contains?: string | null;
                 /**
@@ -484,23 +484,28 @@ export interface components {
              * @description The request's own time limit in seconds, at most the server's (EXECUTION_TIMEOUT_MS); null: the server's.
              * @default null
              */
-            timeout_seconds: number | null;
+            timeout_seconds?: number | null;
             /**
              * @description Pause the job (and email its owner) after this many failed runs in a row; null: never.
              * @default null
              */
-            auto_pause_after: number | null;
+            auto_pause_after?: number | null;
+            /**
+             * @description With notify_on_failure: alert after this many failed runs in a row (a run fails once its retries are spent), and once on the success that ends them; 1: at the first failure.
+             * @default 1
+             */
+            alert_after_failures?: number;
             /**
              * @description What becomes of a run that may have reached its target when the server sending it stopped (crash): at_least_once sends it again with the same X-Cronbeam-Execution-Id and marks it possible_duplicate in the log; at_most_once records it failed with its outcome unknown and does not send it again. Runs certainly not sent are sent in both cases.
              * @default at_least_once
              * @enum {string}
              */
-            delivery: "at_least_once" | "at_most_once";
+            delivery?: "at_least_once" | "at_most_once";
             /**
              * @description Email the owner when a run fails.
              * @default false
              */
-            notify_on_failure: boolean;
+            notify_on_failure?: boolean;
             /**
              * Format: uuid
              * @example 8b7f7c1e-2f4c-4a8e-9f55-0f3b6d3f3a10
@@ -571,7 +576,7 @@ export interface components {
                  * @default 200-299
                  * @example 200-299, 304
                  */
-                expected_status: string;
+                expected_status?: string;
                 /** @description Text the body must contain (case-sensitive). */
                 body_contains?: string | null;
                 /**
@@ -595,6 +600,11 @@ export interface components {
              * @default null
              */
             auto_pause_after: number | null;
+            /**
+             * @description With notify_on_failure: alert after this many failed runs in a row (a run fails once its retries are spent), and once on the success that ends them; 1: at the first failure.
+             * @default 1
+             */
+            alert_after_failures: number;
             /**
              * @description What becomes of a run that may have reached its target when the server sending it stopped (crash): at_least_once sends it again with the same X-Cronbeam-Execution-Id and marks it possible_duplicate in the log; at_most_once records it failed with its outcome unknown and does not send it again. Runs certainly not sent are sent in both cases.
              * @default at_least_once
@@ -699,7 +709,7 @@ export interface components {
              * @description Answer the preview only; nothing is created.
              * @default false
              */
-            dry_run: boolean;
+            dry_run?: boolean;
         };
         JobImportItem: {
             /** @description Line of the crontab, or position in the JSON list (from 1). */
@@ -770,24 +780,29 @@ export interface components {
              * @description A ping is expected every this many seconds (or null with cron_expression).
              * @default null
              */
-            period_seconds: number | null;
+            period_seconds?: number | null;
             /** @description A ping is expected at each instant of this 5-field expression, read in time_zone. */
             cron_expression?: string | null;
             /**
              * @description IANA time zone of cron_expression; only with cron_expression.
              * @default UTC
              */
-            time_zone: string;
+            time_zone?: string;
             /**
-             * @description How late a ping may be before the monitor goes down.
+             * @description How late a ping may be before the deadline counts as missed.
              * @default 60
              */
-            grace_seconds: number;
+            grace_seconds?: number;
+            /**
+             * @description Missed deadlines in a row that take the monitor down and alert (and it alerts again on the ping that brings it up); 1: the first. A /fail ping takes it down at once.
+             * @default 1
+             */
+            alert_after_misses?: number;
             /**
              * @description Alert channels besides the account email; null: every channel that takes all alerts.
              * @default null
              */
-            channel_ids: string[] | null;
+            channel_ids?: string[] | null;
         } & ({
             period_seconds: number;
         } | {
@@ -808,8 +823,10 @@ export interface components {
             cron_expression: string | null;
             /** @description IANA time zone of cron_expression. */
             time_zone: string;
-            /** @description How late a ping may be before the monitor goes down. */
+            /** @description How late a ping may be before the deadline counts as missed. */
             grace_seconds: number;
+            /** @description Missed deadlines in a row that take the monitor down and alert (and it alerts again on the ping that brings it up); 1: the first. A /fail ping takes it down at once. */
+            alert_after_misses: number;
             /** @description Alert channels besides the account email; null: every channel that takes all alerts. */
             channel_ids: string[] | null;
             /** @enum {string} */
@@ -908,6 +925,7 @@ export interface operations {
                      *         "response_rules": null,
                      *         "timeout_seconds": null,
                      *         "auto_pause_after": null,
+                     *         "alert_after_failures": 1,
                      *         "delivery": "at_least_once",
                      *         "status": "pending",
                      *         "notify_on_failure": true,
@@ -990,6 +1008,7 @@ export interface operations {
                      *       "response_rules": null,
                      *       "timeout_seconds": null,
                      *       "auto_pause_after": null,
+                     *       "alert_after_failures": 1,
                      *       "delivery": "at_least_once",
                      *       "status": "pending",
                      *       "notify_on_failure": true,
@@ -1059,7 +1078,7 @@ export interface operations {
                      *             "body",
                      *             "cron_expression"
                      *           ],
-                     *           "msg": "Cron expression must have 5 fields",
+                     *           "msg": "Cron expression must have 5 fields, or 6 with seconds first",
                      *           "type": "custom"
                      *         }
                      *       ]
@@ -1128,6 +1147,7 @@ export interface operations {
                      *           "response_rules": null,
                      *           "timeout_seconds": null,
                      *           "auto_pause_after": null,
+                     *           "alert_after_failures": 1,
                      *           "delivery": "at_least_once",
                      *           "status": "pending",
                      *           "notify_on_failure": true,
@@ -1148,6 +1168,7 @@ export interface operations {
                      *           "response_rules": null,
                      *           "timeout_seconds": null,
                      *           "auto_pause_after": null,
+                     *           "alert_after_failures": 1,
                      *           "delivery": "at_least_once",
                      *           "status": "pending",
                      *           "notify_on_failure": false,
@@ -1216,7 +1237,7 @@ export interface operations {
                      *             1,
                      *             "cron_expression"
                      *           ],
-                     *           "msg": "Cron expression must have 5 fields",
+                     *           "msg": "Cron expression must have 5 fields, or 6 with seconds first",
                      *           "type": "custom"
                      *         }
                      *       ]
@@ -1281,6 +1302,7 @@ export interface operations {
                      *           "response_rules": null,
                      *           "timeout_seconds": null,
                      *           "auto_pause_after": null,
+                     *           "alert_after_failures": 1,
                      *           "delivery": "at_least_once"
                      *         }
                      *       ]
@@ -1365,6 +1387,7 @@ export interface operations {
                      *             "response_rules": null,
                      *             "timeout_seconds": null,
                      *             "auto_pause_after": null,
+                     *             "alert_after_failures": 1,
                      *             "delivery": "at_least_once",
                      *             "notify_on_failure": false
                      *           },
@@ -1420,7 +1443,7 @@ export interface operations {
                      *             "body",
                      *             "cron_expression"
                      *           ],
-                     *           "msg": "Cron expression must have 5 fields",
+                     *           "msg": "Cron expression must have 5 fields, or 6 with seconds first",
                      *           "type": "custom"
                      *         }
                      *       ]
@@ -1489,6 +1512,7 @@ export interface operations {
                      *       "response_rules": null,
                      *       "timeout_seconds": null,
                      *       "auto_pause_after": null,
+                     *       "alert_after_failures": 1,
                      *       "delivery": "at_least_once",
                      *       "status": "pending",
                      *       "notify_on_failure": true,
@@ -1572,7 +1596,7 @@ export interface operations {
                      *             "body",
                      *             "cron_expression"
                      *           ],
-                     *           "msg": "Cron expression must have 5 fields",
+                     *           "msg": "Cron expression must have 5 fields, or 6 with seconds first",
                      *           "type": "custom"
                      *         }
                      *       ]
@@ -1635,6 +1659,7 @@ export interface operations {
                      *       "response_rules": null,
                      *       "timeout_seconds": null,
                      *       "auto_pause_after": null,
+                     *       "alert_after_failures": 1,
                      *       "delivery": "at_least_once",
                      *       "status": "pending",
                      *       "notify_on_failure": true,
@@ -1733,6 +1758,7 @@ export interface operations {
                      *       "response_rules": null,
                      *       "timeout_seconds": null,
                      *       "auto_pause_after": null,
+                     *       "alert_after_failures": 1,
                      *       "delivery": "at_least_once",
                      *       "status": "pending",
                      *       "notify_on_failure": true,
@@ -1795,7 +1821,7 @@ export interface operations {
                      *             "body",
                      *             "cron_expression"
                      *           ],
-                     *           "msg": "Cron expression must have 5 fields",
+                     *           "msg": "Cron expression must have 5 fields, or 6 with seconds first",
                      *           "type": "custom"
                      *         }
                      *       ]
@@ -1935,6 +1961,7 @@ export interface operations {
                      *       "response_rules": null,
                      *       "timeout_seconds": null,
                      *       "auto_pause_after": null,
+                     *       "alert_after_failures": 1,
                      *       "delivery": "at_least_once",
                      *       "status": "paused",
                      *       "notify_on_failure": true,
@@ -2029,6 +2056,7 @@ export interface operations {
                      *       "response_rules": null,
                      *       "timeout_seconds": null,
                      *       "auto_pause_after": null,
+                     *       "alert_after_failures": 1,
                      *       "delivery": "at_least_once",
                      *       "status": "scheduled",
                      *       "notify_on_failure": true,
@@ -2289,6 +2317,7 @@ export interface operations {
                      *         "cron_expression": "0 3 * * *",
                      *         "time_zone": "Europe/Berlin",
                      *         "grace_seconds": 600,
+                     *         "alert_after_misses": 1,
                      *         "channel_ids": null,
                      *         "status": "up",
                      *         "last_ping_at": "2026-11-23T02:00:41.000Z",
@@ -2364,6 +2393,7 @@ export interface operations {
                      *       "cron_expression": "0 3 * * *",
                      *       "time_zone": "Europe/Berlin",
                      *       "grace_seconds": 600,
+                     *       "alert_after_misses": 1,
                      *       "channel_ids": null,
                      *       "status": "new",
                      *       "last_ping_at": null,
@@ -2481,6 +2511,7 @@ export interface operations {
                      *       "cron_expression": "0 3 * * *",
                      *       "time_zone": "Europe/Berlin",
                      *       "grace_seconds": 600,
+                     *       "alert_after_misses": 1,
                      *       "channel_ids": null,
                      *       "status": "up",
                      *       "last_ping_at": "2026-11-23T02:00:41.000Z",
@@ -2572,6 +2603,7 @@ export interface operations {
                      *       "cron_expression": "0 3 * * *",
                      *       "time_zone": "Europe/Berlin",
                      *       "grace_seconds": 600,
+                     *       "alert_after_misses": 1,
                      *       "channel_ids": null,
                      *       "status": "up",
                      *       "last_ping_at": "2026-11-23T02:00:41.000Z",
@@ -2759,6 +2791,7 @@ export interface operations {
                      *       "cron_expression": "0 3 * * *",
                      *       "time_zone": "Europe/Berlin",
                      *       "grace_seconds": 600,
+                     *       "alert_after_misses": 1,
                      *       "channel_ids": null,
                      *       "status": "paused",
                      *       "last_ping_at": "2026-11-23T02:00:41.000Z",
@@ -2846,6 +2879,7 @@ export interface operations {
                      *       "cron_expression": "0 3 * * *",
                      *       "time_zone": "Europe/Berlin",
                      *       "grace_seconds": 600,
+                     *       "alert_after_misses": 1,
                      *       "channel_ids": null,
                      *       "status": "new",
                      *       "last_ping_at": "2026-11-23T02:00:41.000Z",
