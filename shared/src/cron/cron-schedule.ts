@@ -59,6 +59,22 @@ export function nextRun(expression: string, from: Date = new Date(), timeZone: s
   return nextRunInZone(engineFor(expression), timeZone, from.getTime());
 }
 
+/** Runs looked at to find a schedule's shortest gap: a second-level pattern repeats within a minute (60 runs at most). */
+const GAP_SAMPLE = 121;
+
+/**
+ * The shortest time between two consecutive runs of the expression among its
+ * next GAP_SAMPLE runs after `from`, in seconds; a five-field expression runs
+ * at most once a minute (60). Infinity when it runs fewer than twice.
+ */
+export function shortestGapSeconds(expression: string, timeZone: string = DEFAULT_TIME_ZONE, from: Date = new Date()): number {
+  if (expression.trim().split(/\s+/).length < 6) return 60;
+  const runs = nextRuns(expression, GAP_SAMPLE, from, timeZone);
+  let shortest = Number.POSITIVE_INFINITY;
+  for (let i = 1; i < runs.length; i++) shortest = Math.min(shortest, (runs[i].getTime() - runs[i - 1].getTime()) / 1000);
+  return shortest;
+}
+
 const DAY = 86_400_000;
 /** Safety bound on the candidates one search looks at (an hour skipped by the clocks holds at most 60 of them). */
 const MAX_CANDIDATES = 10_000;
