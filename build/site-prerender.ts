@@ -83,13 +83,12 @@ export function sitePrerender(): Plugin {
         optimizeDeps: { noDiscovery: true, include: [] },
       });
       try {
-        const { prerenderSitePages, SITE_REDIRECTS, APP_PAGE_HEADS } = (await vite.ssrLoadModule('/src/site/prerender.tsx')) as {
+        const { prerenderSitePages, SITE_REDIRECTS } = (await vite.ssrLoadModule('/src/site/prerender.tsx')) as {
           prerenderSitePages: () => Promise<PrerenderedPage[]>;
           SITE_REDIRECTS: Record<string, string>;
-          APP_PAGE_HEADS: Record<string, string>;
         };
         const pages = await prerenderSitePages();
-        const manifest = { pages: {} as Record<string, { file: string; status: number; app?: boolean }>, redirects: SITE_REDIRECTS };
+        const manifest = { pages: {} as Record<string, { file: string; status: number }>, redirects: SITE_REDIRECTS };
         for (const page of pages) {
           const file = join(SITE_PAGES_DIR, fileOf(page.path));
           // Replacer functions: page text may contain '$' sequences that string replacements would interpret.
@@ -97,14 +96,6 @@ export function sitePrerender(): Plugin {
           mkdirSync(dirname(join(outDir, file)), { recursive: true });
           writeFileSync(join(outDir, file), html);
           manifest.pages[page.path] = { file, status: page.status };
-        }
-        // App screens that are public get the app's index.html with their own title, description and social tags.
-        const appTemplate = readFileSync(join(outDir, 'index.html'), 'utf8').replace(/\s*<meta name="description"[^>]*>/, '').replace(/\s*<title>[^<]*<\/title>/, '');
-        for (const [path, head] of Object.entries(APP_PAGE_HEADS)) {
-          const file = join(SITE_PAGES_DIR, fileOf(path));
-          // After charset and viewport, which must stay first.
-          writeFileSync(join(outDir, file), appTemplate.replace(/<meta name="viewport"[^>]*>/, (viewport) => `${viewport}\n    ${head}`));
-          manifest.pages[path] = { file, status: 200, app: true };
         }
         writeFileSync(join(outDir, SITE_PAGES_DIR, 'manifest.json'), JSON.stringify(manifest, null, 2));
         // The template itself is not a page anyone should load.

@@ -22,7 +22,7 @@ const GUIDES: Record<string, number> = {
   'ci-cd': 9,
   'data-pipeline-monitoring': 8,
 };
-const PAGES = ['/', '/terms', '/privacy', '/refund', '/contact', '/api-documentation', '/guides', ...Object.keys(GUIDES).map((g) => `/guides/${g}`)];
+const PAGES = ['/', '/pricing', '/terms', '/privacy', '/refund', '/contact', '/api-documentation', '/guides', ...Object.keys(GUIDES).map((g) => `/guides/${g}`)];
 const API_ANCHORS = [
   'overview', 'authentication', 'quick-start', 'endpoints', 'health-check', 'create-job', 'list-jobs', 'get-job', 'update-job',
   'delete-job', 'pause-job', 'resume-job', 'job-logs', 'schemas', 'validation', 'examples', 'troubleshooting',
@@ -95,7 +95,7 @@ describe('public site pages (raw HTML, no JavaScript)', () => {
     const html = (await server.http.get('/')).text;
     const text = textOf(html);
     for (const step of ['Sign Up', 'Create a Job', 'Paste URL', 'Set Schedule', 'Sleep Well']) expect(text).toContain(step);
-    expect(html).toMatch(/<a class="site-button" href="\/signup">Start for Free<\/a>/);
+    expect(html).toMatch(/<a class="button button-primary button-large" href="\/signup">Start for Free<\/a>/);
     expect(html).toMatch(/href="\/login">Login<\/a>/);
     expect(html).toMatch(/href="\/pricing">/);
     expect(html.match(/<li class="site-card">/g)).toHaveLength(8);
@@ -153,7 +153,7 @@ describe('public site pages (raw HTML, no JavaScript)', () => {
     expect(res.headers.get('location')).toBe('/dashboard');
   });
 
-  it('gives /pricing, a screen of the app, its own title, description, canonical link and social tags', async () => {
+  it('prerenders /pricing in the site frame: title, description, heading, the three plan cards and the questions, before any script runs', async () => {
     const res = await server.http.get('/pricing');
     expect(res.status).toBe(200);
     const html = res.text;
@@ -162,7 +162,17 @@ describe('public site pages (raw HTML, no JavaScript)', () => {
     expect(meta(html, 'name', 'description')).toContain('Basic $9.8/month ($7.9 billed annually): 10 jobs, 1,500 executions');
     expect(html).toContain(`<link rel="canonical" href="${server.baseUrl}/pricing" />`);
     expect(meta(html, 'property', 'og:title')).toBe('Pricing: Free, Basic and Pro plans | Cronbeam');
-    expect(html).toContain('<div id="root"></div>');
+    expect(textOf(html.match(/<h1>([\s\S]*?)<\/h1>/)?.[1] ?? '')).toBe('Simple pricing for reliable cron jobs');
+    // The same header as every public page, not a header of its own.
+    expect(html).toContain('<nav class="site-nav" aria-label="Main">');
+    const cards = [...html.matchAll(/<article class="plan-card[^"]*"[^>]*>([\s\S]*?)<\/article>/g)].map((m) => textOf(m[1]));
+    expect(cards.map((card) => card.match(/^(?:Most popular )?(\w+)/)?.[1])).toEqual(['Free', 'Basic', 'Pro']);
+    expect(cards[0]).toContain('Start for Free');
+    expect(cards[1]).toMatch(/\$7\.9 \/ month/);
+    expect(cards[2]).toContain('Get Pro');
+    const faq = [...html.matchAll(/<summary>([^<]+)<\/summary>/g)].map((m) => m[1]);
+    expect(faq).toContain('Can I cancel at any time?');
+    expect(faq.length).toBeGreaterThanOrEqual(5);
   });
 
   it('redirects /guides/data-pipelines with 301 to /guides/data-pipeline-monitoring', async () => {
@@ -178,7 +188,7 @@ describe('public site pages (raw HTML, no JavaScript)', () => {
       expect(res.text).toContain('<h1>Page not found</h1>');
       expect(res.text).toContain('<meta name="robots" content="noindex" />');
     }
-    for (const path of ['/login', '/signup', '/verify', '/pricing', '/auth/callback']) {
+    for (const path of ['/login', '/signup', '/verify', '/auth/callback']) {
       const res = await server.http.get(path);
       expect({ path, status: res.status }).toEqual({ path, status: 200 });
       expect(res.text).toContain('<div id="root"></div>');
@@ -191,7 +201,7 @@ describe('public site pages (raw HTML, no JavaScript)', () => {
     const sitemap = await server.http.get('/sitemap.xml');
     expect(sitemap.status).toBe(200);
     const locs = [...sitemap.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
-    expect(locs.sort()).toEqual([...PAGES, '/pricing'].map((p) => `${server.baseUrl}${p}`).sort());
+    expect(locs.sort()).toEqual(PAGES.map((p) => `${server.baseUrl}${p}`).sort());
     const robots = await server.http.get('/robots.txt');
     expect(robots.text).toContain(`Sitemap: ${server.baseUrl}/sitemap.xml`);
     expect(robots.text).toContain('Disallow: /dashboard');

@@ -126,7 +126,7 @@ describe('dashboard resilience and job workflow (browser)', () => {
     const addHeader = page.getByRole('button', { name: '+ Add header' });
     await addHeader.click();
     const headerName = page.getByLabel('Header 1 name');
-    expect(await headerName.evaluate('(input) => input === document.activeElement')).toBe(true);
+    expect(await headerName.evaluate((input) => input === input.ownerDocument.activeElement)).toBe(true);
     expect((await headerName.boundingBox())!.y).toBeGreaterThan((await addHeader.boundingBox())!.y);
     await page.keyboard.type('X-Probe');
     await page.keyboard.press('Tab');
@@ -145,7 +145,7 @@ describe('dashboard resilience and job workflow (browser)', () => {
     const created = page.getByRole('status').filter({ has: page.getByRole('heading', { name: 'Job created' }) });
     await created.waitFor();
     await until(
-      async () => (await created.evaluate('(box) => box === document.activeElement')) as boolean,
+      () => created.evaluate((box) => box === box.ownerDocument.activeElement),
       (focused) => focused,
       5_000,
     );

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import type { Page } from 'playwright-core';
 import { SESSION_EXPIRED_MESSAGE } from '@shared/site/host-guard';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { seriousViolations } from './support/axe';
 import { DESKTOP, launchBrowser, MOBILE, screenshot, type Browser } from './support/browser';
 import { fakeJwt } from './support/session-cookies';
 import { buildWebApp } from './support/web-build';
@@ -16,34 +15,12 @@ const APP = 'app.cronbeam.test';
 const MARKETING = 'www.cronbeam.test';
 const SITE = `http://${MARKETING}`;
 const PAGES = [
-  '/', '/terms', '/privacy', '/refund', '/contact', '/api-documentation', '/guides',
+  '/', '/pricing', '/terms', '/privacy', '/refund', '/contact', '/api-documentation', '/guides',
   '/guides/mcp-introduction', '/guides/monitor-n8n', '/guides/deploy-n8n', '/guides/cronbeam-vs-traditional-tools',
   '/guides/webhooks', '/guides/ci-cd', '/guides/data-pipeline-monitoring', '/no-such-page',
 ];
 const HOME_JS_BUDGET_BYTES = 100 * 1024;
 const LOGIN_JS_BUDGET_BYTES = 200 * 1024;
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: string[] }>;
-}
-
-/** Serious and critical axe-core findings (WCAG 2.1 A/AA and best practices) on the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  // Page code is passed as text: this file is type-checked without the DOM library.
-  // Evaluated through the DevTools protocol: the site's Content-Security-Policy forbids inline scripts.
-  if (!(await page.evaluate<boolean>("'axe' in window"))) await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate<AxeViolation[]>(
-    "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } }).then((r) => r.violations)",
-  );
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
 /** The text a reader sees: whitespace dropped, so layout line breaks do not count. */
 const squeeze = (text: string) => text.replace(/\s+/g, '');
 
@@ -250,10 +227,10 @@ describe('public site (browser)', () => {
     const navigate = (path: string) =>
       page.evaluate(`history.pushState({}, '', ${JSON.stringify(path)}); dispatchEvent(new PopStateEvent('popstate'))`);
 
-    // The app on the marketing host: going to /login moves to the app host.
+    // /pricing is a public page on the marketing host: choosing a paid plan signed out goes to /login, on the app host.
     await page.goto('/pricing', { waitUntil: 'networkidle' });
-    await navigate('/login');
-    await page.waitForURL(`http://${APP}/login`);
+    await page.getByRole('article', { name: 'Basic' }).getByRole('button', { name: 'Get Basic' }).click();
+    await page.waitForURL(`http://${APP}/login?redirect=pricing`);
 
     // On the app host, an expired identity token ends the session on the way to /dashboard.
     const exp = Math.floor(Date.now() / 1000) - 60;

@@ -16,8 +16,7 @@ const SESSION_COOKIES = ['accessToken', 'idToken'];
 const SAFE_HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i;
 
 interface SiteManifest {
-  /** `app`: a public screen of the app (its index.html with the page's own head), not a prerendered page. */
-  pages: Record<string, { file: string; status: number; app?: boolean }>;
+  pages: Record<string, { file: string; status: number }>;
   redirects: Record<string, string>;
 }
 
@@ -28,14 +27,13 @@ export class SitePages {
   private constructor(
     readonly distDir: string,
     readonly manifest: SiteManifest,
-    private readonly hostsMeta: string | null,
   ) {}
 
   /** Null when the build has no prerendered pages (an older build or the placeholder). */
-  static load(distDir: string, hostsMeta: string | null): SitePages | null {
+  static load(distDir: string): SitePages | null {
     const file = path.join(distDir, SITE_PAGES_DIR, 'manifest.json');
     if (!fs.existsSync(file)) return null;
-    return new SitePages(distDir, JSON.parse(fs.readFileSync(file, 'utf8')) as SiteManifest, hostsMeta);
+    return new SitePages(distDir, JSON.parse(fs.readFileSync(file, 'utf8')) as SiteManifest);
   }
 
   has(pagePath: string): boolean {
@@ -48,8 +46,6 @@ export class SitePages {
     let html = this.html.get(pagePath);
     if (html === undefined) {
       html = fs.readFileSync(path.join(this.distDir, entry.file), 'utf8');
-      const hostsMeta = this.hostsMeta;
-      if (entry.app && hostsMeta) html = html.replace(/<meta name="viewport"[^<>]*>/, (viewport) => `${viewport}\n    ${hostsMeta}`);
       this.html.set(pagePath, html);
     }
     return html.replaceAll(SITE_ORIGIN_PLACEHOLDER, origins.site).replaceAll(API_ORIGIN_PLACEHOLDER, origins.api);
@@ -101,7 +97,7 @@ function clearSessionCookies(req: Request, res: Response): void {
 }
 
 function sitemap(pages: SitePages, origin: string): string {
-  const urls = [...new Set([...pages.publicPaths(), '/pricing'])].sort().map((p) => `  <url><loc>${origin}${p}</loc></url>`);
+  const urls = pages.publicPaths().sort().map((p) => `  <url><loc>${origin}${p}</loc></url>`);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
 }
 

@@ -24,7 +24,7 @@ export function mountWebApp(server: Express, config: AppConfig): void {
   web.use(compression());
   web.use('/assets', express.static(path.join(distDir, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: true }));
   const hostsMeta = hostsMetaTag(config);
-  const pages = SitePages.load(distDir, hostsMeta);
+  const pages = SitePages.load(distDir);
   let appPage: string | undefined;
   if (pages) web.use(sitePagesMiddleware(config, pages));
   // The prerendered files are reached by their page URLs only.

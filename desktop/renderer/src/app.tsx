@@ -24,8 +24,7 @@ const DashboardPage = lazy(() => {
   return import('./dashboard/dashboard-page');
 });
 
-/** Pricing, checkout results and the profile load as chunks of their own. */
-const PricingPage = lazy(() => import('./billing/pricing-page'));
+/** Checkout results and the profile load as chunks of their own (/pricing is a public page). */
 const SuccessPage = lazy(() => import('./billing/success-page'));
 const CancelPage = lazy(() => import('./billing/cancel-page'));
 const ProfilePage = lazy(() => import('./profile/profile-page'));
@@ -72,7 +71,7 @@ export function AppRoutes() {
             <Route path="/dashboard/auth/callback" element={<AuthCallbackPage />} />
             <Route path={ALERT_CHANNEL_VERIFY_PATH} element={<AlertChannelVerifyPage />} />
             <Route path="/dashboard/*" element={<DashboardPage />} />
-            <Route path="/pricing" element={<PricingPage />} />
+            <Route path="/pricing" element={<SiteRoute />} />
             <Route path="/success" element={<SuccessPage />} />
             <Route path="/cancel" element={<CancelPage />} />
             <Route path="/profile" element={<ProfilePage />} />

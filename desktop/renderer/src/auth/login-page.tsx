@@ -101,12 +101,7 @@ export function LoginPage() {
           <input id="login-email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
         </div>
         <div className="field">
-          <div className="field-label-row">
-            <label htmlFor="login-password">Password</label>
-            <Link className="link-muted" to={email.trim() ? `/forgot-password?email=${encodeURIComponent(email.trim())}` : '/forgot-password'}>
-              Forgot Password?
-            </Link>
-          </div>
+          <label htmlFor="login-password">Password</label>
           <input
             id="login-password"
             type="password"
@@ -115,6 +110,10 @@ export function LoginPage() {
             onChange={(e) => setPassword(e.target.value)}
             required
           />
+          {/* After the field, so the keyboard goes from Email straight to Password. */}
+          <Link className="link-muted field-aside" to={email.trim() ? `/forgot-password?email=${encodeURIComponent(email.trim())}` : '/forgot-password'}>
+            Forgot Password?
+          </Link>
         </div>
         <button type="submit" className="button button-primary button-block" disabled={busy || !email.trim() || !password}>
           {busy ? 'Signing In...' : 'Sign In'}

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useInRouterContext, useNavigate } from 'react-router-dom';
 import { BILLING_MESSAGES, type CheckoutResponse, type ProfileStats } from '@shared/billing/billing-types';
 import {
   annualSavingPercent,
@@ -15,7 +15,6 @@ import {
 import { ApiRequestError, errorMessage } from '../api/api-error';
 import { useSession } from '../session/session-store';
 import { Modal } from '../ui/modal';
-import { BillingLayout } from './billing-layout';
 import { billingApi } from './billing-api';
 import { goTo } from './go-to';
 
@@ -46,10 +45,31 @@ interface PendingChange {
   endDate: string;
 }
 
-/** /pricing: three plans, monthly or annual billing, checkout for a first plan and a confirmed change for a paying customer. */
+/**
+ * /pricing: three plans, monthly or annual billing, checkout for a first plan
+ * and a confirmed change for a paying customer. Prerendered as a public page
+ * (no router there: moves are page loads) and shown inside the app by its
+ * router.
+ */
 export default function PricingPage() {
+  return useInRouterContext() ? <RoutedPricing /> : <Pricing go={(url) => window.location.assign(url)} />;
+}
+
+function RoutedPricing() {
   const navigate = useNavigate();
-  const signedIn = Boolean(useSession((s) => s.accessToken));
+  return <Pricing go={(url) => goTo(url, navigate)} />;
+}
+
+/** True once the page runs in the browser: the prerendered HTML is the signed-out page, and hydration must first match it. */
+function useMounted(): boolean {
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
+  return mounted;
+}
+
+function Pricing({ go }: { go: (url: string) => void }) {
+  const hasSession = Boolean(useSession((s) => s.accessToken));
+  const signedIn = useMounted() && hasSession;
   const [interval, setInterval] = useState<BillingInterval>(DEFAULT_BILLING_INTERVAL);
   const [stats, setStats] = useState<ProfileStats | null>(null);
   const [banner, setBanner] = useState<string | null>(null);
@@ -74,11 +94,11 @@ export default function PricingPage() {
 
   const choose = async (offer: PlanOffer) => {
     if (offer.id === 'free') {
-      navigate(signedIn ? '/profile' : '/signup');
+      go(signedIn ? '/profile' : '/signup');
       return;
     }
     if (!signedIn) {
-      navigate('/login?redirect=pricing');
+      go('/login?redirect=pricing');
       return;
     }
     setBusy(offer.id);
@@ -90,7 +110,7 @@ export default function PricingPage() {
         setBusy(null);
         return;
       }
-      goTo(answer.checkout_url, navigate);
+      go(answer.checkout_url);
     } catch (error) {
       fail(BILLING_MESSAGES.checkoutFailed, error);
       setBusy(null);
@@ -103,7 +123,7 @@ export default function PricingPage() {
     try {
       const answer = await billingApi.confirmPlanChange({ plan: pending.plan, interval: pending.interval, subscription_id: pending.subscriptionId });
       setPending(null);
-      goTo(answer.checkout_url, navigate);
+      go(answer.checkout_url);
     } catch (error) {
       setPending(null);
       fail(BILLING_MESSAGES.planChangeFailed, error);
@@ -117,7 +137,7 @@ export default function PricingPage() {
     stats !== null && !stats.cancel_at_period_end && stats.plan === offer.id && (offer.id === 'free' || stats.interval === null || stats.interval === interval);
 
   return (
-    <BillingLayout>
+    <div className="pricing">
       <section className="pricing-hero">
         <h1>Simple pricing for reliable cron jobs</h1>
         <p className="muted">Start free. Upgrade when your schedules grow. Cancel any time.</p>
@@ -217,7 +237,7 @@ export default function PricingPage() {
           <p className="muted">An upgrade applies immediately and is billed today, pro rata. A downgrade takes effect when the current period ends.</p>
         </Modal>
       )}
-    </BillingLayout>
+    </div>
   );
 }
 

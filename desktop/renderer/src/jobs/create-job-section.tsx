@@ -74,7 +74,8 @@ export default function CreateJobSection() {
             <dd>{formatUtc(created.next_run_at)}</dd>
           </dl>
           <div className="button-row">
-            <button type="button" className="button button-secondary button-small" onClick={() => runCreated(created)} disabled={running}>
+            {/* aria-disabled, not disabled: a disabled button drops keyboard focus to the page while the run is under way. */}
+            <button type="button" className="button button-secondary button-small" onClick={() => !running && runCreated(created)} aria-disabled={running}>
               {running ? 'Running...' : 'Run now'}
             </button>
             <Link to="/dashboard/jobs" className="button button-secondary button-small">

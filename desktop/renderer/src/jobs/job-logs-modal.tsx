@@ -28,7 +28,8 @@ export function JobLogsModal({ job, onClose }: { job: Job; onClose(): void }) {
   return (
     <Modal title={`Logs: ${job.name}`} onClose={onClose} wide>
       <div className="button-row modal-toolbar">
-        <button type="button" className="button button-secondary button-small" onClick={runNow} disabled={running}>
+        {/* aria-disabled, not disabled: a disabled button drops keyboard focus to the page while the run is under way. */}
+        <button type="button" className="button button-secondary button-small" onClick={() => !running && runNow()} aria-disabled={running}>
           {running ? 'Running...' : 'Run now'}
         </button>
       </div>

@@ -227,7 +227,13 @@ export default function JobsSection() {
                     </td>
                     <td data-label="Actions">
                       <div className="row-actions">
-                        <button type="button" className="button button-secondary button-small" disabled={busyId === job.job_id} onClick={() => runNow(job)}>
+                        {/* aria-disabled, not disabled: a disabled button drops keyboard focus to the page while the run is under way. */}
+                        <button
+                          type="button"
+                          className="button button-secondary button-small"
+                          aria-disabled={busyId === job.job_id}
+                          onClick={() => busyId !== job.job_id && runNow(job)}
+                        >
                           Run now<span className="visually-hidden"> {job.name}</span>
                         </button>
                         <IconAction

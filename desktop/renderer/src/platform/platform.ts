@@ -22,8 +22,12 @@ export function apiBase(): string {
 
 let storage: SessionStorage | null = null;
 
+/** Where the build prerenders a public page there is no browser, and so no session. */
+const NO_SESSION: SessionStorage = { get: () => null, set: () => undefined, remove: () => undefined };
+
 /** The session storage of this platform: cookies in the browser, the main process in the desktop shell. */
 export function sessionStorageAdapter(): SessionStorage {
+  if (typeof document === 'undefined') return NO_SESSION;
   const bridge = desktopBridge();
   storage ??= bridge ? new DesktopSessionStorage(bridge) : new CookieSessionStorage();
   return storage;

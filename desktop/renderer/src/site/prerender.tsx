@@ -1,4 +1,3 @@
-import { PLAN_LIMITS, PLAN_PRICES } from '@shared/plans';
 import { renderToString } from 'react-dom/server';
 import { SiteLayout } from './layout/site-layout';
 import { loadNotFoundPage, SITE_PAGES } from './site-pages';
@@ -51,26 +50,6 @@ function render(page: SitePage): string {
     </SiteLayout>,
   );
 }
-
-/**
- * Public screens of the app itself (rendered in the browser by the app's own
- * entry): the build gives their index.html the page's own head, so links and
- * search results show what the page is.
- */
-export const APP_PAGE_HEADS: Record<string, string> = {
-  '/pricing': headTags(
-    {
-      path: '/pricing',
-      title: `Pricing: Free, Basic and Pro plans | ${SITE_NAME}`,
-      description:
-        `Free: ${PLAN_LIMITS.free.maxJobs} jobs, ${PLAN_LIMITS.free.executionsPerMonth} executions a month, no card. ` +
-        `Basic $${PLAN_PRICES.basic.monthly}/month ($${PLAN_PRICES.basic.annualPerMonth} billed annually): ${PLAN_LIMITS.basic.maxJobs} jobs, ` +
-        `${PLAN_LIMITS.basic.executionsPerMonth.toLocaleString('en-US')} executions. Pro $${PLAN_PRICES.pro.monthly}/month ` +
-        `($${PLAN_PRICES.pro.annualPerMonth} billed annually): ${PLAN_LIMITS.pro.maxJobs} jobs, ${PLAN_LIMITS.pro.executionsPerMonth.toLocaleString('en-US')} executions.`,
-    },
-    200,
-  ),
-};
 
 /** Renders every public page and the not-found page, as the build's prerender step writes them. */
 export async function prerenderSitePages(): Promise<PrerenderedPage[]> {

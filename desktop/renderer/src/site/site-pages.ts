@@ -4,7 +4,7 @@ type Loader = () => Promise<{ default: SitePage }>;
 
 /**
  * Every prerendered public page by path, each its own chunk so a visit loads
- * only the page it shows. /pricing is the billing screen's and is not here.
+ * only the page it shows.
  */
 export const SITE_PAGES: Readonly<Record<string, Loader>> = {
   '/': () => import('./pages/landing-page'),
@@ -12,6 +12,7 @@ export const SITE_PAGES: Readonly<Record<string, Loader>> = {
   '/privacy': () => import('./pages/privacy-page'),
   '/refund': () => import('./pages/refund-page'),
   '/contact': () => import('./pages/contact-page'),
+  '/pricing': () => import('../billing/pricing-site-page'),
   '/api-documentation': () => import('./pages/api-docs-page'),
   '/guides': () => import('./pages/guides-index-page'),
   '/guides/mcp-introduction': () => import('./guides/mcp-introduction'),

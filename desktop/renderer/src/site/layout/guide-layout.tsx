@@ -49,10 +49,10 @@ function GuideArticle({ guide, children }: { guide: GuideEntry; children: ReactN
           <h2>Next steps</h2>
           <p>Two jobs and 100 runs a month are free, no card needed.</p>
           <div className="site-actions">
-            <a className="site-button" href="/signup">
+            <a className="button button-primary button-large" href="/signup">
               Create your free account
             </a>
-            <a className="site-button site-button-outline" href="/guides">
+            <a className="button button-secondary button-large" href="/guides">
               More guides
             </a>
           </div>

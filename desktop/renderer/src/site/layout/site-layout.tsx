@@ -36,7 +36,7 @@ export function NavBar() {
             <a href="/api-documentation">API Docs</a>
           </li>
           <li>
-            <a className="site-button site-button-small" href="/login">
+            <a className="button button-primary" href="/login">
               Go to Dashboard
             </a>
           </li>
@@ -73,9 +73,8 @@ export function SiteFooter() {
   );
 }
 
-/** Nav bar, the page's main content and the footer: the frame of every public page. */
-export function SiteLayout({ meta, children }: { meta: PageMeta; children: ReactNode }) {
-  usePageMeta(meta);
+/** Skip link, nav bar, the page's main content and the footer: the one frame of the public pages, /pricing and the checkout results. */
+export function SiteFrame({ children }: { children: ReactNode }) {
   return (
     <div className="site">
       <a className="site-skip" href="#main">
@@ -88,4 +87,10 @@ export function SiteLayout({ meta, children }: { meta: PageMeta; children: React
       <SiteFooter />
     </div>
   );
+}
+
+/** A public page: the site's frame, with the tab title and description kept to the page's own. */
+export function SiteLayout({ meta, children }: { meta: PageMeta; children: ReactNode }) {
+  usePageMeta(meta);
+  return <SiteFrame>{children}</SiteFrame>;
 }

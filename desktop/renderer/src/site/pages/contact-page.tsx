@@ -137,7 +137,7 @@ function ContactPage() {
             </p>
           ) : null}
           <div>
-            <button className="site-button" type="submit" disabled={status.kind === 'sending'}>
+            <button className="button button-primary button-large" type="submit" disabled={status.kind === 'sending'}>
               {status.kind === 'sending' ? 'Sending...' : 'Send message'}
             </button>
           </div>

@@ -27,10 +27,10 @@ function GuidesIndexPage() {
         <h2 id="cta-title">Try it on your own endpoints</h2>
         <p>The Free plan runs 2 jobs with 100 executions a month and needs no credit card.</p>
         <div className="site-actions">
-          <a className="site-button" href="/signup">
+          <a className="button button-primary button-large" href="/signup">
             Start Free Trial
           </a>
-          <a className="site-button site-button-outline" href="/pricing">
+          <a className="button button-secondary button-large" href="/pricing">
             View Pricing
           </a>
         </div>

@@ -56,10 +56,10 @@ function LandingPage() {
           and data teams, indie hackers and builders of AI agents use it instead of a crontab on a box that must never go down.
         </p>
         <div className="site-actions">
-          <a className="site-button" href="/signup">
+          <a className="button button-primary button-large" href="/signup">
             Start for Free
           </a>
-          <a className="site-button site-button-outline" href="/login">
+          <a className="button button-secondary button-large" href="/login">
             Login
           </a>
           <a href="/pricing">See pricing and plans</a>
