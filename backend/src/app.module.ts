@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SecretsModule } from './common/crypto/secrets.module';
+import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { HttpErrorFilter } from './common/http/http-error.filter';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -39,6 +40,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         TypeOrmModule.forRoot(databaseOptions(options.databaseUrl, config.env.DATABASE_POOL_SIZE)),
         SecretsModule,
+        RateLimitModule,
         HealthModule,
         MailModule.forRoot(config),
         SiteModule,

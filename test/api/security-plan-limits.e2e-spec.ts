@@ -1,5 +1,7 @@
+import { IMPORT_MESSAGES } from '@shared/jobs/job-transfer';
 import { PLAN_LIMITS } from '@shared/plans';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
+import { createTestDatabase } from '../support/test-database';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { jobDefinition } from './jobs-fixtures';
 
@@ -7,6 +9,8 @@ jest.setTimeout(120_000);
 
 const FREE_SLOTS = PLAN_LIMITS.free.maxJobs;
 const PARALLEL = 20;
+/** Creations fired at two instances at once. */
+const CROSS_INSTANCE_BURST = 200;
 
 /**
  * The plan's job limit counts jobs and heartbeat monitors together and holds
@@ -99,5 +103,48 @@ describe('plan job limit under concurrent creations', () => {
       FREE_SLOTS - 1,
     );
     expect(await slotsUsed(user)).toBe(FREE_SLOTS);
+  });
+
+  it("the import preview counts the account's monitors", async () => {
+    const user = await signUpAndLogin(server);
+    for (let i = 0; i < FREE_SLOTS - 1; i++) expect((await server.http.post('/api/monitors', monitor(), as(user))).status).toBe(200);
+    const content = JSON.stringify([jobDefinition(), jobDefinition()]);
+    const preview = await server.http.post('/api/jobs/import', { format: 'json', content, dry_run: true }, as(user));
+    expect(preview.status).toBe(200);
+    expect(preview.body).toMatchObject({ dry_run: true, created: 1, refused: 1 });
+    expect(preview.body.items.map((item: { action: string; reason: string | null }) => [item.action, item.reason])).toEqual([
+      ['create', null],
+      ['refuse', IMPORT_MESSAGES.limit(FREE_SLOTS)],
+    ]);
+    expect(await slotsUsed(user)).toBe(FREE_SLOTS - 1);
+  });
+
+  it(`${CROSS_INSTANCE_BURST} parallel creations of every kind, split between two instances, leave exactly the limit`, async () => {
+    // Room for both servers' pools (5 connections each).
+    const database = await createTestDatabase(10);
+    const instances = [await startTestServer({}, database), await startTestServer({}, database)];
+    try {
+      const [first, second] = instances as [TestServer, TestServer];
+      const user = await signUpAndLogin(first);
+      const original = await first.http.post('/api/jobs', jobDefinition(), as(user));
+      expect(original.status).toBe(200);
+      const kinds = [
+        (on: TestServer) => on.http.post('/api/monitors', monitor(), as(user)),
+        (on: TestServer) => on.http.post('/api/jobs', jobDefinition(), as(user)),
+        (on: TestServer) => on.http.post('/api/jobs/bulk', { jobs: [jobDefinition()] }, as(user)),
+        (on: TestServer, i: number) => on.http.post(`/api/jobs/${original.body.job_id}/clone`, { name: `clone-${i}` }, as(user)),
+        (on: TestServer) => on.http.post('/api/jobs/import', { format: 'json', content: JSON.stringify([jobDefinition()]) }, as(user)),
+      ];
+      const answers = await Promise.all(Array.from({ length: CROSS_INSTANCE_BURST }, (_, i) => kinds[i % kinds.length]!(i % 2 ? second : first, i)));
+      expect(answers.filter((a) => ![200, 201, 403].includes(a.status))).toEqual([]);
+      const isImport = (i: number) => i % kinds.length === 4;
+      const created = answers.reduce((n, a, i) => n + (isImport(i) ? a.body.created : a.status === 403 ? 0 : 1), 0);
+      expect(created).toBe(FREE_SLOTS - 1);
+      const [jobs, monitors] = await Promise.all([second.http.get('/api/jobs', as(user)), second.http.get('/api/monitors', as(user))]);
+      expect((jobs.body as unknown[]).length + (monitors.body as unknown[]).length).toBe(FREE_SLOTS);
+    } finally {
+      for (const instance of instances) await instance.close();
+      await database.drop();
+    }
   });
 });

@@ -5,6 +5,7 @@ import { SecretBox } from '../../../backend/src/common/crypto/secret-box';
 import { AppConfig } from '../../../backend/src/config/app-config';
 import { MIGRATIONS } from '../../../backend/src/database/migrations';
 import { UserEntity } from '../../../backend/src/modules/auth/user.entity';
+import { UsersRepository } from '../../../backend/src/modules/auth/users.repository';
 import { UsersService } from '../../../backend/src/modules/auth/users.service';
 import type { HttpExecutor } from '../../../backend/src/modules/executor/http-executor.service';
 import { JobScheduleService } from '../../../backend/src/modules/jobs/job-schedule.service';
@@ -63,7 +64,7 @@ export class SchedulerDatabase {
 
   /** One scheduler instance's claim and record services (each with its own lease owner). */
   instance(): SchedulerInstanceParts {
-    const users = new UsersService(this.db.getRepository(UserEntity));
+    const users = new UsersService(new UsersRepository(this.db.getRepository(UserEntity)));
     const quota = new QuotaService(new UsagePeriodsRepository(this.db));
     const owner = new LeaseOwner();
     const runSettings = new RunSettings(this.config);

@@ -5,13 +5,12 @@ import { JobsModule } from '../jobs/jobs.module';
 import { AlertChannelsController, AlertChannelVerificationsController } from './alert-channels.controller';
 import { AlertChannelsRepository } from './alert-channels.repository';
 import { AlertChannelsService } from './alert-channels.service';
-import { AlertSendCountsRepository } from './alert-send-counts.repository';
 
 /** Where alerts go besides the account's email: the user's channels and their delivery log. */
 @Module({
   imports: [AuthModule, ExecutorModule, JobsModule],
   controllers: [AlertChannelsController, AlertChannelVerificationsController],
-  providers: [AlertChannelsRepository, AlertSendCountsRepository, AlertChannelsService],
+  providers: [AlertChannelsRepository, AlertChannelsService],
   exports: [AlertChannelsService],
 })
 export class AlertChannelsModule {}

@@ -12,6 +12,8 @@ import {
 import { AppConfig } from '../../config/app-config';
 import { BackgroundWork } from '../../common/background-work';
 import { ApiError } from '../../common/http/api-error';
+import { DatabaseRateLimiter } from '../../common/rate-limit/database-rate-limiter';
+import type { RateLimitBucket, TakenCount } from '../../common/rate-limit/rate-limit';
 import { isUuid } from '../../common/validation/uuid';
 import { UsersService } from '../auth/users.service';
 import { HttpExecutor } from '../executor/http-executor.service';
@@ -20,7 +22,6 @@ import { JobsService } from '../jobs/jobs.service';
 import { MailService } from '../mail/mail.service';
 import { alertRequest, headline, signatureHeader, type AlertEvent } from './alert-payloads';
 import { AlertChannelsRepository, type AlertChannelRow, type VerificationLink } from './alert-channels.repository';
-import { AlertSendCountsRepository, type TakenCount } from './alert-send-counts.repository';
 import { channelVerificationMail } from './verification-mail';
 
 /** Attempts per delivery and the waits before the second and third (the receiver may be restarting). */
@@ -33,13 +34,6 @@ const DELIVERY_LEASE_MS = 60_000;
 const CLAIM_BATCH = 20;
 
 type Outcome = { ok: boolean; responseCode: number | null; error: string | null };
-
-/** A send budget: at most `limit` sends per window under `key`; `message` is the 429's detail. */
-interface SendBudget {
-  key: string;
-  limit: number;
-  message: string;
-}
 
 /** Only the hash of a verification link's token is stored; the token has 256 random bits, so a fast hash suffices. */
 function hashVerificationToken(token: string): string {
@@ -70,7 +64,6 @@ function isDeliverable(channel: Pick<AlertChannelRow, 'verified_at'>): boolean {
 export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(AlertChannelsService.name);
   private timer: NodeJS.Timeout | null = null;
-  private sweeper: NodeJS.Timeout | null = null;
   private draining = false;
   /** Attempts under way, awaited on shutdown so none is cut off mid-way (its lease would delay the retry). */
   private readonly background = new BackgroundWork();
@@ -83,24 +76,17 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
     private readonly mail: MailService,
     private readonly config: AppConfig,
     private readonly users: UsersService,
-    private readonly sendCounts: AlertSendCountsRepository,
+    private readonly sendLimiter: DatabaseRateLimiter,
   ) {}
 
   onModuleInit(): void {
     this.timer = setInterval(() => void this.background.track(this.drain()), DELIVERY_POLL_MS);
     this.timer.unref();
-    this.sweeper = setInterval(
-      () => void this.sendCounts.deleteEnded(this.windowSeconds).catch((error: Error) => this.logger.warn(`Ended send-count windows not swept: ${error.message}`)),
-      Math.max(this.windowSeconds, 60) * 1000,
-    );
-    this.sweeper.unref();
   }
 
   async onModuleDestroy(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    if (this.sweeper) clearInterval(this.sweeper);
     this.timer = null;
-    this.sweeper = null;
     await this.background.settled();
   }
 
@@ -169,8 +155,13 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
     return this.config.env.ALERT_SEND_WINDOW_SECONDS;
   }
 
-  private verificationMailBudget(userId: string): SendBudget {
-    return { key: `verification-mail:user:${userId}`, limit: this.config.env.ALERT_VERIFICATION_MAILS_PER_USER, message: ALERT_CHANNEL_MESSAGES.tooManyVerificationMails };
+  private verificationMailBudget(userId: string): RateLimitBucket {
+    return this.budget(`verification-mail:user:${userId}`, this.config.env.ALERT_VERIFICATION_MAILS_PER_USER, ALERT_CHANNEL_MESSAGES.tooManyVerificationMails);
+  }
+
+  /** At most `limit` sends per ALERT_SEND_WINDOW_SECONDS under `key`; `message` is the 429's detail. */
+  private budget(key: string, limit: number, message: string): RateLimitBucket {
+    return { key: `alert-send:${key}`, limit, windowSeconds: this.windowSeconds, message };
   }
 
   private newVerificationLink(): { token: string; link: VerificationLink } {
@@ -188,25 +179,16 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
 
   /**
    * Counts one send against every budget, or none: a budget over its limit
-   * gives every count back and refuses with 429 and the wait until its window
-   * ends. Each count is one atomic upsert answering the new total, so of N
-   * concurrent sends at most `limit` see a total within it.
+   * refuses with 429 and the wait until its window ends. The counts are kept
+   * in the database (they bound mail and requests sent on the user's behalf,
+   * so they hold across instances); of N concurrent sends at most `limit` get through.
    */
-  private async takeBudgets(budgets: SendBudget[]): Promise<TakenCount[]> {
-    const taken: TakenCount[] = [];
-    for (const budget of budgets) {
-      const count = await this.sendCounts.take(budget.key, this.windowSeconds);
-      taken.push(count);
-      if (count.sent > budget.limit) {
-        await this.giveBack(taken);
-        throw ApiError.tooManyRequests(budget.message, count.retryAfterSeconds);
-      }
-    }
-    return taken;
+  private takeBudgets(budgets: RateLimitBucket[]): Promise<TakenCount[]> {
+    return this.sendLimiter.take(budgets);
   }
 
-  private async giveBack(taken: TakenCount[]): Promise<void> {
-    for (const count of taken) await this.sendCounts.giveBack(count);
+  private giveBack(taken: TakenCount[]): Promise<void> {
+    return this.sendLimiter.giveBack(taken);
   }
 
   async remove(userId: string, channelId: string): Promise<void> {
@@ -227,8 +209,8 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
     const channel = await this.find(userId, channelId);
     if (!isDeliverable(channel)) throw ApiError.conflict(ALERT_CHANNEL_MESSAGES.pendingVerification);
     await this.takeBudgets([
-      { key: `test:channel:${channel.id}`, limit: this.config.env.ALERT_TESTS_PER_CHANNEL, message: ALERT_CHANNEL_MESSAGES.tooManyChannelTests },
-      { key: `test:user:${userId}`, limit: this.config.env.ALERT_TESTS_PER_USER, message: ALERT_CHANNEL_MESSAGES.tooManyUserTests },
+      this.budget(`test:channel:${channel.id}`, this.config.env.ALERT_TESTS_PER_CHANNEL, ALERT_CHANNEL_MESSAGES.tooManyChannelTests),
+      this.budget(`test:user:${userId}`, this.config.env.ALERT_TESTS_PER_USER, ALERT_CHANNEL_MESSAGES.tooManyUserTests),
     ]);
     // The answer is this test's own first attempt, not the channel's latest delivery (a concurrent one may be newer).
     const first = await this.send(channel, { event: 'test', jobId: null, jobName: 'test', jobUrl: '', detail: `A test alert for the channel "${channel.name}".`, at: new Date(), dashboardUrl: this.dashboardUrl });

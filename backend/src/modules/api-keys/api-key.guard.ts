@@ -2,11 +2,11 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import type { Request } from 'express';
 import { API_KEY_MESSAGES } from '@shared/jobs/api-key-types';
 import { ApiError } from '../../common/http/api-error';
+import { MemoryRateLimiter } from '../../common/rate-limit/memory-rate-limiter';
 import { AppConfig } from '../../config/app-config';
 import { clientIp, type AuthenticatedUser, type RequestWithUser } from '../auth';
 import { AuthAttemptsService, type AttemptKey, type AttemptReservation } from '../auth/throttling/auth-attempts.service';
 import { UsersService } from '../auth/users.service';
-import { ApiKeyRateLimiter } from './api-key-rate-limiter';
 import { ApiKeysService } from './api-keys.service';
 
 /**
@@ -14,7 +14,10 @@ import { ApiKeysService } from './api-keys.service';
  * - `X-API-Key: <key>` with `X-User-ID: <owner's user id>` (both required), or
  * - `Authorization: Bearer <key>`, as the guides show (X-User-ID optional, checked when sent).
  * Every failure answers the same 401 'Invalid API key', so callers cannot probe
- * which part was wrong. Each key is rate-limited (429 with Retry-After).
+ * which part was wrong. Each key is rate-limited (429 with Retry-After):
+ * PROG_RATE_LIMIT calls per PROG_RATE_LIMIT_WINDOW_SECONDS, counted per
+ * instance (in memory: a database write on every call would cost more than
+ * the call), which bounds a key to limit × instances behind a load balancer.
  *
  * Failures are counted per client address like failed sign-ins (the same
  * AUTH_MAX_FAILURES_PER_IP per AUTH_THROTTLE_WINDOW_SECONDS, in the database
@@ -31,7 +34,7 @@ export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly keys: ApiKeysService,
     private readonly users: UsersService,
-    private readonly limiter: ApiKeyRateLimiter,
+    private readonly limiter: MemoryRateLimiter,
     private readonly attempts: AuthAttemptsService,
     private readonly config: AppConfig,
   ) {}
@@ -64,8 +67,14 @@ export class ApiKeyGuard implements CanActivate {
     if (!user) return refuse();
     if (reservation) await this.attempts.giveBack(reservation);
 
-    const retryAfter = this.limiter.consume(key.keyId);
-    if (retryAfter !== null) throw ApiError.tooManyRequests('Rate limit exceeded for this API key; retry later', retryAfter);
+    await this.limiter.take([
+      {
+        key: `prog-calls:key:${key.keyId}`,
+        limit: this.config.env.PROG_RATE_LIMIT,
+        windowSeconds: this.config.env.PROG_RATE_LIMIT_WINDOW_SECONDS,
+        message: 'Rate limit exceeded for this API key; retry later',
+      },
+    ]);
 
     const authenticated: AuthenticatedUser = { id: user.id, email: user.email, via: 'api_key' };
     req.user = authenticated;

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
 import { API_KEY_MESSAGES, type ApiKeySummary, type GeneratedApiKey, MAX_API_KEYS_PER_USER } from '@shared/jobs/api-key-types';
 import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';
 import { generateApiKeySecret, hashApiKeySecret, looksLikeApiKey, visiblePrefix } from './api-key-secret';
-import { ApiKeyEntity } from './api-key.entity';
+import type { ApiKeyEntity } from './api-key.entity';
+import { ApiKeysRepository } from './api-keys.repository';
 
 /** last_used_at is written at most this often per key, so busy keys do not write on every call. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -42,29 +41,27 @@ export class ApiKeysService {
   /** Bumped by every deletion: a lookup that started before one must not cache what it read. */
   private deletions = 0;
 
-  constructor(@InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>) {}
+  constructor(private readonly keys: ApiKeysRepository) {}
 
   /** Creates a key; the answer is the only place the secret ever appears. */
   async generate(userId: string, name: string): Promise<GeneratedApiKey> {
     // A soft cap (two simultaneous requests may pass it together): it bounds what a stolen session can mint.
-    if ((await this.keys.countBy({ userId })) >= MAX_API_KEYS_PER_USER) throw ApiError.forbidden(API_KEY_MESSAGES.tooManyKeys);
+    if ((await this.keys.countOwned(userId)) >= MAX_API_KEYS_PER_USER) throw ApiError.forbidden(API_KEY_MESSAGES.tooManyKeys);
     const secret = generateApiKeySecret();
-    const key = await this.keys.save(
-      this.keys.create({ userId, name, prefix: visiblePrefix(secret), secretHash: hashApiKeySecret(secret) }),
-    );
+    const key = await this.keys.insert({ userId, name, prefix: visiblePrefix(secret), secretHash: hashApiKeySecret(secret) });
     return { ...toSummary(key), api_key: secret, user_id: userId };
   }
 
   async list(userId: string): Promise<ApiKeySummary[]> {
-    const keys = await this.keys.find({ where: { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const keys = await this.keys.listOwned(userId);
     return keys.map(toSummary);
   }
 
   async remove(userId: string, keyId: string): Promise<void> {
     this.forget(keyId);
-    const result = isUuid(keyId) ? await this.keys.delete({ id: keyId, userId }) : { affected: 0 };
+    const deleted = isUuid(keyId) && (await this.keys.deleteOwned(userId, keyId));
     this.forget(keyId);
-    if (!result.affected) throw ApiError.notFound('API key not found');
+    if (!deleted) throw ApiError.notFound('API key not found');
   }
 
   private forget(keyId: string): void {
@@ -87,7 +84,7 @@ export class ApiKeysService {
     let known = this.known.get(hash);
     if (!known || known.until <= now) {
       const deletionsBefore = this.deletions;
-      const key = await this.keys.findOneBy({ secretHash: hash });
+      const key = await this.keys.findBySecretHash(hash);
       if (!key) {
         this.known.delete(hash);
         return null;
@@ -100,7 +97,7 @@ export class ApiKeysService {
     }
     if (known.lastUsedAt === null || now - known.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
       known.lastUsedAt = now;
-      await this.keys.update({ id: known.keyId }, { lastUsedAt: new Date(now) });
+      await this.keys.setLastUsed(known.keyId, new Date(now));
     }
     return { keyId: known.keyId, userId: known.userId };
   }

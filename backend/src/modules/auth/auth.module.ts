@@ -11,6 +11,7 @@ import { IDENTITY_PROVIDER } from './identity-provider';
 import { JwksController } from './jwks.controller';
 import { JwtStrategy } from './jwt.strategy';
 import { RecentAuthenticationGuard } from './recent-authentication.guard';
+import { FederatedIdentitiesRepository } from './local/federated-identities.repository';
 import { FederatedIdentityEntity } from './local/federated-identity.entity';
 import { AccountSecurityRepository } from './local/account-security.repository';
 import { LocalIdentityProvider } from './local/local-identity-provider';
@@ -21,17 +22,21 @@ import { SignInChallengesRepository } from './local/sign-in-challenges.repositor
 import { SignInChallengesService } from './local/sign-in-challenges.service';
 import { TwoFactorService } from './local/two-factor.service';
 import { RefreshTokenEntity } from './local/refresh-token.entity';
+import { RefreshTokensRepository } from './local/refresh-tokens.repository';
 import { RefreshTokensService } from './local/refresh-tokens.service';
 import { SigningKeyEntity } from './local/signing-key.entity';
+import { SigningKeysRepository } from './local/signing-keys.repository';
 import { SigningKeysService } from './local/signing-keys.service';
 import { SocialAccountsService } from './local/social-accounts.service';
 import { TokenIssuerService } from './local/token-issuer.service';
 import { VerificationCodeEntity } from './local/verification-code.entity';
+import { VerificationCodesRepository } from './local/verification-codes.repository';
 import { VerificationCodesService } from './local/verification-codes.service';
 import { SocialSignInService } from './social/social-sign-in.service';
 import { SocialController } from './social/social.controller';
 import { AuthAttemptsService } from './throttling/auth-attempts.service';
 import { UserEntity } from './user.entity';
+import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 /**
@@ -45,6 +50,7 @@ import { UsersService } from './users.service';
   ],
   controllers: [AuthController, AccountSecurityController, SocialController, JwksController],
   providers: [
+    UsersRepository,
     UsersService,
     AuthService,
     AuthAttemptsService,
@@ -53,6 +59,10 @@ import { UsersService } from './users.service';
     RefreshTokensService,
     VerificationCodesService,
     SocialAccountsService,
+    SigningKeysRepository,
+    RefreshTokensRepository,
+    VerificationCodesRepository,
+    FederatedIdentitiesRepository,
     AccountSecurityRepository,
     RecoveryCodesRepository,
     RememberedDevicesRepository,

@@ -1,15 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { Subject } from 'rxjs';
-import type { EntityManager, Repository } from 'typeorm';
 import type { PlanId } from '@shared/plans';
+import type { Queryable } from '../../common/database/transaction';
 import { ApiError } from '../../common/http/api-error';
 import { UserEntity } from './user.entity';
+import { UsersRepository, type UserWritableColumns } from './users.repository';
 
-/**
- * The `users` table, for this module and for others (plans are read and set
- * through here). Emails are unique case-insensitively (index on lower(email)).
- */
 export interface NewUser {
   /** Set when the identity provider owns the id (Cognito's sub); generated otherwise. */
   id?: string;
@@ -30,6 +26,10 @@ export type CallerRow = Pick<UserEntity, 'id' | 'email' | 'plan' | 'sessionsRevo
 export const CALLER_CACHE_TTL_MS = 1_000;
 const CALLER_CACHE_MAX = 10_000;
 
+/**
+ * The accounts (`users`, through UsersRepository), for this module and for
+ * others (plans are read and set through here).
+ */
 @Injectable()
 export class UsersService {
   /** Caller rows by user id, with the instant they stop being reused. */
@@ -44,10 +44,10 @@ export class UsersService {
    */
   readonly sessionsEnded$ = this.sessionsEnded.asObservable();
 
-  constructor(@InjectRepository(UserEntity) private readonly users: Repository<UserEntity>) {}
+  constructor(private readonly users: UsersRepository) {}
 
   findById(id: string): Promise<UserEntity | null> {
-    return this.users.findOneBy({ id });
+    return this.users.findById(id);
   }
 
   /**
@@ -62,11 +62,7 @@ export class UsersService {
     const cached = this.callers.get(id);
     if (cached && cached.until > now) return cached.row;
     const writesBefore = this.writes;
-    const rows: Array<{ id: string; email: string; plan: PlanId; sessions_revoked_at: Date | null }> = await this.users.query(
-      `SELECT id, email, plan, sessions_revoked_at FROM users WHERE id = $1`,
-      [id],
-    );
-    const found = rows[0];
+    const found = await this.users.findCaller(id);
     if (!found) {
       this.callers.delete(id);
       return null;
@@ -86,13 +82,13 @@ export class UsersService {
   }
 
   findByEmail(email: string): Promise<UserEntity | null> {
-    return this.users.createQueryBuilder('u').where('lower(u.email) = lower(:email)', { email: email.trim() }).getOne();
+    return this.users.findByEmail(email.trim());
   }
 
   async getPlan(userId: string): Promise<PlanId> {
-    const user = await this.users.findOne({ where: { id: userId }, select: { id: true, plan: true } });
-    if (!user) throw ApiError.notFound();
-    return user.plan;
+    const plan = await this.users.planOf(userId);
+    if (!plan) throw ApiError.notFound();
+    return plan;
   }
 
   /**
@@ -100,38 +96,33 @@ export class UsersService {
    * transaction pass it as `tx`: the embedded database serves one connection's
    * transaction at a time, so a query on another connection would wait for it forever.
    */
-  async plansOf(userIds: string[], tx: Pick<EntityManager, 'query'> = this.users.manager): Promise<Map<string, PlanId>> {
+  async plansOf(userIds: string[], tx?: Queryable): Promise<Map<string, PlanId>> {
     if (userIds.length === 0) return new Map();
-    const rows: Array<{ id: string; plan: PlanId }> = await tx.query(`SELECT id, plan FROM users WHERE id = ANY($1::uuid[])`, [[...new Set(userIds)]]);
+    const rows = await this.users.plansOf([...new Set(userIds)], tx);
     return new Map(rows.map((r) => [r.id, r.plan]));
   }
 
   async setPlan(userId: string, plan: PlanId): Promise<void> {
     this.forget(userId);
-    const result = await this.users.update({ id: userId }, { plan });
+    const found = await this.users.setPlan(userId, plan);
     this.forget(userId);
-    if (!result.affected) throw ApiError.notFound();
+    if (!found) throw ApiError.notFound();
   }
 
   /** Every user, oldest first (operators' tooling and housekeeping). */
   list(): Promise<UserEntity[]> {
-    return this.users.find({ order: { createdAt: 'ASC' } });
+    return this.users.list();
   }
 
   /** Inserts an account; null when the email is taken (the unique index decides, so there is no race). */
   async create(fields: NewUser): Promise<UserEntity | null> {
-    const inserted: Array<{ id: string }> = await this.users.query(
-      `INSERT INTO users (id, email, name, password_hash, email_verified)
-       VALUES (COALESCE($1::uuid, gen_random_uuid()), $2, $3, $4, $5)
-       ON CONFLICT DO NOTHING RETURNING id`,
-      [fields.id ?? null, fields.email.trim(), fields.name, fields.passwordHash, fields.emailVerified],
-    );
-    return inserted[0] ? this.findById(inserted[0].id) : null;
+    const id = await this.users.insert({ ...fields, id: fields.id ?? null, email: fields.email.trim() });
+    return id ? this.findById(id) : null;
   }
 
-  async update(userId: string, fields: Partial<Pick<UserEntity, 'name' | 'passwordHash' | 'emailVerified' | 'sessionsRevokedAt'>>): Promise<void> {
+  async update(userId: string, fields: UserWritableColumns): Promise<void> {
     this.forget(userId);
-    await this.users.update({ id: userId }, fields);
+    await this.users.update(userId, fields);
     this.forget(userId);
     if (fields.sessionsRevokedAt) this.sessionsEnded.next(userId);
   }
@@ -139,7 +130,7 @@ export class UsersService {
   /** Deletes the user; every table holding their data references users with ON DELETE CASCADE. */
   async delete(userId: string): Promise<void> {
     this.forget(userId);
-    await this.users.delete({ id: userId });
+    await this.users.delete(userId);
     this.forget(userId);
     this.sessionsEnded.next(userId);
   }

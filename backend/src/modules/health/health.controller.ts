@@ -1,11 +1,10 @@
 import { Controller, Get, Header } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import { ApiError } from '../../common/http/api-error';
+import { DatabaseProbeRepository } from './database-probe.repository';
 
 @Controller()
 export class HealthController {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly database: DatabaseProbeRepository) {}
 
   /** Liveness: the process answers. Public; the clients' connection badge calls it. */
   @Get('api/ping')
@@ -23,7 +22,7 @@ export class HealthController {
   @Header('Cache-Control', 'no-store')
   async ready() {
     try {
-      await this.db.query('SELECT 1');
+      await this.database.ping();
     } catch {
       throw ApiError.databaseUnavailable();
     }

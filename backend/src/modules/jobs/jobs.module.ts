@@ -11,13 +11,12 @@ import { JobEntity } from './job.entity';
 import { JobsController } from './jobs.controller';
 import { JobsRepository } from './jobs.repository';
 import { JobsService } from './jobs.service';
-import { TestRunLimiter } from './test-run-limiter';
 
 /** Job definitions and every job route (the /prog controller calls the same JobsService). Owns `jobs`. */
 @Module({
   imports: [TypeOrmModule.forFeature([JobEntity]), AuthModule, QuotaModule, RunsModule, ExecutorModule],
   controllers: [JobsController],
-  providers: [JobsRepository, JobEvents, TestRunLimiter, JobsService, JobScheduleService, JobTargetCheck],
+  providers: [JobsRepository, JobEvents, JobsService, JobScheduleService, JobTargetCheck],
   exports: [JobsService, JobScheduleService],
 })
 export class JobsModule {}

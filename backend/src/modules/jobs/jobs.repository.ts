@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { PoolClient, QueryResult } from 'pg';
-import { QueryFailedError, type Repository } from 'typeorm';
+import type { Repository } from 'typeorm';
 import { HELD_JOB_STATUSES, JOB_STATUS, type Delivery, type HttpMethod, type JobStatus, type ResponseRules } from '@shared/jobs/job-types';
 import { ResealSweep, resealColumn, type SealedColumn } from '../../common/crypto/reseal-sweep';
 import { SecretBox, SecretUnreadableError } from '../../common/crypto/secret-box';
 import { returnedRows } from '../../common/database/query-rows';
 import type { Queryable } from '../../common/database/transaction';
-import { isUuid } from '../../common/validation/uuid';
-import type { JobLimitGuard } from '../quota/quota.service';
 import { JobEntity } from './job.entity';
 
 const HELD = HELD_JOB_STATUSES.map((s) => `'${s}'`).join(', ');
@@ -118,14 +115,13 @@ function fromRow(row: JobRow, headers: Record<string, string>): JobEntity {
   };
 }
 
-/** A new job's columns, as insert() and insertMany() take them. */
+/** A new job's columns, as insert() takes them. */
 export interface NewJobColumns extends JobDefinitionColumns {
-  userId: string;
   status: JobStatus;
   nextRunAt: Date | null;
 }
 
-/** Every SQL statement on `jobs` and `job_counts`, one per function. Queries for a user's job are scoped by user id. */
+/** Every SQL statement on `jobs`, one per function (`job_counts` is kept by triggers on `jobs`; the plan's job limit reads it). Queries for a user's job are scoped by user id. */
 @Injectable()
 export class JobsRepository implements OnModuleInit {
   private readonly logger = new Logger(JobsRepository.name);
@@ -178,35 +174,15 @@ export class JobsRepository implements OnModuleInit {
     return rows[0] ? this.toEntity(rows[0]) : null;
   }
 
-  /** The user's committed jobs, as the triggers on jobs keep them in job_counts (no row: none). */
-  countOwned(userId: string): Promise<number> {
-    return this.jobs
-      .query(`SELECT coalesce((SELECT jobs FROM job_counts WHERE user_id = $1), 0) AS n`, [userId])
-      .then((rows: Array<{ n: number }>) => rows[0]!.n);
-  }
-
   /**
-   * Inserts the jobs if the plan's job limit holds with them (`limit`, from
-   * QuotaService.jobLimitGuard); answers the new rows in the order given, or
-   * null when they would not fit (nothing is inserted). One transaction: the
-   * guard's per-user lock serialises the user's creations of jobs and
-   * monitors (so two cannot both take the last slot), then the counted
-   * insert, whose count sees every creation committed before. The jobs'
-   * count is the user's row of job_counts, kept by triggers on jobs
-   * (migration 1763809800000): one row read under the lock, where counting
-   * the jobs took time in proportion to them while the user's other
-   * creations waited.
-   *
-   * The statements go to the server as one message rather than one round
-   * trip each: the lock is then held for the insert and the commit only,
-   * never while a busy event loop gets round to sending the next statement
-   * (that wait, measured, was what serialised a user's concurrent creations;
-   * docs/adr/0110-api-throughput.md).
-   * Their created_at follow the given order (a microsecond apart), so the
-   * oldest-first listing keeps it. Names must differ (the unique index says so anyway).
+   * Inserts the user's jobs in one statement, on the creating transaction
+   * `tx` (JobLimitService.createWithin's, which checks the plan's limit after
+   * it), and answers them in the order given. Their created_at follow that
+   * order (a microsecond apart), so the oldest-first listing keeps it. Names
+   * must differ (the unique index says so anyway). The rows travel as one
+   * JSON parameter, however many there are.
    */
-  async insertWithin(jobs: NewJobColumns[], limit: JobLimitGuard): Promise<JobEntity[] | null> {
-    const userId = jobs[0]!.userId;
+  async insert(tx: Queryable, userId: string, jobs: NewJobColumns[]): Promise<JobEntity[]> {
     const rows = jobs.map((j) => {
       // The id is chosen here so the headers can be sealed for their row before it exists.
       const id = randomUUID();
@@ -228,39 +204,19 @@ export class JobsRepository implements OnModuleInit {
         next_run_at: j.nextRunAt?.toISOString() ?? null,
       };
     });
-    if (!isUuid(userId)) throw new Error('insertWithin: malformed user id');
-    const runner = this.jobs.manager.connection.createQueryRunner();
-    const client = (await runner.connect()) as Pick<PoolClient, 'query' | 'escapeLiteral'>;
-    let results: Array<QueryResult<JobRow>>;
-    let sql = '';
-    try {
-      // One simple-protocol message (which takes no parameters): the values are escaped by the driver; the id is a checked UUID.
-      results = (await client.query<JobRow>(
-        (sql = `BEGIN;
-         ${limit.lock};
-         INSERT INTO jobs (id, user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms,
-                           auto_pause_after, delivery, status, notify_on_failure, next_run_at, created_at, updated_at)
-         SELECT r.id, '${userId}', r.name, r.url, r.method, r.headers, r.body, r.cron_expression, r.time_zone, r.response_rules, r.timeout_ms,
-                r.auto_pause_after, r.delivery, r.status, r.notify_on_failure, r.next_run_at,
-                now() + (o.n - 1) * interval '1 microsecond', now() + (o.n - 1) * interval '1 microsecond'
-           FROM jsonb_array_elements(${client.escapeLiteral(JSON.stringify(rows))}::jsonb) WITH ORDINALITY AS o(item, n)
-           CROSS JOIN LATERAL jsonb_to_record(o.item) AS r(id uuid, name text, url text, method text, headers text, body text, cron_expression text,
-                time_zone text, response_rules jsonb, timeout_ms integer, auto_pause_after integer, delivery text, status text, notify_on_failure boolean,
-                next_run_at timestamptz)
-          WHERE ${limit.fits}
-         RETURNING ${JOB_COLUMNS};
-         COMMIT;`),
-      )) as unknown as Array<QueryResult<JobRow>>;
-    } catch (error) {
-      // A failed statement ends the message's work; the transaction it opened is still open on this connection.
-      await client.query('ROLLBACK').catch(() => undefined);
-      // As TypeORM reports a failed query, so callers read constraint violations the same way.
-      throw new QueryFailedError(sql, [], error as Error);
-    } finally {
-      await runner.release();
-    }
-    const inserted = results[2]!.rows;
-    if (inserted.length === 0) return null;
+    const inserted: JobRow[] = await tx.query(
+      `INSERT INTO jobs (id, user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms,
+                         auto_pause_after, delivery, status, notify_on_failure, next_run_at, created_at, updated_at)
+       SELECT r.id, $1, r.name, r.url, r.method, r.headers, r.body, r.cron_expression, r.time_zone, r.response_rules, r.timeout_ms,
+              r.auto_pause_after, r.delivery, r.status, r.notify_on_failure, r.next_run_at,
+              now() + (o.n - 1) * interval '1 microsecond', now() + (o.n - 1) * interval '1 microsecond'
+         FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS o(item, n)
+         CROSS JOIN LATERAL jsonb_to_record(o.item) AS r(id uuid, name text, url text, method text, headers text, body text, cron_expression text,
+              time_zone text, response_rules jsonb, timeout_ms integer, auto_pause_after integer, delivery text, status text, notify_on_failure boolean,
+              next_run_at timestamptz)
+       RETURNING ${JOB_COLUMNS}`,
+      [userId, JSON.stringify(rows)],
+    );
     // RETURNING promises no order; names are unique per user, so they pair rows with what was given.
     const byName = new Map(inserted.map((row) => [row.name, row]));
     return jobs.map((j) => this.toEntity(byName.get(j.name)!));

@@ -16,24 +16,27 @@ import {
   type JobImportRequest,
   type JobImportResult,
 } from '@shared/jobs/job-transfer';
-import { JOB_STATUS, type Job, type JobLimitExceeded, type JobLogEntry, type JobStatus } from '@shared/jobs/job-types';
+import { JOB_STATUS, type Job, type JobLogEntry, type JobStatus } from '@shared/jobs/job-types';
 import { isUniqueViolation } from '../../common/database/constraint-violation';
 import { ApiError } from '../../common/http/api-error';
+import { DatabaseRateLimiter } from '../../common/rate-limit/database-rate-limiter';
 import { isUuid } from '../../common/validation/uuid';
 import { UsersService } from '../auth/users.service';
 import { HttpExecutor, type ExecutionRequest } from '../executor/http-executor.service';
 import { TargetPolicy } from '../executor/target-policy.service';
-import { QuotaService } from '../quota/quota.service';
+import { JobLimitService } from '../quota/job-limit.service';
 import { RunsService } from '../runs/runs.service';
 import { JobEvents, type JobChangeKind } from './job-events';
 import { toJob } from './job-view';
 import { JobEntity } from './job.entity';
 import { JobsRepository, type JobDefinitionColumns, type NewJobColumns } from './jobs.repository';
-import { TestRunLimiter } from './test-run-limiter';
 
 export type { JobChange, JobChangeKind } from './job-events';
 
 const NAME_INDEX = 'jobs_user_name_key';
+/** Test requests per user per window: enough for editing a form, too few to use Cronbeam as a free HTTP relay. */
+export const TEST_RUNS_PER_WINDOW = 10;
+export const TEST_RUN_WINDOW_SECONDS = 60;
 
 /** What "Test request" shows: the outcome of one unsaved request. */
 export interface TestRunOutcome {
@@ -55,20 +58,13 @@ export class JobsService {
   constructor(
     private readonly jobs: JobsRepository,
     private readonly users: UsersService,
-    private readonly quota: QuotaService,
+    private readonly jobLimit: JobLimitService,
     private readonly runs: RunsService,
     private readonly executor: HttpExecutor,
     private readonly targets: TargetPolicy,
-    private readonly testRuns: TestRunLimiter,
+    private readonly testRuns: DatabaseRateLimiter,
     private readonly events: JobEvents,
   ) {}
-
-  /** Other things that count toward the plan's job limit (heartbeat monitors), per user, for refusals and the import preview; set by their module. */
-  private countOthers: (userId: string) => Promise<number> = () => Promise.resolve(0);
-
-  setLimitSharer(count: (userId: string) => Promise<number>): void {
-    this.countOthers = count;
-  }
 
   /** Every committed change to a job's schedule (the scheduler re-arms on it). */
   get changes$() {
@@ -78,11 +74,6 @@ export class JobsService {
   /** Oldest first, so the dashboard's "first 5" are stable. */
   async list(userId: string): Promise<Job[]> {
     return (await this.jobs.listOwned(userId)).map(toJob);
-  }
-
-  /** How many jobs the user has (a counter the database keeps, not a count of their rows). */
-  count(userId: string): Promise<number> {
-    return this.jobs.countOwned(userId);
   }
 
   async get(userId: string, jobId: string): Promise<Job> {
@@ -133,29 +124,22 @@ export class JobsService {
 
   /**
    * Inserts the definitions if the plan's job limit holds with all of them
-   * (403 'Job limit exceeded' otherwise), under QuotaService's job-limit
-   * guard, which serialises them with the user's other creations of jobs and
-   * monitors so two cannot both take the last slot.
+   * (403 'Job limit exceeded' otherwise), through JobLimitService, which
+   * serialises them with the user's other creations of jobs and monitors so
+   * two cannot both take the last slot.
    */
   private async insertCounted(userId: string, definitions: ValidJobDefinition[]): Promise<JobEntity[]> {
     // Read before the insert's transaction: it holds a connection, and the embedded database has only one.
     // The plan is the one authentication just read (a change made on another instance shows within a second).
     const caller = await this.users.findCaller(userId);
     if (!caller) throw ApiError.notFound();
-    const plan = caller.plan;
-    const limit = this.quota.jobLimitGuard(userId, plan, definitions.length);
     const now = new Date();
     const rows: NewJobColumns[] = definitions.map((definition) => ({
-      userId,
       ...columns(definition),
       status: JOB_STATUS.pending,
       nextRunAt: nextRun(definition.cron_expression, now, definition.time_zone),
     }));
-    const inserted = await this.jobs.insertWithin(rows, limit);
-    if (inserted) return inserted;
-    const jobCount = (await this.jobs.countOwned(userId)) + (await this.countOthers(userId));
-    const detail: JobLimitExceeded = { error: 'Job limit exceeded', plan, job_count: jobCount, max_jobs: limit.max };
-    throw ApiError.forbidden(detail);
+    return this.jobLimit.createWithin(userId, caller.plan, (tx) => this.jobs.insert(tx, userId, rows));
   }
 
   /**
@@ -193,9 +177,10 @@ export class JobsService {
     if (candidates.length > IMPORT_LIMITS.maxJobs) throw ApiError.invalidField(['body', 'content'], IMPORT_MESSAGES.tooMany);
     const existing = await this.jobs.listOwned(userId);
     const taken = new Set(existing.map((j) => j.name.toLowerCase()));
-    const maxJobs = this.quota.jobLimit(await this.users.getPlan(userId));
-    // A preview: the creations below take the limit under its lock, and refuse what a concurrent creation took meanwhile.
-    let slots = maxJobs - existing.length - (await this.countOthers(userId));
+    const plan = await this.users.getPlan(userId);
+    const maxJobs = this.jobLimit.max(plan);
+    // A preview (jobs and monitors count): the creations below take the limit under its lock, and refuse what a concurrent creation took meanwhile.
+    let slots = await this.jobLimit.slotsLeft(userId, plan);
     const items: JobImportItem[] = [];
     for (const candidate of candidates) {
       const refuse = (reason: string, name: string | null = null) =>
@@ -294,8 +279,10 @@ export class JobsService {
   async testRun(userId: string, request: Omit<ExecutionRequest, 'executionId'>): Promise<TestRunOutcome> {
     this.assertTimeout(request.timeoutMs ? request.timeoutMs / 1000 : null);
     this.targets.assertAllowed(request.url);
-    const wait = this.testRuns.take(userId);
-    if (wait > 0) throw ApiError.tooManyRequests('Too many test requests. Please try again later.', wait);
+    // Counted in the database: each test sends a request on the user's behalf, so the limit holds across instances.
+    await this.testRuns.take([
+      { key: `test-run:user:${userId}`, limit: TEST_RUNS_PER_WINDOW, windowSeconds: TEST_RUN_WINDOW_SECONDS, message: 'Too many test requests. Please try again later.' },
+    ]);
     const result = await this.executor.execute(this.executor.prepare({ ...request, userId, executionId: randomUUID() }));
     return {
       status: result.success ? 'success' : 'failed',

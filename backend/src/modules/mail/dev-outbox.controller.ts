@@ -1,9 +1,7 @@
 import { Controller, Get, Header, Req } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import type { Request } from 'express';
-import type { Repository } from 'typeorm';
 import { ApiError } from '../../common/http/api-error';
-import { OutboxMessageEntity } from './outbox-message.entity';
+import { MailOutboxRepository } from './mail-outbox.repository';
 
 export interface OutboxEntry {
   to: string;
@@ -27,7 +25,7 @@ const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 
  */
 @Controller('api/dev/outbox')
 export class DevOutboxController {
-  constructor(@InjectRepository(OutboxMessageEntity) private readonly outbox: Repository<OutboxMessageEntity>) {}
+  constructor(private readonly outbox: MailOutboxRepository) {}
 
   @Get()
   @Header('Cache-Control', 'no-store')
@@ -35,7 +33,7 @@ export class DevOutboxController {
     // The socket's address, not req.ip: X-Forwarded-For must not unlock it.
     const relayed = FORWARDING_HEADERS.some((name) => req.headers[name] !== undefined);
     if (relayed || !LOOPBACK.test(req.socket.remoteAddress ?? '')) throw ApiError.notFound();
-    const rows = await this.outbox.find({ order: { createdAt: 'DESC' }, take: 200 });
+    const rows = await this.outbox.listNewest(200);
     return rows.map((m) => ({ to: m.recipient, subject: m.subject, text: m.textBody, created_at: m.createdAt.toISOString() }));
   }
 }

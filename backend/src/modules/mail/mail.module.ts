@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AppConfig } from '../../config/app-config';
 import { DevOutboxController } from './dev-outbox.controller';
+import { MailOutboxRepository } from './mail-outbox.repository';
 import { MailService } from './mail.service';
 import { OutboxMessageEntity } from './outbox-message.entity';
 
@@ -14,7 +15,7 @@ export class MailModule {
       global: true,
       imports: [TypeOrmModule.forFeature([OutboxMessageEntity])],
       controllers: config.isProduction ? [] : [DevOutboxController],
-      providers: [MailService],
+      providers: [MailOutboxRepository, MailService],
       exports: [MailService],
     };
   }

@@ -1,9 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { createTransport, type Transporter } from 'nodemailer';
-import type { Repository } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
-import { OutboxMessageEntity } from './outbox-message.entity';
+import { MailOutboxRepository } from './mail-outbox.repository';
 
 export interface MailMessage {
   to: string;
@@ -23,7 +21,7 @@ export class MailService implements OnModuleDestroy {
 
   constructor(
     private readonly config: AppConfig,
-    @InjectRepository(OutboxMessageEntity) private readonly outbox: Repository<OutboxMessageEntity>,
+    private readonly outbox: MailOutboxRepository,
   ) {
     this.transport = config.env.SMTP_URL ? createTransport(config.env.SMTP_URL) : null;
   }

@@ -2,11 +2,13 @@ import { All, Body, Controller, Delete, Get, Header, HttpCode, Param, Post, Put,
 import type { Request } from 'express';
 import { monitorSchema, type Monitor, type MonitorDefinition, type MonitorEvent } from '@shared/notifications/monitors';
 import { ApiError } from '../../common/http/api-error';
+import { MemoryRateLimiter } from '../../common/rate-limit/memory-rate-limiter';
+import type { RateLimitBucket } from '../../common/rate-limit/rate-limit';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
+import { KnownPingTokens, PING_WINDOW_SECONDS, PINGS_PER_WINDOW } from './known-ping-tokens';
 import { MonitorsService } from './monitors.service';
-import { PingLimiter } from './ping-limiter';
 
 /** The dashboard's heartbeat monitors: create, list, replace, pause and resume, delete, and each one's recent events. */
 @Controller('api/monitors')
@@ -55,12 +57,17 @@ export class MonitorsController {
   }
 }
 
-/** The unauthenticated ping URLs (GET or POST): cheap, rate-limited per token. */
+/**
+ * The unauthenticated ping URLs (GET or POST): cheap, rate-limited per token
+ * and, for tokens not seen working lately, per address. The counts are per
+ * instance (in memory): they shed floods, and a ping writes to the database anyway.
+ */
 @Controller('ping')
 export class PingController {
   constructor(
     private readonly monitors: MonitorsService,
-    private readonly limiter: PingLimiter,
+    private readonly limiter: MemoryRateLimiter,
+    private readonly knownTokens: KnownPingTokens,
   ) {}
 
   @All(':token')
@@ -83,24 +90,23 @@ export class PingController {
     if (!['GET', 'POST', 'HEAD'].includes(req.method)) throw new ApiError(405, 'Ping with GET or POST');
     // Guessing tokens costs a lookup each: a token not seen working lately takes one of its address's guesses
     // before its lookup (given back when the token is real), so a burst of guesses cannot all be looked up.
-    const guesser = `unknown:${req.ip ?? ''}`;
-    const mayGuess = !this.limiter.isKnown(token);
-    const guessWait = mayGuess ? this.limiter.take(guesser) : 0;
-    if (guessWait > 0) throw ApiError.tooManyRequests('Too many pings for unknown monitors; slow down', guessWait);
+    const mayGuess = !this.knownTokens.has(token);
+    const guess = mayGuess ? await this.limiter.take([pingBucket(`ping-guess:ip:${req.ip ?? ''}`, 'Too many pings for unknown monitors; slow down')]) : [];
     if (!/^[A-Za-z0-9_-]{10,64}$/.test(token)) throw ApiError.notFound('Unknown ping URL');
-    const wait = this.limiter.take(token);
-    if (wait > 0) {
-      if (mayGuess) this.limiter.giveBack(guesser);
-      throw ApiError.tooManyRequests('Too many pings for this monitor; slow down', wait);
-    }
     try {
+      await this.limiter.take([pingBucket(`ping:token:${token}`, 'Too many pings for this monitor; slow down')]);
       await this.monitors.ping(token, kind);
     } catch (error) {
-      if (mayGuess && !(error instanceof ApiError && error.getStatus() === 404)) this.limiter.giveBack(guesser);
+      // An unknown token was a guess: its count stays.
+      if (!(error instanceof ApiError && error.getStatus() === 404)) await this.limiter.giveBack(guess);
       throw error;
     }
-    if (mayGuess) this.limiter.giveBack(guesser);
-    this.limiter.remember(token);
+    await this.limiter.giveBack(guess);
+    this.knownTokens.remember(token);
     return { message: 'OK' };
   }
+}
+
+function pingBucket(key: string, message: string): RateLimitBucket {
+  return { key, limit: PINGS_PER_WINDOW, windowSeconds: PING_WINDOW_SECONDS, message };
 }

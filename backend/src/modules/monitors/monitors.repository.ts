@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { MonitorEvent, MonitorEventKind, MonitorStatus } from '@shared/notifications/monitors';
 import { returnedRows } from '../../common/database/query-rows';
-import type { JobLimitGuard } from '../quota/quota.service';
+import type { Queryable } from '../../common/database/transaction';
 
 export interface MonitorRow {
   id: string;
@@ -54,28 +54,20 @@ export class MonitorsRepository {
     return row ?? null;
   }
 
-  async countOwned(userId: string): Promise<number> {
-    const [row] = await this.db.query(`SELECT count(*)::int AS n FROM monitors WHERE user_id = $1`, [userId]);
-    return row.n;
-  }
-
   /** The user's monitors by status, for the dashboard. */
   async countByStatus(userId: string): Promise<Partial<Record<MonitorStatus, number>>> {
     const rows: Array<{ status: MonitorStatus; n: number }> = await this.db.query(`SELECT status, count(*)::int AS n FROM monitors WHERE user_id = $1 GROUP BY status`, [userId]);
     return Object.fromEntries(rows.map((r) => [r.status, r.n]));
   }
 
-  /** Inserts the monitor if the plan's job limit holds with it (`limit`, from QuotaService.jobLimitGuard), under its lock; null when it would not fit. */
-  async insertWithin(userId: string, token: string, f: MonitorFields, limit: JobLimitGuard): Promise<MonitorRow | null> {
-    return this.db.transaction(async (tx) => {
-      await tx.query(limit.lock);
-      const [row] = await tx.query(
-        `INSERT INTO monitors (user_id, token, name, period_seconds, cron_expression, time_zone, grace_seconds, channel_ids)
-         SELECT $1, $2, $3, $4, $5, $6, $7, $8::uuid[] WHERE ${limit.fits} RETURNING *`,
-        [userId, token, f.name, f.period_seconds, f.cron_expression, f.time_zone, f.grace_seconds, f.channel_ids],
-      );
-      return (row as MonitorRow | undefined) ?? null;
-    });
+  /** Inserts a monitor, on the creating transaction `tx` (JobLimitService.createWithin's). */
+  async insert(tx: Queryable, userId: string, token: string, f: MonitorFields): Promise<MonitorRow> {
+    const [row]: MonitorRow[] = await tx.query(
+      `INSERT INTO monitors (user_id, token, name, period_seconds, cron_expression, time_zone, grace_seconds, channel_ids)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::uuid[]) RETURNING *`,
+      [userId, token, f.name, f.period_seconds, f.cron_expression, f.time_zone, f.grace_seconds, f.channel_ids],
+    );
+    return row!;
   }
 
   /** Replaces the definition; an up monitor's deadline is the one computed for the new schedule. */

@@ -1,16 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { MONITOR_LIMITS, MONITOR_MESSAGES, type Monitor, type MonitorDefinition, type MonitorEvent, type MonitorStatus } from '@shared/notifications/monitors';
-import type { JobLimitExceeded } from '@shared/jobs/job-types';
 import { AppConfig } from '../../config/app-config';
 import { BackgroundWork } from '../../common/background-work';
 import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';
 import { AlertChannelsService } from '../alert-channels/alert-channels.service';
 import { UsersService } from '../auth/users.service';
-import { JobsService } from '../jobs/jobs.service';
 import { MailService } from '../mail/mail.service';
-import { QuotaService } from '../quota/quota.service';
+import { JobLimitService } from '../quota/job-limit.service';
 import { deadline } from './monitor-deadline';
 import { MonitorsRepository, type MonitorFields, type MonitorRow } from './monitors.repository';
 
@@ -37,16 +35,14 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly monitors: MonitorsRepository,
-    private readonly jobs: JobsService,
     private readonly users: UsersService,
-    private readonly quota: QuotaService,
+    private readonly jobLimit: JobLimitService,
     private readonly mail: MailService,
     private readonly channels: AlertChannelsService,
     private readonly config: AppConfig,
   ) {}
 
   onModuleInit(): void {
-    this.jobs.setLimitSharer((userId) => this.monitors.countOwned(userId));
     this.sweep = setInterval(() => void this.background.track(this.markOverdue()), MONITOR_SWEEP_MS);
     this.sweep.unref();
   }
@@ -69,13 +65,8 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
   async create(userId: string, definition: MonitorDefinition): Promise<Monitor> {
     const fields = await this.checked(userId, definition);
     const plan = await this.users.getPlan(userId);
-    const limit = this.quota.jobLimitGuard(userId, plan, 1);
-    const row = await this.monitors.insertWithin(userId, randomBytes(18).toString('base64url'), fields, limit);
-    if (!row) {
-      const used = (await this.jobs.count(userId)) + (await this.monitors.countOwned(userId));
-      const detail: JobLimitExceeded = { error: 'Job limit exceeded', plan, job_count: used, max_jobs: limit.max };
-      throw ApiError.forbidden(detail);
-    }
+    const token = randomBytes(18).toString('base64url');
+    const row = await this.jobLimit.createWithin(userId, plan, (tx) => this.monitors.insert(tx, userId, token, fields));
     return this.view(row);
   }
 

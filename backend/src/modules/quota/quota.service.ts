@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { isPlanId, PLAN_LIMITS, type PlanId } from '@shared/plans';
+import { isPlanId, PLAN_LIMITS } from '@shared/plans';
 import type { Queryable } from '../../common/database/transaction';
-import { isUuid } from '../../common/validation/uuid';
 import { UsagePeriodsRepository } from './usage-periods.repository';
 
 /**
@@ -30,24 +29,9 @@ export interface QuotaRefund {
 const key = (userId: string, period: string) => `${userId}|${period}`;
 
 /**
- * How a creation of jobs or heartbeat monitors keeps the plan's job limit,
- * which counts both together: inside the creating transaction it runs `lock`
- * first, then its INSERT with `fits` in the WHERE clause (nothing is
- * inserted when the new rows would not fit).
- */
-export interface JobLimitGuard {
-  /** A transaction-scoped advisory lock on the user: their creations, on every instance, queue behind each other. */
-  lock: string;
-  /** True when the user's jobs and monitors, with the new ones, stay within the limit; read after the lock, it sees every creation committed before. */
-  fits: string;
-  /** The plan's limit, for the 403's detail. */
-  max: number;
-}
-
-/**
- * Plan limits and the monthly execution quota (`usage_periods`). Executions
- * are reserved inside the caller's transaction, so a claim that rolls back
- * gives its reservation back with it.
+ * The monthly execution quota (`usage_periods`; the plan's job limit is
+ * JobLimitService's). Executions are reserved inside the caller's
+ * transaction, so a claim that rolls back gives its reservation back with it.
  */
 @Injectable()
 export class QuotaService {
@@ -55,30 +39,6 @@ export class QuotaService {
 
   executionLimit(plan: string): number {
     return PLAN_LIMITS[isPlanId(plan) ? plan : 'free'].executionsPerMonth;
-  }
-
-  jobLimit(plan: PlanId): number {
-    return PLAN_LIMITS[plan].maxJobs;
-  }
-
-  /**
-   * The one rule for the plan's job limit under concurrency, for every way of
-   * creating jobs or monitors (single, bulk, import, clone, monitors): the
-   * count and the insert happen under one per-user lock, so two creations
-   * cannot both read the count before either has inserted. The SQL names
-   * the user by a checked UUID literal, as the jobs insert runs it in one
-   * simple-protocol message (which takes no parameters).
-   */
-  jobLimitGuard(userId: string, plan: PlanId, adding: number): JobLimitGuard {
-    if (!isUuid(userId) || !Number.isInteger(adding) || adding < 0) throw new Error('jobLimitGuard: malformed user id or count');
-    const max = this.jobLimit(plan);
-    return {
-      lock: `SELECT pg_advisory_xact_lock(hashtext('plan-slots:${userId}'))`,
-      // Jobs: the trigger-kept count (one row); monitors: their rows (a handful per user).
-      fits: `(coalesce((SELECT jobs FROM job_counts WHERE user_id = '${userId}'), 0)
-              + (SELECT count(*) FROM monitors WHERE user_id = '${userId}') + ${adding} <= ${max})`,
-      max,
-    };
   }
 
   /** The key under which reserve() answers a user's grant for a period. */

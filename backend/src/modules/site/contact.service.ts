@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { CONTACT_MESSAGES, checkContactMessage } from '@shared/site/contact-rules';
 import { ApiError } from '../../common/http/api-error';
+import { DatabaseRateLimiter } from '../../common/rate-limit/database-rate-limiter';
 import { AppConfig } from '../../config/app-config';
 import { MailService } from '../mail/mail.service';
-import { ContactRateLimiter } from './contact-rate-limiter';
+
+/** Messages one address may send per window: enough for a person, useless for a spammer. */
+export const CONTACT_MESSAGES_PER_WINDOW = 5;
+export const CONTACT_WINDOW_SECONDS = 60 * 60;
 
 /** The address contact messages go to: CONTACT_EMAIL, else the sender address of MAIL_FROM. */
 export function contactRecipient(config: AppConfig): string {
@@ -12,14 +16,16 @@ export function contactRecipient(config: AppConfig): string {
   return from.match(/<([^<>]+)>/)?.[1] ?? from;
 }
 
-/** Messages from the public contact form, mailed to the team. */
+/**
+ * Messages from the public contact form, mailed to the team. Each costs a
+ * mail, so the count per address is kept in the database: it holds across instances.
+ */
 @Injectable()
 export class ContactService {
-  private readonly limiter = new ContactRateLimiter();
-
   constructor(
     private readonly config: AppConfig,
     private readonly mail: MailService,
+    private readonly limiter: DatabaseRateLimiter,
   ) {}
 
   async send(input: unknown, clientAddress: string): Promise<void> {
@@ -28,8 +34,9 @@ export class ContactService {
       throw ApiError.validation(Object.entries(checked.errors).map(([field, msg]) => ({ loc: ['body', field], msg: msg ?? '', type: 'value_error' })));
     }
     // Counted after validation: a visitor fixing typos is not throttled.
-    const wait = this.limiter.consume(clientAddress);
-    if (wait !== null) throw ApiError.tooManyRequests(CONTACT_MESSAGES.rateLimited, wait);
+    await this.limiter.take([
+      { key: `contact:ip:${clientAddress}`, limit: CONTACT_MESSAGES_PER_WINDOW, windowSeconds: CONTACT_WINDOW_SECONDS, message: CONTACT_MESSAGES.rateLimited },
+    ]);
     const { name, email, subject, message } = checked.value;
     // Line breaks in the subject would let a sender forge mail headers.
     const topic = (subject || 'Contact form').replace(/[\r\n]+/g, ' ');

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
 import { ApiError } from '../../../common/http/api-error';
 import { AppConfig } from '../../../config/app-config';
-import { RefreshTokenEntity } from './refresh-token.entity';
+import { RefreshTokensRepository } from './refresh-tokens.repository';
 import { newOpaqueSecret, sha256 } from './secret-hash';
 
 const DAY_MS = 86_400_000;
@@ -21,12 +19,8 @@ export class RefreshTokensService {
 
   constructor(
     private readonly config: AppConfig,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly tokens: RefreshTokensRepository,
   ) {}
-
-  private get repo() {
-    return this.db.getRepository(RefreshTokenEntity);
-  }
 
   /** Starts a new family (a sign-in whose credential check happened at `authenticatedAt`). */
   async issue(userId: string, authenticatedAt: Date): Promise<string> {
@@ -41,14 +35,7 @@ export class RefreshTokensService {
    */
   async rotate(token: string): Promise<{ userId: string; refreshToken: string; authenticatedAt: Date }> {
     // Marking the token used is the claim: of two concurrent exchanges only one updates the row.
-    // TypeORM answers an UPDATE as [rows, affectedCount].
-    const [claimed]: [Array<{ user_id: string; family_id: string; expires_at: Date; authenticated_at: Date }>] = await this.db.query(
-      `UPDATE refresh_tokens SET used_at = now()
-        WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
-        RETURNING user_id, family_id, expires_at, authenticated_at`,
-      [sha256(token)],
-    );
-    const row = claimed[0];
+    const row = await this.tokens.claim(sha256(token));
     if (!row) {
       await this.revokeFamilyOf(token, 'Refresh token reused; its family is revoked');
       throw ApiError.unauthorized(AUTH_MESSAGES.invalidRefreshToken);
@@ -66,22 +53,17 @@ export class RefreshTokensService {
 
   /** Global sign-out, password change and reset: every family of the user ends. */
   async revokeAllOf(userId: string): Promise<void> {
-    await this.db.query(`UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, [userId]);
+    await this.tokens.revokeAllOf(userId);
   }
 
   private async revokeFamilyOf(token: string, logMessage?: string): Promise<void> {
-    const [revoked]: [Array<{ family_id: string; user_id: string }>] = await this.db.query(
-      `UPDATE refresh_tokens SET revoked_at = now()
-        WHERE revoked_at IS NULL AND family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = $1)
-        RETURNING family_id, user_id`,
-      [sha256(token)],
-    );
-    if (logMessage && revoked.length > 0) this.logger.warn({ userId: revoked[0].user_id, familyId: revoked[0].family_id }, logMessage);
+    const revoked = await this.tokens.revokeFamilyOf(sha256(token));
+    if (logMessage && revoked) this.logger.warn({ userId: revoked.user_id, familyId: revoked.family_id }, logMessage);
   }
 
   private async insert(userId: string, familyId: string, expiresAt: Date, authenticatedAt: Date): Promise<string> {
     const token = newOpaqueSecret();
-    await this.repo.insert({ userId, familyId, tokenHash: sha256(token), expiresAt, authenticatedAt });
+    await this.tokens.insert({ userId, familyId, tokenHash: sha256(token), expiresAt, authenticatedAt });
     return token;
   }
 }

@@ -1,12 +1,11 @@
 import { createHash, createPublicKey, generateKeyPair, type JsonWebKey } from 'node:crypto';
 import { promisify } from 'node:util';
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, MoreThan, type Repository } from 'typeorm';
-import { ResealSweep, resealColumn, type SealedColumn } from '../../../common/crypto/reseal-sweep';
+import { ResealSweep } from '../../../common/crypto/reseal-sweep';
 import { SecretBox } from '../../../common/crypto/secret-box';
 import { AppConfig } from '../../../config/app-config';
-import { SigningKeyEntity } from './signing-key.entity';
+import type { SigningKeyEntity } from './signing-key.entity';
+import { PRIVATE_KEY_COLUMN, SigningKeysRepository } from './signing-keys.repository';
 
 const generateRsaKeyPair = promisify(generateKeyPair);
 const DAY_MS = 86_400_000;
@@ -18,9 +17,6 @@ export interface PublicJwk extends JsonWebKey {
   alg: 'RS256';
   use: 'sig';
 }
-
-/** The private halves are sealed at rest, each bound to its key id; the public halves stay clear (they are published anyway). */
-const PRIVATE_KEY_COLUMN: SealedColumn = { table: 'signing_keys', column: 'private_key_pem', id: 'kid', idType: 'text', place: (kid) => `signing_keys.private_key_pem:${kid}` };
 
 /** RFC 7638 thumbprint: a stable key id derived from the public key itself. */
 function thumbprint(jwk: JsonWebKey): string {
@@ -43,13 +39,13 @@ export class SigningKeysService implements OnModuleInit {
 
   constructor(
     private readonly config: AppConfig,
-    @InjectRepository(SigningKeyEntity) private readonly keys: Repository<SigningKeyEntity>,
+    private readonly keys: SigningKeysRepository,
     private readonly box: SecretBox,
     private readonly resealSweep: ResealSweep,
   ) {}
 
   onModuleInit(): void {
-    this.resealSweep.register('signing_keys.private_key_pem', (stopping) => resealColumn(this.keys, this.box, PRIVATE_KEY_COLUMN, stopping));
+    this.resealSweep.register('signing_keys.private_key_pem', (stopping) => this.keys.reseal(this.box, stopping));
   }
 
   /** The key to sign with now (generated on first use, rotated when too old), its private half decrypted. */
@@ -76,10 +72,7 @@ export class SigningKeysService implements OnModuleInit {
   async publicJwks(): Promise<PublicJwk[]> {
     await this.activeKey();
     const stillVerifying = new Date(Date.now() - this.config.env.AUTH_TOKEN_TTL_SECONDS * 1000);
-    const rows = await this.keys.find({
-      where: [{ retiredAt: IsNull() }, { retiredAt: MoreThan(stillVerifying) }],
-      order: { createdAt: 'DESC' },
-    });
+    const rows = await this.keys.listVerifying(stillVerifying);
     return rows.map((k) => ({ ...k.publicJwk, kid: k.kid, alg: 'RS256', use: 'sig' }));
   }
 
@@ -93,16 +86,11 @@ export class SigningKeysService implements OnModuleInit {
   }
 
   private async loadOrRotate(): Promise<SigningKeyEntity> {
-    const newest = await this.keys.findOne({ where: { retiredAt: IsNull() }, order: { createdAt: 'DESC' } });
+    const newest = await this.keys.newestActive();
     if (newest && !this.isTooOld(newest)) return newest;
     const fresh = await this.generate();
     // Retire every other active key (also ones a concurrent instance made): newest wins.
-    await this.keys
-      .createQueryBuilder()
-      .update()
-      .set({ retiredAt: () => 'now()' })
-      .where('retired_at IS NULL AND kid <> :kid AND created_at <= :createdAt', { kid: fresh.kid, createdAt: fresh.createdAt })
-      .execute();
+    await this.keys.retireOthers(fresh);
     this.logger.log({ kid: fresh.kid }, newest ? 'Rotated the token signing key' : 'Generated the first token signing key');
     for (const listener of this.keyCreatedListeners) listener();
     return fresh;
@@ -116,6 +104,6 @@ export class SigningKeysService implements OnModuleInit {
     });
     const publicJwk = createPublicKey(privateKey).export({ format: 'jwk' });
     const kid = thumbprint(publicJwk);
-    return this.keys.save(this.keys.create({ kid, privateKeyPem: this.box.seal(privateKey, PRIVATE_KEY_COLUMN.place(kid)), publicJwk, retiredAt: null }));
+    return this.keys.insert({ kid, privateKeyPem: this.box.seal(privateKey, PRIVATE_KEY_COLUMN.place(kid)), publicJwk });
   }
 }

@@ -1,12 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
 import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
 import { ApiError } from '../../../common/http/api-error';
 import type { SocialIdentity } from '../identity-provider';
 import type { UserEntity } from '../user.entity';
 import { UsersService } from '../users.service';
-import { FederatedIdentityEntity } from './federated-identity.entity';
+import { FederatedIdentitiesRepository } from './federated-identities.repository';
 
 /**
  * Maps social identities to local accounts: the first sign-in creates the
@@ -21,13 +19,13 @@ export class SocialAccountsService {
 
   constructor(
     private readonly users: UsersService,
-    @InjectRepository(FederatedIdentityEntity) private readonly links: Repository<FederatedIdentityEntity>,
+    private readonly links: FederatedIdentitiesRepository,
   ) {}
 
   async findOrCreate(identity: SocialIdentity): Promise<UserEntity> {
-    const link = await this.links.findOneBy({ provider: identity.provider, subject: identity.subject });
-    if (link) {
-      const linked = await this.users.findById(link.userId);
+    const linkedUserId = await this.links.linkedUserId(identity.provider, identity.subject);
+    if (linkedUserId) {
+      const linked = await this.users.findById(linkedUserId);
       if (linked) return linked;
     }
     const created = await this.users.create({ email: identity.email, name: identity.name, passwordHash: null, emailVerified: true });
@@ -36,7 +34,7 @@ export class SocialAccountsService {
         identity.intent === 'signup' ? AUTH_MESSAGES.emailAlreadyRegistered : AUTH_MESSAGES.socialLoginUsePassword,
       );
     }
-    await this.links.insert({ provider: identity.provider, subject: identity.subject, userId: created.id });
+    await this.links.insert(identity.provider, identity.subject, created.id);
     this.logger.log({ userId: created.id, provider: identity.provider }, 'Account created by social sign-in');
     return created;
   }

@@ -1,13 +1,12 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
 import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
 import { VERIFICATION_CODE_LENGTH } from '@shared/auth/auth-schemas';
 import { ApiError } from '../../../common/http/api-error';
 import { AppConfig } from '../../../config/app-config';
 import { sha256 } from './secret-hash';
-import { VerificationCodeEntity, type CodePurpose } from './verification-code.entity';
+import type { CodePurpose } from './verification-code.entity';
+import { VerificationCodesRepository } from './verification-codes.repository';
 
 /**
  * Six-digit codes sent by mail to confirm an address or reset a password. A
@@ -18,22 +17,12 @@ import { VerificationCodeEntity, type CodePurpose } from './verification-code.en
 export class VerificationCodesService {
   constructor(
     private readonly config: AppConfig,
-    @InjectRepository(VerificationCodeEntity) private readonly codes: Repository<VerificationCodeEntity>,
+    private readonly codes: VerificationCodesRepository,
   ) {}
 
   async issue(userId: string, purpose: CodePurpose): Promise<string> {
     const code = String(randomInt(0, 10 ** VERIFICATION_CODE_LENGTH)).padStart(VERIFICATION_CODE_LENGTH, '0');
-    await this.codes.upsert(
-      {
-        userId,
-        purpose,
-        codeHash: sha256(userId, purpose, code),
-        expiresAt: new Date(Date.now() + this.config.env.AUTH_CODE_TTL_SECONDS * 1000),
-        attempts: 0,
-        createdAt: new Date(),
-      },
-      ['userId', 'purpose'],
-    );
+    await this.codes.replace(userId, purpose, sha256(userId, purpose, code), new Date(Date.now() + this.config.env.AUTH_CODE_TTL_SECONDS * 1000));
     return code;
   }
 
@@ -46,17 +35,11 @@ export class VerificationCodesService {
    * Of two concurrent right answers only one consumes it.
    */
   async consume(userId: string, purpose: CodePurpose, code: string): Promise<void> {
-    const [claimed]: [Array<{ code_hash: string }>] = await this.codes.query(
-      `UPDATE verification_codes SET attempts = attempts + 1
-        WHERE user_id = $1 AND purpose = $2 AND expires_at > now() AND attempts < $3
-        RETURNING code_hash`,
-      [userId, purpose, this.config.env.AUTH_CODE_MAX_ATTEMPTS],
-    );
-    if (claimed.length === 0) throw ApiError.badRequest(AUTH_MESSAGES.codeExpired);
-    const expected = Buffer.from(claimed[0]!.code_hash);
+    const codeHash = await this.codes.takeGuess(userId, purpose, this.config.env.AUTH_CODE_MAX_ATTEMPTS);
+    if (codeHash === null) throw ApiError.badRequest(AUTH_MESSAGES.codeExpired);
+    const expected = Buffer.from(codeHash);
     const actual = Buffer.from(sha256(userId, purpose, code));
     if (!(expected.length === actual.length && timingSafeEqual(expected, actual))) throw ApiError.badRequest(AUTH_MESSAGES.codeMismatch);
-    const used = await this.codes.delete({ userId, purpose, codeHash: claimed[0]!.code_hash });
-    if (!used.affected) throw ApiError.badRequest(AUTH_MESSAGES.codeExpired);
+    if (!(await this.codes.deleteIfCurrent(userId, purpose, codeHash))) throw ApiError.badRequest(AUTH_MESSAGES.codeExpired);
   }
 }

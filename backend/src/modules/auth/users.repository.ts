@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import type { PlanId } from '@shared/plans';
+import type { Queryable } from '../../common/database/transaction';
+import { UserEntity } from './user.entity';
+
+/** A new account's columns. */
+export interface NewUserRow {
+  /** Set when the identity provider owns the id (Cognito's sub); generated otherwise. */
+  id: string | null;
+  email: string;
+  name: string;
+  passwordHash: string | null;
+  emailVerified: boolean;
+}
+
+/** The columns authenticating a request reads, as stored. */
+export interface CallerColumns {
+  id: string;
+  email: string;
+  plan: PlanId;
+  sessions_revoked_at: Date | null;
+}
+
+export type UserWritableColumns = Partial<Pick<UserEntity, 'name' | 'passwordHash' | 'emailVerified' | 'sessionsRevokedAt'>>;
+
+/**
+ * Every SQL statement on `users`, one per function. Emails are unique
+ * case-insensitively (index on lower(email)).
+ */
+@Injectable()
+export class UsersRepository {
+  constructor(@InjectRepository(UserEntity) private readonly users: Repository<UserEntity>) {}
+
+  findById(id: string): Promise<UserEntity | null> {
+    return this.users.findOneBy({ id });
+  }
+
+  /** Plain SQL, no entity hydration: authentication reads this on every request whose row is not cached. */
+  async findCaller(id: string): Promise<CallerColumns | null> {
+    const rows: CallerColumns[] = await this.users.query(`SELECT id, email, plan, sessions_revoked_at FROM users WHERE id = $1`, [id]);
+    return rows[0] ?? null;
+  }
+
+  findByEmail(email: string): Promise<UserEntity | null> {
+    return this.users.createQueryBuilder('u').where('lower(u.email) = lower(:email)', { email }).getOne();
+  }
+
+  async planOf(userId: string): Promise<PlanId | null> {
+    const user = await this.users.findOne({ where: { id: userId }, select: { id: true, plan: true } });
+    return user?.plan ?? null;
+  }
+
+  /** Inside a transaction pass it as `tx`: the embedded database serves one connection's transaction at a time. */
+  plansOf(userIds: string[], tx: Queryable = this.users.manager): Promise<Array<{ id: string; plan: PlanId }>> {
+    return tx.query(`SELECT id, plan FROM users WHERE id = ANY($1::uuid[])`, [userIds]);
+  }
+
+  /** False when there is no such user. */
+  async setPlan(userId: string, plan: PlanId): Promise<boolean> {
+    const result = await this.users.update({ id: userId }, { plan });
+    return Boolean(result.affected);
+  }
+
+  /** Oldest first. */
+  list(): Promise<UserEntity[]> {
+    return this.users.find({ order: { createdAt: 'ASC' } });
+  }
+
+  /** Inserts an account; answers its id, or null when the email is taken (the unique index decides, so there is no race). */
+  async insert(row: NewUserRow): Promise<string | null> {
+    const inserted: Array<{ id: string }> = await this.users.query(
+      `INSERT INTO users (id, email, name, password_hash, email_verified)
+       VALUES (COALESCE($1::uuid, gen_random_uuid()), $2, $3, $4, $5)
+       ON CONFLICT DO NOTHING RETURNING id`,
+      [row.id, row.email, row.name, row.passwordHash, row.emailVerified],
+    );
+    return inserted[0]?.id ?? null;
+  }
+
+  async update(userId: string, columns: UserWritableColumns): Promise<void> {
+    await this.users.update({ id: userId }, columns);
+  }
+
+  /** Every table holding a user's data references users with ON DELETE CASCADE. */
+  async delete(userId: string): Promise<void> {
+    await this.users.delete({ id: userId });
+  }
+}
