@@ -64,6 +64,27 @@ describe('scheduler: jobs to the second (six-field cron)', () => {
     ]);
   });
 
+  it("refuses a schedule faster than the plan allows, on create, bulk create and update, naming the plan's floor", async () => {
+    const free = await signUpAndLogin(server);
+    const tooFast = 'The free plan runs a job at most once every 60 seconds; this schedule runs 30 seconds apart';
+    const create = await server.http.post('/api/jobs', { name: 'too-fast', url: `${target.url}/x`, cron_expression: '*/30 * * * * *' }, as(free));
+    expect(create.status).toBe(422);
+    expect(create.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'cron_expression'], msg: tooFast })]);
+    const bulk = await server.http.post('/api/jobs/bulk', { jobs: [{ name: 'ok-one', url: `${target.url}/x`, cron_expression: '0 * * * *' }, { name: 'too-fast', url: `${target.url}/x`, cron_expression: '*/30 * * * * *' }] }, as(free));
+    expect(bulk.status).toBe(422);
+    expect(bulk.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'jobs', 1, 'cron_expression'], msg: tooFast })]);
+    // Once a minute on a chosen second is within the free plan.
+    const minutely = await server.http.post('/api/jobs', { name: 'on-second-15', url: `${target.url}/x`, cron_expression: '15 * * * * *' }, as(free));
+    expect(minutely.status).toBe(200);
+    const faster = await server.http.put(`/api/jobs/${minutely.body.job_id}`, { ...minutely.body, cron_expression: '*/30 * * * * *' }, as(free));
+    expect(faster.status).toBe(422);
+    expect(faster.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'cron_expression'], msg: tooFast })]);
+    // A pro account may run a job every second.
+    const everySecond = await server.http.post('/api/jobs', { name: 'every-second', url: `${target.url}/x`, cron_expression: '* * * * * *' }, as(pro));
+    expect(everySecond.status).toBe(200);
+    await server.http.delete(`/api/jobs/${everySecond.body.job_id}`, as(pro));
+  });
+
   it('a seconds field with a time of day fires on that second only', async () => {
     const created = await server.http.post('/api/jobs', { name: 'nine-fifteen', url: `${target.url}/nine`, cron_expression: '15 0 9 * * MON-FRI', time_zone: 'Europe/Berlin' }, as(pro));
     expect(created.status).toBe(200);

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { nextRun } from '@shared/cron/cron-schedule';
 import { JOB_MESSAGES, jobDefinitionSchema, type ValidJobDefinition } from '@shared/jobs/job-rules';
+import { planIntervalError } from '@shared/jobs/plan-schedule';
 import { RESPONSE_RULE_MESSAGES } from '@shared/jobs/response-rules';
+import type { PlanId } from '@shared/plans';
 import {
   IMPORT_LIMITS,
   IMPORT_MESSAGES,
@@ -82,6 +84,7 @@ export class JobsService {
 
   async create(userId: string, definition: ValidJobDefinition): Promise<Job> {
     this.assertAcceptable(definition);
+    this.assertInterval(definition, await this.users.getPlan(userId));
     const [job] = await this.saveUniqueName(() => this.insertCounted(userId, [definition]));
     this.announce(job!, 'created');
     return toJob(job!);
@@ -97,8 +100,10 @@ export class JobsService {
    */
   async createMany(userId: string, definitions: ValidJobDefinition[]): Promise<Job[]> {
     const seen = new Map<string, number>();
+    const plan = await this.users.getPlan(userId);
     definitions.forEach((definition, index) => {
       atItem(index, () => this.assertAcceptable(definition));
+      atItem(index, () => this.assertInterval(definition, plan));
       const name = definition.name.toLowerCase();
       if (seen.has(name)) throw ApiError.invalidField(['body', 'jobs', index, 'name'], JOB_MESSAGES.nameTaken);
       seen.set(name, index);
@@ -229,6 +234,7 @@ export class JobsService {
   async update(userId: string, jobId: string, definition: ValidJobDefinition): Promise<Job> {
     this.targets.assertAllowed(definition.url);
     this.assertTimeout(definition.timeout_seconds);
+    this.assertInterval(definition, await this.users.getPlan(userId));
     const job = await this.find(userId, jobId);
     await this.saveUniqueName(() => this.jobs.updateDefinition(userId, job.id, columns(definition), nextRun(definition.cron_expression, new Date(), definition.time_zone)));
     const saved = await this.find(userId, jobId);
@@ -342,6 +348,12 @@ export class JobsService {
     const parsed = jobDefinitionSchema.safeParse(raw);
     if (!parsed.success) throw ApiError.invalidField(field, parsed.error.issues[0]!.message);
     return parsed.data;
+  }
+
+  /** A schedule may not run one job more often than the plan allows (a six-field cron can fire every second). */
+  private assertInterval(definition: ValidJobDefinition, plan: PlanId): void {
+    const error = planIntervalError(definition.cron_expression, definition.time_zone, plan);
+    if (error) throw ApiError.invalidField(['body', 'cron_expression'], error);
   }
 
   /** A job may shorten the request time limit, never lengthen it past the server's. */
