@@ -39,11 +39,33 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 }
 
 /**
+ * Whether a request's Origin may use the server. Browsers send Origin with
+ * every cross-site request; clients that are not browsers send none and are
+ * let through (the Host check and the bind address guard them). A page on
+ * this machine (a loopback origin, any port: the Inspector's UI, say) is
+ * allowed; any other site only when listed with --allow-origin, so a web page
+ * the user visits cannot drive tools with this server's API key.
+ */
+export function originAllowed(origin: string | undefined, allowedOrigins: ReadonlySet<string>): boolean {
+  if (origin === undefined) return true;
+  if (allowedOrigins.has(origin.toLowerCase())) return true;
+  try {
+    const { protocol, hostname } = new URL(origin);
+    return (protocol === 'http:' || protocol === 'https:') && LOOPBACK.has(hostname.replace(/^\[(.*)\]$/, '$1'));
+  } catch {
+    // "null" (a sandboxed frame, a file:// page) and anything unreadable.
+    return false;
+  }
+}
+
+/**
  * The Streamable HTTP transport on `POST/GET/DELETE /mcp`, one MCP session
  * (and one McpServer) per client. Bound to loopback, it accepts only loopback
- * Host headers, so a web page cannot reach it through DNS rebinding.
+ * Host headers, so a web page cannot reach it through DNS rebinding; on any
+ * address it refuses browser requests from origins not allowed (originAllowed).
  */
-export async function startHttpServer(createSessionServer: () => McpServer, port: number, host: string): Promise<RunningHttpServer> {
+export async function startHttpServer(createSessionServer: () => McpServer, port: number, host: string, allowedOrigins: readonly string[] = []): Promise<RunningHttpServer> {
+  const origins = new Set(allowedOrigins.map((origin) => origin.toLowerCase()));
   const sessions = new Map<string, Session>();
   let allowedHosts: Set<string> | null = null;
 
@@ -58,6 +80,7 @@ export async function startHttpServer(createSessionServer: () => McpServer, port
     const path = (req.url ?? '/').split('?')[0];
     if (path !== MCP_PATH) return sendJsonRpcError(res, 404, `Not found: the MCP endpoint is ${MCP_PATH}`);
     if (allowedHosts && !allowedHosts.has((req.headers.host ?? '').toLowerCase())) return sendJsonRpcError(res, 403, `Invalid Host header: ${req.headers.host ?? ''}`);
+    if (!originAllowed(req.headers.origin, origins)) return sendJsonRpcError(res, 403, `Origin not allowed: ${req.headers.origin ?? ''} (start the server with --allow-origin ${req.headers.origin ?? ''} to allow it)`);
 
     const sessionId = req.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;

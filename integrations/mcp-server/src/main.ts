@@ -4,11 +4,13 @@ import { startHttpServer } from './http-server';
 import { createCronbeamServer } from './server';
 import { SERVER_VERSION } from './version';
 
-const USAGE = `Usage: cronbeam-mcp [--http PORT] [--host HOST]
+const USAGE = `Usage: cronbeam-mcp [--http PORT] [--host HOST] [--allow-origin ORIGIN ...]
 
 Runs the Cronbeam MCP server. Without options it speaks MCP over stdio (for
 Claude Desktop, Cursor, VS Code). With --http it serves the Streamable HTTP
-transport at http://HOST:PORT/mcp (HOST defaults to 127.0.0.1).
+transport at http://HOST:PORT/mcp (HOST defaults to 127.0.0.1). Browser
+requests are accepted from pages on this machine only, and from each
+--allow-origin (e.g. https://assistant.example).
 
 Environment: CRONBEAM_URL (default http://localhost:3000), CRONBEAM_API_KEY,
 CRONBEAM_USER_ID, CRONBEAM_TIMEOUT_MS (default 60000).`;
@@ -16,10 +18,11 @@ CRONBEAM_USER_ID, CRONBEAM_TIMEOUT_MS (default 60000).`;
 interface Options {
   http: number | null;
   host: string;
+  allowedOrigins: string[];
 }
 
 function parseArgs(argv: string[]): Options | string {
-  const options: Options = { http: null, host: '127.0.0.1' };
+  const options: Options = { http: null, host: '127.0.0.1', allowedOrigins: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--http') {
@@ -31,6 +34,11 @@ function parseArgs(argv: string[]): Options | string {
       const value = argv[++i];
       if (!value) return '--host needs a host name or address';
       options.host = value;
+    } else if (arg === '--allow-origin') {
+      const value = argv[++i];
+      const parsed = value && URL.canParse(value) ? new URL(value) : null;
+      if (!parsed || parsed.origin !== value.replace(/\/$/, '')) return `--allow-origin needs an origin such as https://assistant.example (got '${value ?? ''}')`;
+      options.allowedOrigins.push(parsed.origin);
     } else {
       return `Unknown option '${arg}'`;
     }
@@ -71,7 +79,7 @@ async function main(): Promise<void> {
   if (!['127.0.0.1', '::1', 'localhost'].includes(options.host)) {
     console.error(`cronbeam-mcp: listening on ${options.host}: anyone who can reach it acts with this server's API key; put authentication in front of it.`);
   }
-  const running = await startHttpServer(() => createCronbeamServer(settings), options.http, options.host);
+  const running = await startHttpServer(() => createCronbeamServer(settings), options.http, options.host, options.allowedOrigins);
   console.error(`cronbeam-mcp: Streamable HTTP on ${running.url}`);
   const stop = () => void running.close().finally(() => process.exit(0));
   process.once('SIGTERM', stop);

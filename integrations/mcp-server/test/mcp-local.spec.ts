@@ -1,6 +1,11 @@
 import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describeCron, nextRun, nextRuns, parseCron } from '@shared/cron';
 import { JOB_LIMITS, JOB_MESSAGES } from '@shared/jobs/job-rules';
 import { HTTP_METHODS } from '@shared/jobs/job-types';
@@ -51,6 +56,30 @@ describe('MCP server without a backend', () => {
         expect(tool.inputSchema.type).toBe('object');
         expect(tool.outputSchema?.type).toBe('object');
       }
+    });
+
+    it('describes every input in JSON Schema any client takes: no lists of types, whole numbers as integer, every field described', async () => {
+      const { tools } = await mcp.client.listTools();
+      const problems: string[] = [];
+      /** Walks a schema; `number` is allowed only where any number is meant (json_equals' alternatives). */
+      const walk = (schema: any, path: string, anyNumber = false): void => {
+        if (Array.isArray(schema.type)) problems.push(`${path}: type is a list ${JSON.stringify(schema.type)}`);
+        if (schema.type === 'number' && !anyNumber) problems.push(`${path}: number, not integer`);
+        for (const [name, property] of Object.entries<any>(schema.properties ?? {})) {
+          if (!property.description) problems.push(`${path}.${name}: no description`);
+          walk(property, `${path}.${name}`, name === 'json_equals');
+        }
+        for (const [index, option] of (schema.anyOf ?? []).entries()) walk(option, `${path}|${index}`, anyNumber);
+        if (schema.items) walk(schema.items, `${path}[]`);
+      };
+      for (const tool of tools) walk(tool.inputSchema, tool.name);
+      expect(problems).toEqual([]);
+      const schemaOf = (tool: string) => tools.find((t) => t.name === tool)!.inputSchema.properties as Record<string, any>;
+      expect(schemaOf('create_monitor').period_seconds.anyOf).toEqual([expect.objectContaining({ type: 'integer' }), { type: 'null' }]);
+      expect(schemaOf('update_monitor').grace_seconds.type).toBe('integer');
+      expect(schemaOf('next_cron_runs').count.type).toBe('integer');
+      const rules = schemaOf('create_job').response_rules.anyOf[0];
+      expect(rules.properties.json_equals.anyOf.map((option: { type: string }) => option.type)).toEqual(['string', 'number', 'boolean', 'null']);
     });
 
     it('annotates reading, destructive and idempotent tools', async () => {
@@ -244,6 +273,31 @@ describe('MCP server without a backend', () => {
   });
 
   describe('command line', () => {
+    it('packs into a public, MIT-licensed tarball that installs in an empty folder and answers an MCP client', async () => {
+      const work = mkdtempSync(join(tmpdir(), 'cronbeam-mcp-pack-'));
+      try {
+        const packageDir = join(__dirname, '..');
+        await run('npm', ['run', 'build'], { cwd: packageDir });
+        const [packed] = JSON.parse((await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: packageDir })).stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+        expect(packed!.files.map((file) => file.path).sort()).toEqual(['LICENSE', 'README.md', 'dist/cronbeam-mcp.js', 'package.json']);
+        expect(manifest).toMatchObject({ license: 'MIT', publishConfig: { access: 'public' } });
+        const project = join(work, 'project');
+        mkdirSync(project);
+        writeFileSync(join(project, 'package.json'), '{"name":"mcp-consumer","private":true}');
+        await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, packed!.filename)], { cwd: project });
+        const client = new Client({ name: 'pack-test', version: '1' });
+        await client.connect(new StdioClientTransport({ command: join(project, 'node_modules', '.bin', 'cronbeam-mcp'), env: { PATH: process.env.PATH ?? '', CRONBEAM_URL: 'http://127.0.0.1:9', CRONBEAM_API_KEY: 'cb_live_unused' }, stderr: 'pipe' }));
+        try {
+          expect(client.getServerVersion()).toMatchObject({ name: 'cronbeam', version: manifest.version });
+          expect((await client.listTools()).tools).toHaveLength(ALL_TOOLS.length);
+        } finally {
+          await client.close();
+        }
+      } finally {
+        rmSync(work, { recursive: true, force: true });
+      }
+    });
+
     it('prints usage with --help and the version with --version', async () => {
       const help = await run(process.execPath, [bin.binPath, '--help']);
       expect(help.stdout).toContain('--http PORT');
@@ -285,6 +339,38 @@ describe('MCP server without a backend', () => {
       } finally {
         await bad.close();
       }
+    });
+
+    it('refuses browser requests from other sites: Origin must be this machine or one given with --allow-origin', async () => {
+      const server = await HttpServerProcess.start(bin, { CRONBEAM_URL: 'http://127.0.0.1:9', CRONBEAM_API_KEY: 'cb_live_x' }, ['--http', '0', '--allow-origin', 'https://assistant.example']);
+      try {
+        const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+        // node:http, as a browser does, sends the Origin header as given.
+        const statusFrom = (origin?: string) =>
+          new Promise<{ status: number; body: string }>((done, fail) => {
+            const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(origin === undefined ? {} : { origin }) };
+            const req = request(server.url, { method: 'POST', headers }, (res) => {
+              let body = '';
+              res.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+              res.on('end', () => done({ status: res.statusCode ?? 0, body }));
+            });
+            req.on('error', fail);
+            req.end(initialize);
+          });
+        expect((await statusFrom()).status).toBe(200);
+        expect((await statusFrom('http://localhost:6274')).status).toBe(200);
+        expect((await statusFrom('http://127.0.0.1:5173')).status).toBe(200);
+        expect((await statusFrom('https://assistant.example')).status).toBe(200);
+        const foreign = await statusFrom('https://attacker.example');
+        expect(foreign.status).toBe(403);
+        expect(JSON.parse(foreign.body).error.message).toBe('Origin not allowed: https://attacker.example (start the server with --allow-origin https://attacker.example to allow it)');
+        expect((await statusFrom('null')).status).toBe(403);
+        expect((await statusFrom('http://localhost.attacker.example')).status).toBe(403);
+      } finally {
+        await server.stop();
+      }
+      const refused = await run(process.execPath, [bin.binPath, '--http', '0', '--allow-origin', 'https://assistant.example/path']).catch((error: { code: number; stderr: string }) => error);
+      expect(refused).toMatchObject({ code: 2, stderr: expect.stringContaining("--allow-origin needs an origin such as https://assistant.example (got 'https://assistant.example/path')") });
     });
 
     it('serves Streamable HTTP only to loopback Host headers', async () => {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { CRON_MESSAGES } from '@shared/cron/cron-messages';
 import { JOB_LIMITS, jobDefinitionSchema } from '@shared/jobs/job-rules';
-import { HTTP_METHODS, JOB_STATUSES, type Job, type JobLogEntry } from '@shared/jobs/job-types';
+import { HTTP_METHODS, JOB_STATUSES, type Job, type JobLogEntry, type ResponseRules } from '@shared/jobs/job-types';
+import { RESPONSE_RULE_MESSAGES } from '@shared/jobs/response-rules';
 
 /**
  * Tool arguments built from the shared job rules, so an assistant is held to
@@ -33,6 +34,42 @@ const descriptions = {
   auto_pause_after: 'Pause the job (with an alert) after this many failed runs in a row; null (default) never pauses it.',
 } as const;
 
+/**
+ * The response rules as the assistant sees them: each field described, and
+ * json_equals as four described alternatives (anyOf) rather than a list of
+ * types, which some clients refuse. The shared rule checks them after this
+ * (limits, the status list, the JSON path and the pair rule).
+ */
+const responseRulesFields = z
+  .strictObject(
+    {
+      expected_status: z
+        .string({ error: RESPONSE_RULE_MESSAGES.expectedStatus })
+        .optional()
+        .describe('Status codes and ranges from 100 to 599 that count as success, e.g. "200-299, 304". Default "200-299".'),
+      body_contains: z
+        .string({ error: RESPONSE_RULE_MESSAGES.bodyContains })
+        .describe('Text the response body must contain (case-sensitive).')
+        .nullable()
+        .optional()
+        .describe('Text the response body must contain (case-sensitive); null or left out: no body rule.'),
+      json_path: z
+        .string({ error: RESPONSE_RULE_MESSAGES.jsonPath })
+        .describe('A path such as $.status or $.items[0].ok.')
+        .nullable()
+        .optional()
+        .describe('Path into a JSON body, e.g. $.status or $.items[0].ok; goes with json_equals. Null or left out: no JSON rule.'),
+      json_equals: z
+        .union([z.string().describe('Text to equal.'), z.number().describe('A number to equal.'), z.boolean().describe('true or false.'), z.null().describe('JSON null.')], { error: RESPONSE_RULE_MESSAGES.jsonEquals })
+        .optional()
+        .describe('The value json_path must hold: text, a number, true, false or null. Without json_path: null or left out.'),
+    },
+    { error: (issue) => (issue.code === 'unrecognized_keys' ? `Unknown field: ${issue.keys.join(', ')}` : RESPONSE_RULE_MESSAGES.rules) },
+  )
+  .describe('The rules a response must meet.')
+  .nullable();
+const responseRulesInput = responseRulesFields.pipe(rules.response_rules.unwrap() as unknown as z.ZodType<ResponseRules | null, z.output<typeof responseRulesFields>>);
+
 /** A cron expression: typed as text for the assistant, checked by the shared cron rules. */
 export const cronExpression = z
   .string({ error: CRON_MESSAGES.required })
@@ -49,7 +86,7 @@ export const jobDefinitionFields = {
   body: rules.body.describe(descriptions.body),
   cron_expression: cronExpression,
   time_zone: z.string().default('UTC').pipe(rules.time_zone as unknown as z.ZodType<string, string>).describe(descriptions.time_zone),
-  response_rules: rules.response_rules.describe(descriptions.response_rules),
+  response_rules: responseRulesInput.default(null).describe(descriptions.response_rules),
   timeout_seconds: rules.timeout_seconds.describe(descriptions.timeout_seconds),
   auto_pause_after: rules.auto_pause_after.describe(descriptions.auto_pause_after),
   notify_on_failure: rules.notify_on_failure.describe(descriptions.notify_on_failure),
@@ -68,7 +105,7 @@ export const jobChangeFields = {
   body: rules.body.unwrap().optional().describe(descriptions.body),
   cron_expression: cronExpression.optional(),
   time_zone: z.string().pipe(rules.time_zone as unknown as z.ZodType<string, string>).optional().describe(descriptions.time_zone),
-  response_rules: rules.response_rules.unwrap().optional().describe(`Replaces all response rules; null turns them off. ${descriptions.response_rules}`),
+  response_rules: responseRulesInput.optional().describe(`Replaces all response rules; null turns them off. ${descriptions.response_rules}`),
   timeout_seconds: rules.timeout_seconds.unwrap().optional().describe(descriptions.timeout_seconds),
   auto_pause_after: rules.auto_pause_after.unwrap().optional().describe(descriptions.auto_pause_after),
   notify_on_failure: rules.notify_on_failure.unwrap().optional().describe(descriptions.notify_on_failure),

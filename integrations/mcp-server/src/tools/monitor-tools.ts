@@ -13,18 +13,36 @@ const monitorReference = z
   .min(1, 'monitor is required: give the monitor id or its name')
   .describe('The monitor: its monitor_id (from list_monitors) or its exact name (ignoring case).');
 
-/** Typed loosely on purpose: the API checks them with the shared monitor rules and answers 422 naming the field, which the tool passes on. */
+/**
+ * Typed loosely on purpose (ranges are not repeated here): the API checks them
+ * with the shared monitor rules and answers 422 naming the field, which the
+ * tool passes on. Whole numbers are typed integer, and each nullable field's
+ * type carries its own description, so the JSON Schema says "integer or null"
+ * with anyOf rather than a list of types, which some clients refuse.
+ */
 const definitionFields = {
   name: z.string().describe(`Name of the monitor, 1 to ${MONITOR_LIMITS.nameMaxLength} characters.`),
   period_seconds: z
     .number()
+    .int()
+    .describe('Seconds between pings.')
     .nullable()
     .optional()
     .describe(`Expect a ping every this many seconds (${MONITOR_LIMITS.minPeriodSeconds} to ${MONITOR_LIMITS.maxPeriodSeconds}). Give this or cron_expression, not both.`),
-  cron_expression: z.string().nullable().optional().describe('Expect a ping at each instant of this 5-field cron expression, read in time_zone. Give this or period_seconds, not both.'),
+  cron_expression: z
+    .string()
+    .describe('A 5-field cron expression.')
+    .nullable()
+    .optional()
+    .describe('Expect a ping at each instant of this 5-field cron expression, read in time_zone. Give this or period_seconds, not both.'),
   time_zone: z.string().optional().describe('IANA time zone of cron_expression, e.g. "Europe/Berlin" (default UTC); only with cron_expression.'),
-  grace_seconds: z.number().optional().describe(`How late a ping may be before the monitor goes down (0 to ${MONITOR_LIMITS.maxGraceSeconds}; default 60).`),
-  channel_ids: z.array(z.string()).nullable().optional().describe('Alert channel ids to alert besides the account email; null (default): every channel that takes all alerts.'),
+  grace_seconds: z.number().int().optional().describe(`How late a ping may be before the monitor goes down (0 to ${MONITOR_LIMITS.maxGraceSeconds}; default 60).`),
+  channel_ids: z
+    .array(z.string().describe('An alert channel id.'))
+    .describe('Alert channel ids.')
+    .nullable()
+    .optional()
+    .describe('Alert channel ids to alert besides the account email; null (default): every channel that takes all alerts.'),
 };
 
 export const monitorOutput = z.object({
