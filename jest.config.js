@@ -1,13 +1,14 @@
 /**
- * One jest run, six projects: unit (node), api (the real Nest app over HTTP),
+ * One jest run, seven projects: unit (node), api (the real Nest app over
+ * HTTP), api-once (API suites whose subject does not depend on the database),
  * web (React components in jsdom), browser (Chromium against the real app),
  * desktop (the Electron main process under Node) and integrations (the MCP
- * server and the n8n node against a real app). TypeScript is compiled by SWC
- * with decorator metadata, as in the build.
+ * server, the n8n node, the SDK and the CLI against a real app). TypeScript
+ * is compiled by SWC with decorator metadata, as in the build.
  *
  * CI runs unit and api on both databases (PostgreSQL and the embedded one);
- * web, browser, desktop and integrations do not depend on which database
- * serves them and run once, on PostgreSQL (see .ci/run).
+ * api-once, web, browser, desktop and integrations do not depend on which
+ * database serves them and run once, on PostgreSQL (see .ci/run).
  */
 const swc = (react) => [
   '@swc/jest',
@@ -27,6 +28,29 @@ const common = {
   moduleNameMapper: { '^@shared/(.*)$': '<rootDir>/shared/src/$1' },
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/out/'],
 };
+
+/**
+ * API suites that need a server (and so a database) but test something the
+ * database kind cannot change: the OpenAPI documents, public pages and their
+ * host guards, response headers, request parsing, the executor's address,
+ * redirect and connection policies, the client address behind proxies.
+ */
+const API_ONCE = [
+  'openapi',
+  'openapi-dashboard',
+  'openapi-contract',
+  'site-pages',
+  'site-host-guards',
+  'security-headers',
+  'security-linear-parsing',
+  'security-redirects',
+  'security-target-addresses',
+  'security-client-address',
+  'security-deployment-health-poll',
+  'ssrf-target-policy',
+  'executor-ssrf',
+  'reliability-hung-targets',
+].map((name) => `<rootDir>/test/api/${name}.e2e-spec.ts`);
 
 module.exports = {
   // A global option: jest ignores testTimeout inside project entries. Generous because
@@ -50,6 +74,14 @@ module.exports = {
       testEnvironment: 'node',
       transform: { '^.+\\.ts$': swc(false) },
       testMatch: ['<rootDir>/test/api/**/*.e2e-spec.ts'],
+      testPathIgnorePatterns: [...common.testPathIgnorePatterns, ...API_ONCE.map((file) => file.replace('<rootDir>', '').replace(/\./g, '\\.'))],
+    },
+    {
+      ...common,
+      displayName: 'api-once',
+      testEnvironment: 'node',
+      transform: { '^.+\\.ts$': swc(false) },
+      testMatch: API_ONCE,
     },
     {
       ...common,
