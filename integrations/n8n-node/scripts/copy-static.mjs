@@ -10,7 +10,7 @@ const outDir = join(packageDir, 'dist');
 function copyMatching(dir, test) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    // Dirent.isDirectory() is false for the nodes/shared/rules link, so shared/src is not walked.
+    // The entries of nodes/shared/rules are links to single shared files (Dirent.isDirectory() is false for them): nothing of shared/src is walked.
     if (entry.isDirectory()) copyMatching(path, test);
     else if (test(entry.name)) {
       const target = join(outDir, relative(packageDir, path));

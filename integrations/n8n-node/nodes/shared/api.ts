@@ -87,7 +87,7 @@ async function exchange(
     response = (await send({ ...request, json: true, returnFullResponse: true, ignoreHttpStatusErrors: true })) as IN8nHttpFullResponse;
   } catch (error) {
     // n8n wraps the socket error in a NodeApiError with a generic text; the cause says what happened.
-    const reason = ((error as Error).cause as Error | undefined)?.message ?? (error as Error).message;
+    const reason = socketErrorInWords(((error as Error).cause as Error | undefined)?.message ?? (error as Error).message);
     throw new NodeApiError(this.getNode(), { message: reason } as JsonObject, {
       message: `Cronbeam did not answer at ${request.url}: ${reason}`,
       itemIndex,
@@ -116,6 +116,29 @@ export async function cronbeamApiRequest<T>(
   const url = `${await credentialBaseUrl.call(this)}${path}`;
   const request = { method, url, ...(options.body === undefined ? {} : { body: options.body }) };
   return (await exchange.call(this, request, path, (r) => this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, r), options.itemIndex)) as T;
+}
+
+/**
+ * Socket error codes in words. NodeApiError replaces any message that contains
+ * such a code (ECONNREFUSED, ENOTFOUND…) with n8n's generic text for it, which
+ * would drop the URL this node names; n8n passes the socket error's own text
+ * (`connect ECONNREFUSED 127.0.0.1:3000`) as the cause.
+ */
+const SOCKET_ERRORS: ReadonlyArray<[code: string, words: string]> = [
+  ['ECONNREFUSED', 'the connection was refused (is Cronbeam running there, and is the Base URL right?)'],
+  ['ECONNRESET', 'the connection was closed unexpectedly'],
+  ['ENOTFOUND', 'the host name was not found (check the Base URL)'],
+  ['EAI_AGAIN', 'the host name could not be looked up (DNS)'],
+  ['GETADDRINFO', 'the host name could not be looked up (DNS)'],
+  ['ETIMEDOUT', 'the connection timed out'],
+  ['ECONNABORTED', 'the connection was aborted'],
+  ['EHOSTUNREACH', 'the host is unreachable'],
+  ['EADDRNOTAVAIL', 'the address is not available'],
+];
+
+function socketErrorInWords(reason: string): string {
+  const upper = reason.toUpperCase();
+  return SOCKET_ERRORS.find(([code]) => upper.includes(code))?.[1] ?? reason;
 }
 
 /**

@@ -170,7 +170,10 @@ export class N8nRuntime {
     try {
       return await this.httpRequest(authenticateRequest(this.credentialType, this.credentials, options));
     } catch (error) {
-      throw new NodeApiError(this.node, error as JsonObject);
+      // As n8n 2.x does: the socket error is kept as the cause (its message names the code, e.g. ECONNREFUSED).
+      const wrapped = new NodeApiError(this.node, error as JsonObject);
+      if (error instanceof Error) Object.defineProperty(wrapped, 'cause', { value: error });
+      throw wrapped;
     }
   }
 

@@ -1,0 +1,1 @@
+../../../../../../shared/src/jobs/job-limits.ts

@@ -1,0 +1,1 @@
+../../../../../../shared/src/notifications/monitor-types.ts

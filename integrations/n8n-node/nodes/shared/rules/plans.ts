@@ -1,0 +1,1 @@
+../../../../../shared/src/plans.ts
