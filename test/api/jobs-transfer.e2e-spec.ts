@@ -78,6 +78,7 @@ describe('clone, export and import of jobs', () => {
       response_rules: null,
       timeout_seconds: null,
       auto_pause_after: null,
+      alert_after_failures: 1,
       delivery: 'at_least_once',
       notify_on_failure: true,
     });

@@ -10,6 +10,7 @@ const monitor = (id: string, status: Monitor['status'], name = `monitor ${id}`):
   cron_expression: null,
   time_zone: 'UTC',
   grace_seconds: 0,
+  alert_after_misses: 1,
   channel_ids: null,
   status,
   last_ping_at: null,

@@ -25,6 +25,7 @@ describe('job definition rules', () => {
       response_rules: null,
       timeout_seconds: null,
       auto_pause_after: null,
+      alert_after_failures: 1,
       delivery: 'at_least_once',
     });
     expect(jobDefinitionSchema.parse(valid)).toMatchObject({ method: 'GET', headers: {}, body: '', notify_on_failure: false });

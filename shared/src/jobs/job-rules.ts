@@ -10,6 +10,8 @@ export { JOB_LIMITS, JOB_LOGS_LIMITS };
 /** The longest per-job timeout any server accepts; a server's own EXECUTION_TIMEOUT_MS may be lower. */
 export const JOB_TIMEOUT_CAP_SECONDS = 600;
 const AUTO_PAUSE_MAX = 1000;
+/** The most failed runs (or missed pings) in a row an alert may wait for. */
+export const ALERT_AFTER_MAX = 1000;
 
 /** Every text a user can see for a bad job definition; the web app, the API and the integrations show the same words. */
 export const JOB_MESSAGES = {
@@ -37,6 +39,7 @@ export const JOB_MESSAGES = {
   timeZone: TIME_ZONE_MESSAGE,
   timeout: RESPONSE_RULE_MESSAGES.timeout(JOB_TIMEOUT_CAP_SECONDS),
   autoPause: `auto_pause_after must be a whole number from 1 to ${AUTO_PAUSE_MAX} or null`,
+  alertAfterFailures: `alert_after_failures must be a whole number from 1 to ${ALERT_AFTER_MAX}`,
   unknownField: 'Unknown field',
   notAnObject: 'Request body must be a JSON object',
   fixErrors: 'Please fix the errors before submitting',
@@ -171,6 +174,12 @@ export const jobDefinitionSchema = z
         .nullable()
         .default(null),
       auto_pause_after: z.number({ error: JOB_MESSAGES.autoPause }).int(JOB_MESSAGES.autoPause).min(1, JOB_MESSAGES.autoPause).max(AUTO_PAUSE_MAX, JOB_MESSAGES.autoPause).nullable().default(null),
+      alert_after_failures: z
+        .number({ error: JOB_MESSAGES.alertAfterFailures })
+        .int(JOB_MESSAGES.alertAfterFailures)
+        .min(1, JOB_MESSAGES.alertAfterFailures)
+        .max(ALERT_AFTER_MAX, JOB_MESSAGES.alertAfterFailures)
+        .default(1),
       delivery: z.enum(DELIVERIES, { error: JOB_MESSAGES.delivery }).default(DEFAULT_DELIVERY),
       notify_on_failure: z.boolean({ error: JOB_MESSAGES.notifyOnFailure }).default(false),
       job_id: readOnly(readOnlyText('job_id')),

@@ -98,6 +98,7 @@ export function exportJobs(jobs: Job[], now = new Date()): JobExport {
       response_rules: j.response_rules,
       timeout_seconds: j.timeout_seconds,
       auto_pause_after: j.auto_pause_after,
+      alert_after_failures: j.alert_after_failures,
       delivery: j.delivery,
       notify_on_failure: j.notify_on_failure,
     })),

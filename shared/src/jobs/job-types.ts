@@ -84,6 +84,8 @@ export interface Job {
   timeout_seconds: number | null;
   /** Pause the job after this many failed runs in a row; null: never. */
   auto_pause_after: number | null;
+  /** Alert (with notify_on_failure) after this many failed runs in a row, and on the success that ends them; 1: at the first. */
+  alert_after_failures: number;
   /** After a crash, a run that may have reached its target is sent again or recorded as unknown. */
   delivery: Delivery;
   status: JobStatus;
@@ -114,6 +116,7 @@ export interface JobDefinition {
   response_rules?: Partial<ResponseRules> | null;
   timeout_seconds?: number | null;
   auto_pause_after?: number | null;
+  alert_after_failures?: number;
   delivery?: Delivery;
   notify_on_failure?: boolean;
 }

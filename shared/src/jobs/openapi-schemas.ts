@@ -1,5 +1,5 @@
 import type { ApiKeySummary } from './api-key-types';
-import { JOB_LIMITS } from './job-rules';
+import { ALERT_AFTER_MAX, JOB_LIMITS } from './job-rules';
 import { RESPONSE_RULE_LIMITS } from './response-rules';
 import { IMPORT_LIMITS, JOB_EXPORT_FORMAT, type JobExport, type JobImportItem, type JobImportRequest, type JobImportResult } from './job-transfer';
 import { DEFAULT_DELIVERY, DELIVERIES, HTTP_METHODS, JOB_STATUSES, type Job, type JobDefinition, type JobLimitExceeded, type JobLogEntry, type JobLogsResponse, type JobReadOnlyField } from './job-types';
@@ -101,6 +101,13 @@ const jobDefinitionProperties: ObjectSchema<JobDefinition>['properties'] = {
     minimum: 1,
     description: 'Pause the job (and email its owner) after this many failed runs in a row; null: never.',
   },
+  alert_after_failures: {
+    type: 'integer',
+    default: 1,
+    minimum: 1,
+    maximum: ALERT_AFTER_MAX,
+    description: 'With notify_on_failure: alert after this many failed runs in a row (a run fails once its retries are spent), and once on the success that ends them; 1: at the first failure.',
+  },
   delivery: {
     type: 'string',
     enum: DELIVERIES,
@@ -136,7 +143,7 @@ export const JOB_DEFINITION_SCHEMA: ObjectSchema<JobDefinition & Partial<Pick<Jo
 
 export const JOB_SCHEMA: ObjectSchema<Job> = {
   type: 'object',
-  required: ['job_id', 'name', 'url', 'method', 'headers', 'body', 'cron_expression', 'time_zone', 'response_rules', 'timeout_seconds', 'auto_pause_after', 'delivery', 'status', 'notify_on_failure', 'next_run_at', 'last_run_at', 'created_at', 'updated_at'],
+  required: ['job_id', 'name', 'url', 'method', 'headers', 'body', 'cron_expression', 'time_zone', 'response_rules', 'timeout_seconds', 'auto_pause_after', 'alert_after_failures', 'delivery', 'status', 'notify_on_failure', 'next_run_at', 'last_run_at', 'created_at', 'updated_at'],
   properties: {
     ...jobDefinitionProperties,
     ...readOnlyJobProperties,

@@ -29,6 +29,8 @@ export interface Monitor {
   cron_expression: string | null;
   time_zone: string;
   grace_seconds: number;
+  /** Missed deadlines in a row that take the monitor down (and alert); 1: the first. A failure ping takes it down at once. */
+  alert_after_misses: number;
   /** Alert channels besides the account email; null: every channel that takes all alerts. */
   channel_ids: string[] | null;
   status: MonitorStatus;

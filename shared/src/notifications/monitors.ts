@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { cronError } from '../cron/cron-parse';
 import { DEFAULT_TIME_ZONE, TIME_ZONE_MESSAGE, isTimeZone } from '../cron/time-zone';
+import { ALERT_AFTER_MAX } from '../jobs/job-rules';
 import { MONITOR_LIMITS } from './monitor-types';
 
 export { MONITOR_LIMITS, MONITOR_STATUSES, type Monitor, type MonitorEvent, type MonitorEventKind, type MonitorStatus } from './monitor-types';
@@ -14,6 +15,7 @@ export const MONITOR_MESSAGES = {
   timeZoneWithoutCron: 'time_zone applies to a cron_expression only',
   channelIds: 'channel_ids must be null (every channel that takes all alerts) or a list of your alert channel ids',
   unknownChannel: 'channel_ids names an alert channel that is not yours',
+  alertAfterMisses: `alert_after_misses must be a whole number from 1 to ${ALERT_AFTER_MAX}`,
   notFound: 'Monitor not found',
   unknownPing: 'Unknown ping URL',
 } as const;
@@ -33,7 +35,9 @@ const cronSchema = z
  * A monitor definition, for create and for update (PUT replaces it whole).
  * The expected schedule is either a period (a ping every N seconds) or a cron
  * expression in a time zone (a ping at each of its instants); either way a
- * ping later than the grace time after it is missed.
+ * ping later than the grace time after it is missed. The monitor goes down
+ * (and alerts) at its alert_after_misses-th missed deadline in a row, or at
+ * once on a failure ping.
  */
 export const monitorSchema = z
   .strictObject(
@@ -49,6 +53,7 @@ export const monitorSchema = z
         .transform((value) => value as string)
         .default(DEFAULT_TIME_ZONE),
       grace_seconds: whole(MONITOR_MESSAGES.grace, 0, MONITOR_LIMITS.maxGraceSeconds).default(60),
+      alert_after_misses: whole(MONITOR_MESSAGES.alertAfterMisses, 1, ALERT_AFTER_MAX).default(1),
       channel_ids: z
         .array(z.string({ error: MONITOR_MESSAGES.channelIds }), { error: MONITOR_MESSAGES.channelIds })
         .max(100, MONITOR_MESSAGES.channelIds)

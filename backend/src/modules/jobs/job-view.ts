@@ -17,6 +17,7 @@ export function toJob(job: JobEntity): Job {
     response_rules: job.responseRules,
     timeout_seconds: job.timeoutMs === null ? null : job.timeoutMs / 1000,
     auto_pause_after: job.autoPauseAfter,
+    alert_after_failures: job.alertAfterFailures,
     delivery: job.delivery,
     status: job.status,
     notify_on_failure: job.notifyOnFailure,

@@ -41,6 +41,10 @@ export class JobEntity {
   @Column('integer', { name: 'auto_pause_after', nullable: true })
   autoPauseAfter: number | null;
 
+  /** With notifyOnFailure: alert after this many failed runs in a row (1: the first). */
+  @Column('integer', { name: 'alert_after_failures', default: 1 })
+  alertAfterFailures: number;
+
   /** After a crash, a run that may have reached its target is sent again or recorded as unknown. */
   @Column('text', { default: DEFAULT_DELIVERY })
   delivery: Delivery;

@@ -12,7 +12,7 @@ import { JobEntity } from './job.entity';
 const HELD = HELD_JOB_STATUSES.map((s) => `'${s}'`).join(', ');
 
 /** The definition columns a user writes; status and run times belong to the scheduler. */
-export type JobDefinitionColumns = Pick<JobEntity, 'name' | 'url' | 'method' | 'headers' | 'body' | 'cronExpression' | 'timeZone' | 'responseRules' | 'timeoutMs' | 'autoPauseAfter' | 'delivery' | 'notifyOnFailure'>;
+export type JobDefinitionColumns = Pick<JobEntity, 'name' | 'url' | 'method' | 'headers' | 'body' | 'cronExpression' | 'timeZone' | 'responseRules' | 'timeoutMs' | 'autoPauseAfter' | 'alertAfterFailures' | 'delivery' | 'notifyOnFailure'>;
 
 /** What executing a job needs, by job id. */
 export interface JobRequestRow {
@@ -66,7 +66,7 @@ const HEADERS_COLUMN: SealedColumn = { table: 'jobs', column: 'headers', id: 'id
 
 /** The columns a job is answered with, read as they are stored (no entity hydration on the hot reads). */
 const JOB_COLUMNS =
-  'id, user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms, auto_pause_after, delivery, status, notify_on_failure, next_run_at, last_run_at, created_at, updated_at';
+  'id, user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms, auto_pause_after, alert_after_failures, delivery, status, notify_on_failure, next_run_at, last_run_at, created_at, updated_at';
 
 interface JobRow {
   id: string;
@@ -82,6 +82,7 @@ interface JobRow {
   response_rules: ResponseRules | null;
   timeout_ms: number | null;
   auto_pause_after: number | null;
+  alert_after_failures: number;
   delivery: Delivery;
   status: JobStatus;
   notify_on_failure: boolean;
@@ -105,6 +106,7 @@ function fromRow(row: JobRow, headers: Record<string, string>): JobEntity {
     responseRules: row.response_rules,
     timeoutMs: row.timeout_ms,
     autoPauseAfter: row.auto_pause_after,
+    alertAfterFailures: row.alert_after_failures,
     delivery: row.delivery,
     status: row.status,
     notifyOnFailure: row.notify_on_failure,
@@ -198,6 +200,7 @@ export class JobsRepository implements OnModuleInit {
         response_rules: j.responseRules,
         timeout_ms: j.timeoutMs,
         auto_pause_after: j.autoPauseAfter,
+        alert_after_failures: j.alertAfterFailures,
         delivery: j.delivery,
         status: j.status,
         notify_on_failure: j.notifyOnFailure,
@@ -206,13 +209,13 @@ export class JobsRepository implements OnModuleInit {
     });
     const inserted: JobRow[] = await tx.query(
       `INSERT INTO jobs (id, user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms,
-                         auto_pause_after, delivery, status, notify_on_failure, next_run_at, created_at, updated_at)
+                         auto_pause_after, alert_after_failures, delivery, status, notify_on_failure, next_run_at, created_at, updated_at)
        SELECT r.id, $1, r.name, r.url, r.method, r.headers, r.body, r.cron_expression, r.time_zone, r.response_rules, r.timeout_ms,
-              r.auto_pause_after, r.delivery, r.status, r.notify_on_failure, r.next_run_at,
+              r.auto_pause_after, r.alert_after_failures, r.delivery, r.status, r.notify_on_failure, r.next_run_at,
               now() + (o.n - 1) * interval '1 microsecond', now() + (o.n - 1) * interval '1 microsecond'
          FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS o(item, n)
          CROSS JOIN LATERAL jsonb_to_record(o.item) AS r(id uuid, name text, url text, method text, headers text, body text, cron_expression text,
-              time_zone text, response_rules jsonb, timeout_ms integer, auto_pause_after integer, delivery text, status text, notify_on_failure boolean,
+              time_zone text, response_rules jsonb, timeout_ms integer, auto_pause_after integer, alert_after_failures integer, delivery text, status text, notify_on_failure boolean,
               next_run_at timestamptz)
        RETURNING ${JOB_COLUMNS}`,
       [userId, JSON.stringify(rows)],

@@ -14,6 +14,9 @@ export interface MonitorRow {
   cron_expression: string | null;
   time_zone: string;
   grace_seconds: number;
+  alert_after_misses: number;
+  /** Deadlines missed since the last ping, while fewer than alert_after_misses. */
+  missed_deadlines: number;
   channel_ids: string[] | null;
   status: MonitorStatus;
   last_ping_at: Date | null;
@@ -27,7 +30,7 @@ export interface MonitorRow {
 }
 
 /** The fields a user sets (create and update). */
-export type MonitorFields = Pick<MonitorRow, 'name' | 'period_seconds' | 'cron_expression' | 'time_zone' | 'grace_seconds' | 'channel_ids'>;
+export type MonitorFields = Pick<MonitorRow, 'name' | 'period_seconds' | 'cron_expression' | 'time_zone' | 'grace_seconds' | 'alert_after_misses' | 'channel_ids'>;
 
 /** A monitor whose status a ping or the sweep just changed, with its status before. */
 export type ChangedMonitorRow = MonitorRow & { was: MonitorStatus };
@@ -63,9 +66,9 @@ export class MonitorsRepository {
   /** Inserts a monitor, on the creating transaction `tx` (JobLimitService.createWithin's). */
   async insert(tx: Queryable, userId: string, token: string, f: MonitorFields): Promise<MonitorRow> {
     const [row]: MonitorRow[] = await tx.query(
-      `INSERT INTO monitors (user_id, token, name, period_seconds, cron_expression, time_zone, grace_seconds, channel_ids)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::uuid[]) RETURNING *`,
-      [userId, token, f.name, f.period_seconds, f.cron_expression, f.time_zone, f.grace_seconds, f.channel_ids],
+      `INSERT INTO monitors (user_id, token, name, period_seconds, cron_expression, time_zone, grace_seconds, channel_ids, alert_after_misses)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::uuid[], $9) RETURNING *`,
+      [userId, token, f.name, f.period_seconds, f.cron_expression, f.time_zone, f.grace_seconds, f.channel_ids, f.alert_after_misses],
     );
     return row!;
   }
@@ -74,9 +77,9 @@ export class MonitorsRepository {
   async updateOwned(userId: string, monitorId: string, f: MonitorFields, dueAt: Date | null): Promise<MonitorRow | null> {
     const [row] = returnedRows<MonitorRow>(await this.db.query(
       `UPDATE monitors SET name = $3, period_seconds = $4, cron_expression = $5, time_zone = $6, grace_seconds = $7, channel_ids = $8::uuid[],
-         due_at = CASE WHEN status = 'up' THEN $9::timestamptz ELSE due_at END
+         due_at = CASE WHEN status = 'up' THEN $9::timestamptz ELSE due_at END, alert_after_misses = $10
        WHERE id = $1 AND user_id = $2 RETURNING *`,
-      [monitorId, userId, f.name, f.period_seconds, f.cron_expression, f.time_zone, f.grace_seconds, f.channel_ids, dueAt],
+      [monitorId, userId, f.name, f.period_seconds, f.cron_expression, f.time_zone, f.grace_seconds, f.channel_ids, dueAt, f.alert_after_misses],
     ));
     return row ?? null;
   }
@@ -103,7 +106,7 @@ export class MonitorsRepository {
       `UPDATE monitors m SET last_ping_at = $3::timestamptz,
          status = CASE WHEN o.status = 'paused' THEN 'paused' ELSE 'up' END,
          last_duration_ms = CASE WHEN o.started_at IS NOT NULL THEN GREATEST(0, (extract(epoch FROM $3::timestamptz - o.started_at) * 1000)::int) ELSE NULL END,
-         started_at = NULL,
+         started_at = NULL, missed_deadlines = 0,
          due_at = CASE WHEN o.status = 'paused' THEN NULL ELSE $2::timestamptz END
        FROM monitors o WHERE o.id = m.id AND m.id = $1
        RETURNING m.*, o.status AS was`,
@@ -130,9 +133,28 @@ export class MonitorsRepository {
     await this.db.query(`UPDATE monitors SET started_at = now() WHERE id = $1`, [monitorId]);
   }
 
-  /** Monitors whose ping is overdue by more than their grace time go down; answers them. */
-  async overdue(): Promise<MonitorRow[]> {
-    return returnedRows<MonitorRow>(await this.db.query(`UPDATE monitors SET status = 'down', due_at = NULL, episode_id = gen_random_uuid(), episode_started_at = now() WHERE status = 'up' AND due_at < now() RETURNING *`));
+  /** Up monitors whose deadline (ping time plus grace) has passed. */
+  overdue(): Promise<MonitorRow[]> {
+    return this.db.query(`SELECT * FROM monitors WHERE status = 'up' AND due_at < now() ORDER BY due_at LIMIT 500`);
+  }
+
+  /**
+   * Counts the missed deadline `dueAt`: the monitor goes down (a new episode)
+   * at its alert_after_misses-th in a row, else waits for `nextDueAt`. Null
+   * when the deadline was already counted (by another instance) or met.
+   */
+  async missed(monitorId: string, dueAt: Date, nextDueAt: Date | null): Promise<MonitorRow | null> {
+    const down = `(missed_deadlines + 1 >= alert_after_misses OR $3::timestamptz IS NULL)`;
+    const [row] = returnedRows<MonitorRow>(await this.db.query(
+      `UPDATE monitors SET missed_deadlines = CASE WHEN ${down} THEN 0 ELSE missed_deadlines + 1 END,
+         status = CASE WHEN ${down} THEN 'down' ELSE status END,
+         due_at = CASE WHEN ${down} THEN NULL ELSE $3::timestamptz END,
+         episode_id = CASE WHEN ${down} THEN gen_random_uuid() ELSE episode_id END,
+         episode_started_at = CASE WHEN ${down} THEN now() ELSE episode_started_at END
+       WHERE id = $1 AND status = 'up' AND due_at = $2::timestamptz RETURNING *`,
+      [monitorId, dueAt, nextDueAt],
+    ));
+    return row ?? null;
   }
 
   async logEvent(monitorId: string, kind: MonitorEventKind, durationMs: number | null): Promise<void> {

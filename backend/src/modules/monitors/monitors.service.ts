@@ -120,9 +120,14 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
 
   private async markOverdue(): Promise<void> {
     try {
-      for (const row of await this.monitors.overdue()) {
+      for (const overdue of await this.monitors.overdue()) {
+        // The next deadline after a missed one: the schedule's next expected ping after the missed one, plus grace.
+        const missedDue = new Date(overdue.due_at!);
+        const row = await this.monitors.missed(overdue.id, missedDue, deadline(overdue, new Date(missedDue.getTime() - overdue.grace_seconds * 1000)));
+        if (!row) continue;
         await this.monitors.logEvent(row.id, 'missed', null);
-        this.alert(row, 'failed', `No ping ${expectation(row)} plus ${row.grace_seconds} s grace.`);
+        const inARow = row.alert_after_misses > 1 ? ` (${row.alert_after_misses} deadlines missed in a row)` : '';
+        if (row.status === 'down') this.alert(row, 'failed', `No ping ${expectation(row)} plus ${row.grace_seconds} s grace${inARow}.`);
       }
       if (Date.now() - this.lastPrune >= PRUNE_EVERY_MS) {
         this.lastPrune = Date.now();
@@ -170,6 +175,7 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
       cron_expression: d.cron_expression,
       time_zone: d.time_zone,
       grace_seconds: d.grace_seconds,
+      alert_after_misses: d.alert_after_misses,
       channel_ids: d.channel_ids ? [...new Set(d.channel_ids)] : null,
     };
   }
@@ -188,6 +194,7 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
       cron_expression: row.cron_expression,
       time_zone: row.time_zone,
       grace_seconds: row.grace_seconds,
+      alert_after_misses: row.alert_after_misses,
       channel_ids: row.channel_ids,
       status: row.status,
       last_ping_at: iso(row.last_ping_at),

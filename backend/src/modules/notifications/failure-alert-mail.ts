@@ -5,6 +5,8 @@ export interface AlertRecipient {
   email: string;
   jobName: string;
   jobUrl: string;
+  /** The job's alert_after_failures: the failure mail says how many runs failed in a row when it waited for more than one. */
+  alertAfterFailures: number;
 }
 
 function cause(outcome: ExecutionOutcome): string {
@@ -18,7 +20,7 @@ export function failureMail(to: AlertRecipient, outcome: ExecutionOutcome, dashb
     to: to.email,
     subject: `Cronbeam: job "${to.jobName}" failed`,
     text: [
-      `Your job "${to.jobName}" failed${attempts}.`,
+      `Your job "${to.jobName}" failed${attempts}.${to.alertAfterFailures > 1 ? ` That makes ${to.alertAfterFailures} failed runs in a row.` : ''}`,
       '',
       `Target: ${to.jobUrl}`,
       `Scheduled for: ${outcome.scheduledFor.toISOString()}`,

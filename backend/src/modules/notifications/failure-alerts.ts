@@ -11,9 +11,10 @@ import { JobAlertStatesRepository } from './job-alert-states.repository';
 
 /**
  * Failure alerts for jobs with notify_on_failure: one email when a failure
- * episode starts (a run failed and no retry is left), none for its retries or
- * further failures, and one when the job succeeds again. The episode flag
- * flips atomically in the database, so two instances never both send.
+ * episode starts (the job's alert_after_failures-th failed run in a row; a
+ * run fails when no retry is left), none for its retries or further
+ * failures, and one when the job succeeds again. The count and the episode
+ * flag change atomically in the database, so two instances never both send.
  */
 @Injectable()
 export class FailureAlerts implements OnModuleInit, OnModuleDestroy {
@@ -71,21 +72,26 @@ export class FailureAlerts implements OnModuleInit, OnModuleDestroy {
 
   private async handle(outcome: ExecutionOutcome): Promise<void> {
     try {
-      const episode = outcome.status === 'failed' ? await this.alertStates.markFailing(outcome.jobId) : await this.alertStates.markRecovered(outcome.jobId);
+      const failed = outcome.status === 'failed';
+      // A failure needs the job's threshold (and its names); a success reads nothing unless it ends an episode.
+      const known = failed ? await this.recipient(outcome.userId, outcome.jobId) : null;
+      if (failed && !known) return;
+      const episode = failed ? await this.alertStates.markFailed(outcome.jobId, known!.alertAfterFailures) : await this.alertStates.markRecovered(outcome.jobId);
       if (!episode) return;
-      const recipient = await this.recipient(outcome.userId, outcome.jobId);
+      const recipient = known ?? (await this.recipient(outcome.userId, outcome.jobId));
       if (!recipient) return;
       const dashboard = `${this.config.publicUrl}/dashboard`;
-      await this.mail.send(outcome.status === 'failed' ? failureMail(recipient, outcome, dashboard) : recoveryMail(recipient, outcome, dashboard));
+      await this.mail.send(failed ? failureMail(recipient, outcome, dashboard) : recoveryMail(recipient, outcome, dashboard));
       // The same episode rule for the user's channels: one alert when it opens, one when it closes.
       // Not awaited: a channel's retries must not hold up the alerts of other jobs behind it.
-      const failed = outcome.status === 'failed';
       const cause = outcome.errorMessage ?? (outcome.responseCode ? `HTTP ${outcome.responseCode}` : 'unknown error');
+      const last = `after ${outcome.attempt} attempt(s): ${cause}`;
+      const failure = recipient.alertAfterFailures > 1 ? `${recipient.alertAfterFailures} runs failed in a row; the last failed ${last}` : `Failed ${last}`;
       this.toChannels(outcome.userId, outcome.jobId, {
         event: failed ? 'failed' : 'recovered',
         jobName: recipient.jobName,
         jobUrl: recipient.jobUrl,
-        detail: failed ? `Failed after ${outcome.attempt} attempt(s): ${cause}` : `Succeeded again at ${outcome.executedAt.toISOString()} (HTTP ${outcome.responseCode}).`,
+        detail: failed ? failure : `Succeeded again at ${outcome.executedAt.toISOString()} (HTTP ${outcome.responseCode}).`,
         at: outcome.executedAt,
         episodeId: episode.id,
         episodeStartedAt: episode.startedAt,
@@ -102,6 +108,6 @@ export class FailureAlerts implements OnModuleInit, OnModuleDestroy {
   /** The job's owner and what the mail names; null when the job or its owner was deleted meanwhile. */
   private async recipient(userId: string, jobId: string): Promise<AlertRecipient | null> {
     const [job, user] = await Promise.all([this.jobs.get(userId, jobId).catch(() => null), this.users.findById(userId)]);
-    return job && user ? { email: user.email, jobName: job.name, jobUrl: job.url } : null;
+    return job && user ? { email: user.email, jobName: job.name, jobUrl: job.url, alertAfterFailures: job.alert_after_failures } : null;
   }
 }

@@ -8,6 +8,7 @@ export interface MonitorInput {
   cron_expression: string | null;
   time_zone?: string;
   grace_seconds: number;
+  alert_after_misses: number;
   channel_ids: string[] | null;
 }
 

@@ -18,6 +18,7 @@ const job: Job = {
   response_rules: null,
   timeout_seconds: null,
   auto_pause_after: null,
+  alert_after_failures: 1,
   delivery: 'at_least_once',
   status: 'failed',
   notify_on_failure: true,

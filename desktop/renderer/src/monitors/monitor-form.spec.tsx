@@ -15,6 +15,7 @@ const saved: Monitor = {
   cron_expression: null,
   time_zone: 'UTC',
   grace_seconds: 300,
+  alert_after_misses: 1,
   channel_ids: null,
   status: 'new',
   last_ping_at: null,
@@ -36,9 +37,11 @@ describe('monitor form', () => {
     await userEvent.type(screen.getByLabelText('Period', { exact: true }), '2');
     await userEvent.click(screen.getByLabelText('Channels that take every alert'));
     await userEvent.click(screen.getByLabelText(/ops/));
+    await userEvent.clear(screen.getByLabelText('Alert after missed pings in a row'));
+    await userEvent.type(screen.getByLabelText('Alert after missed pings in a row'), '3');
     await userEvent.click(screen.getByRole('button', { name: 'Create Monitor' }));
     await waitFor(() => expect(onSaved).toHaveBeenCalledWith(saved));
-    expect(calls[0]!.body).toEqual({ name: 'backup', period_seconds: 7200, cron_expression: null, grace_seconds: 300, channel_ids: ['c1'] });
+    expect(calls[0]!.body).toEqual({ name: 'backup', period_seconds: 7200, cron_expression: null, grace_seconds: 300, alert_after_misses: 3, channel_ids: ['c1'] });
   });
 
   it('shows the server’s message beside the field it names, and the quota dialog at the job limit', async () => {
@@ -49,6 +52,11 @@ describe('monitor form', () => {
     expect(screen.getByLabelText('Period unit')).toHaveValue('hours');
     await userEvent.click(screen.getByRole('button', { name: 'Save Monitor' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('grace_seconds must be a whole number');
+
+    answer = { status: 422, body: { detail: [{ loc: ['body', 'alert_after_misses'], msg: 'alert_after_misses must be a whole number from 1 to 1000', type: 'value_error' }] } };
+    await userEvent.click(screen.getByRole('button', { name: 'Save Monitor' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('alert_after_misses must be a whole number from 1 to 1000');
+    expect(screen.getByLabelText('Alert after missed pings in a row')).toHaveAttribute('aria-invalid', 'true');
 
     answer = { status: 403, body: { detail: { error: 'Job limit exceeded', plan: 'free', job_count: 2, max_jobs: 2 } } };
     await userEvent.click(screen.getByRole('button', { name: 'Save Monitor' }));

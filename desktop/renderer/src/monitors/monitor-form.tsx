@@ -9,7 +9,7 @@ import { SchedulePicker } from '../jobs/schedule/schedule-picker';
 import { notify } from '../ui/toasts';
 import { UNITS, splitSeconds, type Unit } from './monitor-format';
 
-const FIELDS = ['name', 'period_seconds', 'cron_expression', 'time_zone', 'grace_seconds', 'channel_ids'] as const;
+const FIELDS = ['name', 'period_seconds', 'cron_expression', 'time_zone', 'grace_seconds', 'alert_after_misses', 'channel_ids'] as const;
 type FieldErrors = Partial<Record<(typeof FIELDS)[number] | 'form', string>>;
 
 interface MonitorFormProps {
@@ -37,6 +37,7 @@ export function MonitorForm({ monitor, channels, onSaved, onCancel }: MonitorFor
   const [timeZone, setTimeZone] = useState(monitor?.time_zone ?? DEFAULT_TIME_ZONE);
   const [graceValue, setGraceValue] = useState(String(grace.value));
   const [graceUnit, setGraceUnit] = useState<Unit>(grace.unit);
+  const [alertAfter, setAlertAfter] = useState(String(monitor?.alert_after_misses ?? 1));
   const [chosen, setChosen] = useState<string[] | null>(monitor?.channel_ids ?? null);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [limit, setLimit] = useState<JobLimitDetail | null>(null);
@@ -52,6 +53,7 @@ export function MonitorForm({ monitor, channels, onSaved, onCancel }: MonitorFor
       cron_expression: kind === 'cron' ? cron : null,
       ...(kind === 'cron' ? { time_zone: timeZone } : {}),
       grace_seconds: seconds(graceValue, graceUnit),
+      alert_after_misses: alertAfter.trim() === '' ? 1 : Number(alertAfter),
       channel_ids: chosen,
     };
     setBusy(true);
@@ -136,8 +138,25 @@ export function MonitorForm({ monitor, channels, onSaved, onCancel }: MonitorFor
             ))}
           </select>
         </div>
-        <span className="field-hint">How late a ping may be before the monitor is down and you are alerted.</span>
+        <span className="field-hint">How late a ping may be before its deadline counts as missed.</span>
         {fieldError('grace_seconds')}
+      </div>
+      <div className="field">
+        <label htmlFor={`${ids}-alert-after`}>Alert after missed pings in a row</label>
+        <input
+          id={`${ids}-alert-after`}
+          type="number"
+          min={1}
+          inputMode="numeric"
+          value={alertAfter}
+          onChange={(e) => setAlertAfter(e.target.value)}
+          aria-invalid={Boolean(errors.alert_after_misses)}
+          aria-describedby={`${ids}-alert-after-hint`}
+        />
+        <span id={`${ids}-alert-after-hint`} className="field-hint">
+          1 marks the monitor down and alerts at the first missed deadline; 3 waits for three in a row. A /fail ping alerts at once.
+        </span>
+        {fieldError('alert_after_misses')}
       </div>
       <fieldset className="field">
         <legend className="field-label">Alert channels</legend>

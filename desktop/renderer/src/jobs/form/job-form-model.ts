@@ -25,12 +25,14 @@ export interface JobFormValues {
   json_equals: string;
   timeout_seconds: string;
   auto_pause_after: string;
+  /** With alerts on: failed runs in a row before the alert; empty means 1. */
+  alert_after_failures: string;
   /** After a crash, a run that may have reached its target is sent again or recorded as unknown. */
   delivery: Delivery;
 }
 
 /** The fields whose messages the form shows next to them. */
-export type JobFormField = 'name' | 'url' | 'method' | 'headers' | 'body' | 'cron_expression' | 'time_zone' | 'notify_on_failure' | 'response_rules' | 'timeout_seconds' | 'auto_pause_after';
+export type JobFormField = 'name' | 'url' | 'method' | 'headers' | 'body' | 'cron_expression' | 'time_zone' | 'notify_on_failure' | 'response_rules' | 'timeout_seconds' | 'auto_pause_after' | 'alert_after_failures';
 export type JobFormErrors = Partial<Record<JobFormField, string>>;
 
 let nextRowId = 1;
@@ -51,6 +53,7 @@ export const EMPTY_FORM: JobFormValues = {
   json_equals: '',
   timeout_seconds: '',
   auto_pause_after: '',
+  alert_after_failures: '1',
   delivery: DEFAULT_DELIVERY,
 };
 
@@ -90,6 +93,7 @@ export function valuesFromJob(job: Job): JobFormValues {
     json_equals: job.response_rules?.json_path ? JSON.stringify(job.response_rules.json_equals) : '',
     timeout_seconds: job.timeout_seconds === null || job.timeout_seconds === undefined ? '' : String(job.timeout_seconds),
     auto_pause_after: job.auto_pause_after === null || job.auto_pause_after === undefined ? '' : String(job.auto_pause_after),
+    alert_after_failures: String(job.alert_after_failures ?? 1),
     delivery: job.delivery ?? DEFAULT_DELIVERY,
   };
 }
@@ -118,6 +122,7 @@ export function definitionFromValues(values: JobFormValues): JobDefinition {
     response_rules: rulesFromValues(values),
     timeout_seconds: numberOf(values.timeout_seconds) as number | null,
     auto_pause_after: numberOf(values.auto_pause_after) as number | null,
+    alert_after_failures: (numberOf(values.alert_after_failures) ?? 1) as number,
     delivery: values.delivery,
   };
 }

@@ -115,6 +115,7 @@ describe('job form rules', () => {
       response_rules: null,
       timeout_seconds: null,
       auto_pause_after: null,
+      alert_after_failures: 1,
       delivery: 'at_least_once',
     });
   });
@@ -132,6 +133,7 @@ describe('job form rules', () => {
       response_rules: null,
       timeout_seconds: null,
       auto_pause_after: null,
+      alert_after_failures: 1,
       delivery: 'at_most_once',
       notify_on_failure: false,
       last_run_at: null,
@@ -167,6 +169,25 @@ describe('job form rules', () => {
       timeout_seconds: 5,
       auto_pause_after: 3,
     });
+  });
+
+  it('asks how many failed runs in a row to wait for once alerts are on, checks it and sends it', async () => {
+    const { calls } = installFakeApi({ 'GET /jobs': { status: 200, body: [] }, 'POST /jobs': { status: 201, body: created } });
+    renderForm();
+    await userEvent.type(name(), 'flaky-job');
+    await userEvent.type(url(), 'https://example.com/flaky');
+    expect(screen.queryByLabelText('Alert after failed runs in a row')).not.toBeInTheDocument();
+    fireEvent.click(screen.getByLabelText('Alert me when a run fails'));
+    const threshold = screen.getByLabelText('Alert after failed runs in a row');
+    expect(threshold).toHaveValue(1);
+    fireEvent.change(threshold, { target: { value: '0' } });
+    fireEvent.blur(threshold);
+    expect(await screen.findByText('alert_after_failures must be a whole number from 1 to 1000')).toBeInTheDocument();
+    fireEvent.change(threshold, { target: { value: '3' } });
+    fireEvent.click(submit());
+    await waitFor(() => expect(saving(calls).map((c) => `${c.method} ${c.path}`)).toEqual(['GET /jobs', 'POST /jobs']));
+    expect(saving(calls)[1].body).toMatchObject({ notify_on_failure: true, alert_after_failures: 3 });
+    expect(valuesFromJob({ ...(saving(calls)[1].body as Job), alert_after_failures: 5 }).alert_after_failures).toBe('5');
   });
 
   it('reads the schedule in the chosen time zone: previews show local and UTC times, the zone is sent', async () => {

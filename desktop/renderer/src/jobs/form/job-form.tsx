@@ -265,6 +265,30 @@ export function JobForm({ job, onSaved, onCancel }: JobFormProps) {
       <span id="job-alert-hint" className="field-hint">
         {ALERT_OPTION_HINT}
       </span>
+      {values.notify_on_failure && (
+        <div className="field alert-threshold">
+          <label htmlFor="job-alert_after_failures">Alert after failed runs in a row</label>
+          <input
+            id="job-alert_after_failures"
+            type="number"
+            min={1}
+            inputMode="numeric"
+            value={values.alert_after_failures}
+            onChange={(e) => set('alert_after_failures', e.target.value)}
+            onBlur={() => check('alert_after_failures')}
+            aria-invalid={Boolean(errors.alert_after_failures)}
+            aria-describedby="job-alert-threshold-hint"
+          />
+          <span id="job-alert-threshold-hint" className="field-hint">
+            1 alerts at the first failed run; 3 waits for three in a row. The recovery alert follows the success that ends them.
+          </span>
+          {errors.alert_after_failures && (
+            <span className="field-error" role="alert">
+              {errors.alert_after_failures}
+            </span>
+          )}
+        </div>
+      )}
       <div className="button-row form-actions">
         {onCancel && (
           <button type="button" className="button button-secondary" onClick={onCancel}>
