@@ -7,19 +7,25 @@ import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { jobBulkRequestSchema, type JobBulkRequest, type JobBulkResult } from './job-bulk';
+import { JobRunsService } from './job-runs.service';
 import { JobTargetCheck, targetCheckSchema, type TargetCheck } from './job-target-check';
-import { JobsService, type TestRunOutcome } from './jobs.service';
+import { JobTestRunService, type TestRunOutcome } from './job-test-run.service';
+import { JobTransferService } from './job-transfer.service';
+import { JobsService } from './jobs.service';
 
 /** A test request is a job definition that need not be named or scheduled yet. */
 const testRunSchema = jobDefinitionSchema.partial({ name: true, cron_expression: true, notify_on_failure: true });
 type TestRunDefinition = z.infer<typeof testRunSchema>;
 
-/** The dashboard's job API (bearer token). The /prog surface offers the same operations with an API key, through the same service. */
+/** The dashboard's job API (bearer token). The /prog surface offers the same operations with an API key, through the same services. */
 @Controller('api/jobs')
 @UseGuards(BearerAuthGuard)
 export class JobsController {
   constructor(
     private readonly jobs: JobsService,
+    private readonly transfers: JobTransferService,
+    private readonly testRuns: JobTestRunService,
+    private readonly runs: JobRunsService,
     private readonly targets: JobTargetCheck,
   ) {}
 
@@ -41,7 +47,7 @@ export class JobsController {
   @Post('test')
   @HttpCode(200)
   test(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(testRunSchema)) body: TestRunDefinition): Promise<TestRunOutcome> {
-    return this.jobs.testRun(user.id, {
+    return this.testRuns.testRun(user.id, {
       url: body.url,
       method: body.method,
       headers: body.headers,
@@ -66,20 +72,20 @@ export class JobsController {
   /** Every job's definition as one JSON document, for import elsewhere. */
   @Get('export')
   exportAll(@CurrentUser() user: AuthenticatedUser): Promise<JobExport> {
-    return this.jobs.exportAll(user.id);
+    return this.transfers.exportAll(user.id);
   }
 
   /** Creates jobs from an export or a crontab; with dry_run, only the preview of what would be created and refused. */
   @Post('import')
   @HttpCode(200)
   importJobs(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(jobImportRequestSchema)) body: JobImportRequest): Promise<JobImportResult> {
-    return this.jobs.importJobs(user.id, body);
+    return this.transfers.importJobs(user.id, body);
   }
 
   @Post(':id/clone')
   @HttpCode(200)
   clone(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string, @Body(new ZodPipe(jobCloneRequestSchema)) body: { name?: string }): Promise<Job> {
-    return this.jobs.clone(user.id, id, body.name);
+    return this.transfers.clone(user.id, id, body.name);
   }
 
   @Get(':id')
@@ -118,7 +124,7 @@ export class JobsController {
   @Post(':id/run')
   @HttpCode(200)
   run(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<JobLogEntry> {
-    return this.jobs.runNow(user.id, id);
+    return this.runs.runNow(user.id, id);
   }
 
   @Get(':id/logs')
@@ -127,6 +133,6 @@ export class JobsController {
     @Param('id') id: string,
     @Query(new ZodPipe(jobLogsQuerySchema, 'query')) query: { limit: number },
   ): Promise<JobLogsResponse> {
-    return { logs: await this.jobs.logs(user.id, id, query.limit) };
+    return { logs: await this.runs.logs(user.id, id, query.limit) };
   }
 }

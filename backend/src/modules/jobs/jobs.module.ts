@@ -5,18 +5,21 @@ import { ExecutorModule } from '../executor/executor.module';
 import { QuotaModule } from '../quota/quota.module';
 import { RunsModule } from '../runs/runs.module';
 import { JobEvents } from './job-events';
+import { JobRunsService } from './job-runs.service';
 import { JobScheduleService } from './job-schedule.service';
 import { JobTargetCheck } from './job-target-check';
+import { JobTestRunService } from './job-test-run.service';
+import { JobTransferService } from './job-transfer.service';
 import { JobEntity } from './job.entity';
 import { JobsController } from './jobs.controller';
 import { JobsRepository } from './jobs.repository';
 import { JobsService } from './jobs.service';
 
-/** Job definitions and every job route (the /prog controller calls the same JobsService). Owns `jobs`. */
+/** Job definitions and every job route (the /prog controller calls the same services). Owns `jobs`. */
 @Module({
   imports: [TypeOrmModule.forFeature([JobEntity]), AuthModule, QuotaModule, RunsModule, ExecutorModule],
   controllers: [JobsController],
-  providers: [JobsRepository, JobEvents, JobsService, JobScheduleService, JobTargetCheck],
-  exports: [JobsService, JobScheduleService],
+  providers: [JobsRepository, JobEvents, JobsService, JobTransferService, JobTestRunService, JobRunsService, JobScheduleService, JobTargetCheck],
+  exports: [JobsService, JobTransferService, JobRunsService, JobScheduleService],
 })
 export class JobsModule {}

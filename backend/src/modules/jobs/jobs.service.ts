@@ -1,34 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { nextRun } from '@shared/cron/cron-schedule';
-import { JOB_MESSAGES, jobDefinitionSchema, type ValidJobDefinition } from '@shared/jobs/job-rules';
+import { JOB_MESSAGES, type ValidJobDefinition } from '@shared/jobs/job-rules';
 import { planIntervalError } from '@shared/jobs/plan-schedule';
-import { RESPONSE_RULE_MESSAGES } from '@shared/jobs/response-rules';
 import type { PlanId } from '@shared/plans';
-import {
-  IMPORT_LIMITS,
-  IMPORT_MESSAGES,
-  candidatesFromCrontab,
-  candidatesFromJson,
-  exportJobs,
-  uniqueName,
-  type ImportCandidate,
-  type JobExport,
-  type JobImportItem,
-  type JobImportRequest,
-  type JobImportResult,
-} from '@shared/jobs/job-transfer';
-import { JOB_STATUS, type Job, type JobLogEntry, type JobStatus } from '@shared/jobs/job-types';
+import { JOB_STATUS, type Job, type JobStatus } from '@shared/jobs/job-types';
 import { isUniqueViolation } from '../../common/database/constraint-violation';
 import { ApiError } from '../../common/http/api-error';
-import { DatabaseRateLimiter } from '../../common/rate-limit/database-rate-limiter';
 import { isUuid } from '../../common/validation/uuid';
 import { UsersService } from '../auth/users.service';
-import { HttpExecutor, type ExecutionRequest } from '../executor/http-executor.service';
+import { HttpExecutor } from '../executor/http-executor.service';
 import { TargetPolicy } from '../executor/target-policy.service';
 import { JobLimitService } from '../quota/job-limit.service';
-import { RunsService } from '../runs/runs.service';
 import { JobEvents, type JobChangeKind } from './job-events';
+import { assertTimeoutWithin } from './job-timeout';
 import { toJob } from './job-view';
 import { JobEntity } from './job.entity';
 import { JobsRepository, type JobDefinitionColumns, type NewJobColumns } from './jobs.repository';
@@ -36,24 +20,14 @@ import { JobsRepository, type JobDefinitionColumns, type NewJobColumns } from '.
 export type { JobChange, JobChangeKind } from './job-events';
 
 const NAME_INDEX = 'jobs_user_name_key';
-/** Test requests per user per window: enough for editing a form, too few to use Cronbeam as a free HTTP relay. */
-export const TEST_RUNS_PER_WINDOW = 10;
-export const TEST_RUN_WINDOW_SECONDS = 60;
-
-/** What "Test request" shows: the outcome of one unsaved request. */
-export interface TestRunOutcome {
-  status: 'success' | 'failed';
-  response_code: number | null;
-  duration_ms: number;
-  response_body: string | null;
-  error_message: string | null;
-}
 
 /**
- * Every job operation of both APIs (the dashboard's /api/jobs and the
- * public /prog/jobs), for one user at a time: every query is scoped by user
- * id, and a job of someone else is indistinguishable from a missing one (404).
- * Schedule changes are announced on JobEvents after they commit.
+ * A user's jobs and their schedules, for both APIs (the dashboard's /api/jobs
+ * and the public /prog/jobs) and the modules that act on jobs: every query is
+ * scoped by user id, and a job of someone else is indistinguishable from a
+ * missing one (404). Schedule changes are announced on JobEvents after they
+ * commit. Copies (JobTransferService), test requests (JobTestRunService) and
+ * runs of a saved job (JobRunsService) have their own services.
  */
 @Injectable()
 export class JobsService {
@@ -61,10 +35,8 @@ export class JobsService {
     private readonly jobs: JobsRepository,
     private readonly users: UsersService,
     private readonly jobLimit: JobLimitService,
-    private readonly runs: RunsService,
     private readonly executor: HttpExecutor,
     private readonly targets: TargetPolicy,
-    private readonly testRuns: DatabaseRateLimiter,
     private readonly events: JobEvents,
   ) {}
 
@@ -79,7 +51,7 @@ export class JobsService {
   }
 
   async get(userId: string, jobId: string): Promise<Job> {
-    return toJob(await this.find(userId, jobId));
+    return toJob(await this.findOwned(userId, jobId));
   }
 
   async create(userId: string, definition: ValidJobDefinition): Promise<Job> {
@@ -147,103 +119,20 @@ export class JobsService {
     return this.jobLimit.createWithin(userId, caller.plan, (tx) => this.jobs.insert(tx, userId, rows));
   }
 
-  /**
-   * A new job with the definition of one of the caller's jobs, named `name`
-   * or "<original>-copy" (then -copy-2…), counted toward the plan's job limit
-   * like any creation; it starts on its schedule as a new job does.
-   */
-  async clone(userId: string, jobId: string, name: string | undefined): Promise<Job> {
-    const original = await this.find(userId, jobId);
-    const taken = new Set((await this.jobs.listOwned(userId)).map((j) => j.name.toLowerCase()));
-    const copyName = name ?? uniqueName(`${original.name.slice(0, 45)}-copy`, taken);
-    const definition = this.validDefinition({ ...toJob(original), name: copyName }, ['body', 'name']);
-    return this.create(userId, definition);
-  }
-
-  /** Every job's definition, oldest first, in the format import takes back. */
-  async exportAll(userId: string): Promise<JobExport> {
-    return exportJobs(await this.list(userId));
-  }
-
-  /**
-   * Creates jobs from an export or a crontab. Each candidate is checked like a
-   * creation (job rules, target policy, unique name, the plan's job limit)
-   * and either created or refused with its reason; a dry run answers the same
-   * preview and creates nothing. A crontab's generated names are made unique;
-   * an export's names are the user's and a taken one is refused.
-   */
-  async importJobs(userId: string, request: JobImportRequest): Promise<JobImportResult> {
-    let candidates: ImportCandidate[];
-    try {
-      candidates = request.format === 'json' ? candidatesFromJson(request.content) : candidatesFromCrontab(request.content);
-    } catch (error) {
-      throw ApiError.invalidField(['body', 'content'], (error as Error).message);
-    }
-    if (candidates.length > IMPORT_LIMITS.maxJobs) throw ApiError.invalidField(['body', 'content'], IMPORT_MESSAGES.tooMany);
-    const existing = await this.jobs.listOwned(userId);
-    const taken = new Set(existing.map((j) => j.name.toLowerCase()));
-    const plan = await this.users.getPlan(userId);
-    const maxJobs = this.jobLimit.max(plan);
-    // A preview (jobs and monitors count): the creations below take the limit under its lock, and refuse what a concurrent creation took meanwhile.
-    let slots = await this.jobLimit.slotsLeft(userId, plan);
-    const items: JobImportItem[] = [];
-    for (const candidate of candidates) {
-      const refuse = (reason: string, name: string | null = null) =>
-        items.push({ source: candidate.source, name, action: 'refuse', reason, definition: null, job_id: null });
-      if (!candidate.definition) {
-        refuse(candidate.reason ?? IMPORT_MESSAGES.notExport);
-        continue;
-      }
-      const raw = candidate.definition;
-      if (request.format === 'crontab' && typeof raw.name === 'string') raw.name = uniqueName(raw.name, taken);
-      const rawName = typeof raw.name === 'string' ? raw.name : null;
-      const parsed = jobDefinitionSchema.safeParse(raw);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        refuse(`${issue.path.join('.') || 'job'}: ${issue.message}`, rawName);
-        continue;
-      }
-      const definition = parsed.data;
-      const policyError = this.targetRefusal(definition.url);
-      if (policyError) refuse(`url: ${policyError}`, definition.name);
-      else if (taken.has(definition.name.toLowerCase())) refuse(`name: ${IMPORT_MESSAGES.duplicateName}`, definition.name);
-      else if (slots <= 0) refuse(IMPORT_MESSAGES.limit(maxJobs), definition.name);
-      else {
-        slots--;
-        taken.add(definition.name.toLowerCase());
-        items.push({ source: candidate.source, name: definition.name, action: 'create', reason: null, definition, job_id: null });
-      }
-    }
-    if (!request.dry_run) {
-      for (const item of items) {
-        if (item.action !== 'create') continue;
-        try {
-          item.job_id = (await this.create(userId, item.definition as ValidJobDefinition)).job_id;
-        } catch (error) {
-          // A concurrent creation may take the name or the last slot between the check and the insert.
-          if (!(error instanceof ApiError)) throw error;
-          Object.assign(item, { action: 'refuse', reason: describeRefusal(error.detail), definition: null });
-        }
-      }
-    }
-    const created = items.filter((i) => i.action === 'create').length;
-    return { dry_run: request.dry_run, created, refused: items.length - created, items };
-  }
-
   /** Replaces the definition; the next run is recomputed unless the job is paused. */
   async update(userId: string, jobId: string, definition: ValidJobDefinition): Promise<Job> {
     this.targets.assertAllowed(definition.url);
     this.assertTimeout(definition.timeout_seconds);
     this.assertInterval(definition, await this.users.getPlan(userId));
-    const job = await this.find(userId, jobId);
+    const job = await this.findOwned(userId, jobId);
     await this.saveUniqueName(() => this.jobs.updateDefinition(userId, job.id, columns(definition), nextRun(definition.cron_expression, new Date(), definition.time_zone)));
-    const saved = await this.find(userId, jobId);
+    const saved = await this.findOwned(userId, jobId);
     this.announce(saved, 'updated');
     return toJob(saved);
   }
 
   async remove(userId: string, jobId: string): Promise<void> {
-    const job = await this.find(userId, jobId);
+    const job = await this.findOwned(userId, jobId);
     await this.jobs.deleteOwned(userId, job.id);
     this.announce({ ...job, nextRunAt: null }, 'deleted');
   }
@@ -254,49 +143,6 @@ export class JobsService {
 
   resume(userId: string, jobId: string): Promise<Job> {
     return this.setSchedule(userId, jobId, JOB_STATUS.scheduled, (job) => nextRun(job.cronExpression, new Date(), job.timeZone), 'resumed');
-  }
-
-  /** The job's newest finished runs; 404 when the job is not the caller's. */
-  async logs(userId: string, jobId: string, limit: number): Promise<JobLogEntry[]> {
-    const job = await this.find(userId, jobId);
-    return this.runs.latestLogs(userId, job.id, limit);
-  }
-
-  /** Executes a saved job now: logged as a manual run and counted in the quota. */
-  async runNow(userId: string, jobId: string): Promise<JobLogEntry> {
-    const job = await this.find(userId, jobId);
-    const plan = await this.users.getPlan(userId);
-    return this.runs.runNow({
-      id: job.id,
-      userId,
-      plan,
-      url: job.url,
-      method: job.method,
-      headers: job.headers,
-      body: job.body,
-      notifyOnFailure: job.notifyOnFailure,
-      delivery: job.delivery,
-      responseRules: job.responseRules,
-      timeoutMs: job.timeoutMs,
-    });
-  }
-
-  /** Executes an unsaved definition once and answers the outcome; nothing is stored. Rate-limited per user (429). */
-  async testRun(userId: string, request: Omit<ExecutionRequest, 'executionId'>): Promise<TestRunOutcome> {
-    this.assertTimeout(request.timeoutMs ? request.timeoutMs / 1000 : null);
-    this.targets.assertAllowed(request.url);
-    // Counted in the database: each test sends a request on the user's behalf, so the limit holds across instances.
-    await this.testRuns.take([
-      { key: `test-run:user:${userId}`, limit: TEST_RUNS_PER_WINDOW, windowSeconds: TEST_RUN_WINDOW_SECONDS, message: 'Too many test requests. Please try again later.' },
-    ]);
-    const result = await this.executor.execute(this.executor.prepare({ ...request, userId, executionId: randomUUID() }));
-    return {
-      status: result.success ? 'success' : 'failed',
-      response_code: result.responseCode,
-      duration_ms: result.durationMs,
-      response_body: result.responseBody,
-      error_message: result.errorMessage,
-    };
   }
 
   /** Jobs per status, for the dashboard's cards. */
@@ -329,25 +175,19 @@ export class JobsService {
     return resumed;
   }
 
-  private async find(userId: string, jobId: string): Promise<JobEntity> {
+  /** One of the caller's jobs (404 otherwise), for this module's other services. */
+  async findOwned(userId: string, jobId: string): Promise<JobEntity> {
     const job = isUuid(jobId) ? await this.jobs.findOwned(userId, jobId) : null;
     if (!job) throw ApiError.notFound('Job not found');
     return job;
   }
 
   private async setSchedule(userId: string, jobId: string, status: JobStatus, next: (job: JobEntity) => Date | null, kind: JobChangeKind): Promise<Job> {
-    const job = await this.find(userId, jobId);
+    const job = await this.findOwned(userId, jobId);
     await this.jobs.setSchedule(userId, job.id, status, next(job));
-    const saved = await this.find(userId, jobId);
+    const saved = await this.findOwned(userId, jobId);
     this.announce(saved, kind);
     return toJob(saved);
-  }
-
-  /** A definition through the shared job rules; the first issue becomes a 422 on `field`. */
-  private validDefinition(raw: Record<string, unknown>, field: Array<string | number>): ValidJobDefinition {
-    const parsed = jobDefinitionSchema.safeParse(raw);
-    if (!parsed.success) throw ApiError.invalidField(field, parsed.error.issues[0]!.message);
-    return parsed.data;
   }
 
   /** A schedule may not run one job more often than the plan allows (a six-field cron can fire every second). */
@@ -358,19 +198,7 @@ export class JobsService {
 
   /** A job may shorten the request time limit, never lengthen it past the server's. */
   private assertTimeout(timeoutSeconds: number | null): void {
-    const max = Math.floor(this.executor.maxTimeoutMs / 1000);
-    if (timeoutSeconds !== null && timeoutSeconds > max) throw ApiError.invalidField(['body', 'timeout_seconds'], RESPONSE_RULE_MESSAGES.timeout(max));
-  }
-
-  /** The target policy's message for a URL it refuses, or null. */
-  private targetRefusal(url: string): string | null {
-    try {
-      this.targets.assertAllowed(url);
-      return null;
-    } catch (error) {
-      if (error instanceof ApiError) return describeRefusal(error.detail);
-      throw error;
-    }
+    assertTimeoutWithin(timeoutSeconds, this.executor.maxTimeoutMs);
   }
 
   /** Runs a write and turns the per-user name index's violation into the form's field error. */
@@ -400,7 +228,6 @@ function columns(definition: ValidJobDefinition): JobDefinitionColumns {
     responseRules: definition.response_rules,
     timeoutMs: definition.timeout_seconds === null ? null : definition.timeout_seconds * 1000,
     autoPauseAfter: definition.auto_pause_after,
-    alertAfterFailures: definition.alert_after_failures,
     delivery: definition.delivery,
     notifyOnFailure: definition.notify_on_failure,
   };
@@ -416,13 +243,6 @@ function atItem(index: number, check: () => void): void {
     }
     throw error;
   }
-}
-
-/** An API error's detail as one line of an import preview. */
-function describeRefusal(detail: ApiError['detail']): string {
-  if (typeof detail === 'string') return detail;
-  if (Array.isArray(detail)) return detail.map((issue) => issue.msg).join('; ');
-  return detail.error;
 }
 
 /** The next cron instant after `after` in the job's zone; null for an expression that never fires again (only possible for rows written outside the API). */

@@ -7,18 +7,24 @@ import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { ApiKeyGuard } from '../api-keys/api-key.guard';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { JOB_BULK_MAX, jobBulkRequestSchema, type JobBulkRequest, type JobBulkResult } from '../jobs';
+import { JobRunsService } from '../jobs/job-runs.service';
+import { JobTransferService } from '../jobs/job-transfer.service';
 import { JobsService } from '../jobs/jobs.service';
 import { JobDefinitionBody, JobIdParam, JobLimitResponse, JsonResponse, ProgOperation, schemaRef } from './prog-docs.decorators';
 import { BULK_EXAMPLE, BULK_REQUEST_SCHEMA, BULK_RESULT_EXAMPLE, BULK_RESULT_SCHEMA, BULK_VALIDATION_EXAMPLE, CLONE_EXAMPLE, EXPORT_EXAMPLE, IMPORT_EXAMPLE, IMPORT_RESULT_EXAMPLE, JOB_EXAMPLE, JOB_LOGS_EXAMPLE, PAUSED_JOB_EXAMPLE, RESUMED_JOB_EXAMPLE, VALIDATION_EXAMPLE } from './prog-examples';
 
 /**
  * The public programmatic API (/prog), authenticated by API key. Same jobs,
- * same rules and same service as the dashboard API.
+ * same rules and same services as the dashboard API.
  */
 @ApiTags('jobs')
 @Controller('prog')
 export class ProgController {
-  constructor(private readonly jobs: JobsService) {}
+  constructor(
+    private readonly jobs: JobsService,
+    private readonly transfers: JobTransferService,
+    private readonly runs: JobRunsService,
+  ) {}
 
   @Post('jobs')
   @HttpCode(200)
@@ -61,7 +67,7 @@ export class ProgController {
   @ProgOperation('Export all jobs', 'Every job definition, oldest first, in the format POST /prog/jobs/import takes back.')
   @JsonResponse(200, 'The export', schemaRef('JobExport'), EXPORT_EXAMPLE)
   exportAll(@CurrentUser() user: AuthenticatedUser): Promise<JobExport> {
-    return this.jobs.exportAll(user.id);
+    return this.transfers.exportAll(user.id);
   }
 
   @Post('jobs/import')
@@ -75,7 +81,7 @@ export class ProgController {
   @JsonResponse(200, 'What was (or would be) created and refused', schemaRef('JobImportResult'), IMPORT_RESULT_EXAMPLE)
   @JsonResponse(422, 'The request or the file is not readable', schemaRef('ValidationError'), VALIDATION_EXAMPLE)
   importJobs(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(jobImportRequestSchema)) body: JobImportRequest): Promise<JobImportResult> {
-    return this.jobs.importJobs(user.id, body);
+    return this.transfers.importJobs(user.id, body);
   }
 
   @Post('jobs/:job_id/clone')
@@ -87,7 +93,7 @@ export class ProgController {
   @JsonResponse(200, 'The new job', schemaRef('Job'), JOB_EXAMPLE)
   @JobLimitResponse()
   clone(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string, @Body(new ZodPipe(jobCloneRequestSchema)) body: { name?: string }): Promise<Job> {
-    return this.jobs.clone(user.id, jobId, body.name);
+    return this.transfers.clone(user.id, jobId, body.name);
   }
 
   @Get('jobs/:job_id')
@@ -149,7 +155,7 @@ export class ProgController {
   @JobIdParam()
   @JsonResponse(200, 'Execution log', schemaRef('JobLogsResponse'), JOB_LOGS_EXAMPLE)
   async logs(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string): Promise<JobLogsResponse> {
-    return { logs: await this.jobs.logs(user.id, jobId, JOB_LOGS_LIMITS.default) };
+    return { logs: await this.runs.logs(user.id, jobId, JOB_LOGS_LIMITS.default) };
   }
 
   @Post('jobs/:job_id/run')
@@ -159,6 +165,6 @@ export class ProgController {
   @JobIdParam()
   @JsonResponse(200, 'The run', schemaRef('JobLogEntry'), JOB_LOGS_EXAMPLE.logs[0])
   run(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string): Promise<JobLogEntry> {
-    return this.jobs.runNow(user.id, jobId);
+    return this.runs.runNow(user.id, jobId);
   }
 }

@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import type { JobLogEntry } from '@shared/jobs/job-types';
+import { UsersService } from '../auth/users.service';
+import { RunsService } from '../runs/runs.service';
+import { JobsService } from './jobs.service';
+
+/** The runs of one of the caller's saved jobs: running it now and reading its newest runs (404 when the job is not the caller's). */
+@Injectable()
+export class JobRunsService {
+  constructor(
+    private readonly jobs: JobsService,
+    private readonly users: UsersService,
+    private readonly runs: RunsService,
+  ) {}
+
+  /** The job's newest finished runs. */
+  async logs(userId: string, jobId: string, limit: number): Promise<JobLogEntry[]> {
+    const job = await this.jobs.findOwned(userId, jobId);
+    return this.runs.latestLogs(userId, job.id, limit);
+  }
+
+  /** Executes a saved job now: logged as a manual run and counted in the quota. */
+  async runNow(userId: string, jobId: string): Promise<JobLogEntry> {
+    const job = await this.jobs.findOwned(userId, jobId);
+    const plan = await this.users.getPlan(userId);
+    return this.runs.runNow({
+      id: job.id,
+      userId,
+      plan,
+      url: job.url,
+      method: job.method,
+      headers: job.headers,
+      body: job.body,
+      notifyOnFailure: job.notifyOnFailure,
+      delivery: job.delivery,
+      responseRules: job.responseRules,
+      timeoutMs: job.timeoutMs,
+    });
+  }
+}
