@@ -228,6 +228,7 @@ function columns(definition: ValidJobDefinition): JobDefinitionColumns {
     responseRules: definition.response_rules,
     timeoutMs: definition.timeout_seconds === null ? null : definition.timeout_seconds * 1000,
     autoPauseAfter: definition.auto_pause_after,
+    alertAfterFailures: definition.alert_after_failures,
     delivery: definition.delivery,
     notifyOnFailure: definition.notify_on_failure,
   };
