@@ -61,6 +61,21 @@ describe('alert thresholds', () => {
     await server.http.delete(`/api/monitors/${monitor.monitor_id}`, as(alice));
   });
 
+  it('takes and answers both thresholds on /prog with an API key, with the same 422s', async () => {
+    const key = (await server.http.post('/api/api-keys/generate', { name: 'thresholds' }, as(alice))).body.api_key;
+    const auth = { token: key };
+    const refused = await server.http.post('/prog/jobs', jobDefinition({ alert_after_failures: 0 }), auth);
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail[0].loc).toEqual(['body', 'alert_after_failures']);
+    const job = await server.http.post('/prog/jobs', jobDefinition({ notify_on_failure: true, alert_after_failures: 5 }), auth);
+    expect(job.body.alert_after_failures).toBe(5);
+    const monitor = await server.http.post('/prog/monitors', { name: 'prog-monitor', period_seconds: 60, alert_after_misses: 3 }, auth);
+    expect(monitor.body.alert_after_misses).toBe(3);
+    expect((await server.http.post('/prog/monitors', { name: 'prog-bad', period_seconds: 60, alert_after_misses: 0 }, auth)).body.detail[0].loc).toEqual(['body', 'alert_after_misses']);
+    await server.http.delete(`/prog/jobs/${job.body.job_id}`, auth);
+    await server.http.delete(`/prog/monitors/${monitor.body.monitor_id}`, auth);
+  });
+
   it('alerts a job with threshold 3 at its third failed run in a row only, and once on recovery', async () => {
     let healthy = false;
     target.on('/flaky', (_req, res) => {
