@@ -7,7 +7,7 @@ const CONTENT_LENGTH = /\r\ncontent-length:\s*(\d+)/i;
 
 /**
  * A throwaway HTTP/1.1 keep-alive responder on 127.0.0.1 and a port the
- * kernel picks, for the executor's start-up warm-up (see HttpExecutor.warmUp):
+ * kernel picks, for the executor's start-up warm-up (warm-up.ts):
  * it answers every request 200 at once and does nothing else. It lives only
  * while the warm-up runs; nothing outside the executor learns its address.
  */
