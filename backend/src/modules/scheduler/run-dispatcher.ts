@@ -31,11 +31,10 @@ const RECORD_LEAD_MS = 20;
 const START_SLICE = 48;
 
 /**
- * Runs are logged two start slices at a time, the next two as soon as fewer
- * than two logged ones are left: while one slice goes out the next is logged
- * (a round trip takes about as long as starting a slice), so sending never
- * waits for the log, and after a crash at most about two slices of runs that
- * had not left yet count as possibly sent.
+ * Runs waiting for a slot are logged two start slices at a time, the next
+ * two as soon as fewer than two logged ones are left: while one slice goes
+ * out the next is logged, so sending does not wait for the log, and after a
+ * crash few runs that had not left yet count as possibly sent.
  */
 const RECORD_CHUNK = 2 * START_SLICE;
 const RECORD_LOW_WATER = 2 * START_SLICE;
@@ -171,7 +170,11 @@ export class RunDispatcher {
   private prepareRelease(due: number): void {
     const group = this.waiting.get(due);
     if (!group) return;
-    this.record(group.slice(0, RECORD_CHUNK));
+    // Every run that can start on the instant is logged ahead of it: logging them slice by slice while they start
+    // made a burst of 10,000 wait for round trips on a busy event loop. The rest are logged as slots free up.
+    const backlog = this.queue.length - this.queueHead;
+    const startsAtOnce = backlog > 0 ? RECORD_CHUNK : Math.max(RECORD_CHUNK, this.settings.concurrency - this.inFlight);
+    this.record(group.slice(0, startsAtOnce));
     this.timers.set(due, setTimeout(() => this.release(due), Math.max(0, due - this.clock.now() - EARLY_WAKE_MS)));
   }
 
