@@ -8,15 +8,10 @@ jest.setTimeout(600_000);
 
 const run = promisify(execFile);
 const PAGES = ['/', '/pricing', '/api-documentation', '/guides/webhooks'];
-/**
- * /pricing is the billing screen, rendered in the browser by the whole app
- * bundle; its scores are measured and printed here, and held to the targets by
- * its own screen's work (Performance varied from 87 to 96 here: the app
- * bundle's script time on a 4x slowed CPU).
- */
-const MEASURED_ONLY = new Set(['/pricing']);
 /** The issue's targets, Lighthouse mobile defaults. */
 const TARGETS = { performance: 90, accessibility: 95, 'best-practices': 95, seo: 95 } as const;
+/** /pricing, where visitors decide, is held to 95 in every category. */
+const PAGE_TARGETS: Partial<Record<string, Partial<Record<keyof typeof TARGETS, number>>>> = { '/pricing': { performance: 95 } };
 
 type Scores = Record<keyof typeof TARGETS, number>;
 
@@ -31,7 +26,7 @@ describe('public site Lighthouse scores (mobile)', () => {
     await server?.close();
   });
 
-  it(`scores Performance >= ${TARGETS.performance} and Accessibility, Best Practices and SEO >= 95 on the public pages (and prints /pricing's)`, async () => {
+  it(`scores Performance >= ${TARGETS.performance} (/pricing >= 95) and Accessibility, Best Practices and SEO >= 95 on the public pages`, async () => {
     const script = resolve(__dirname, '../../scripts/site-lighthouse.mjs');
     const urls = PAGES.map((p) => `${server.baseUrl}${p}`);
     // The median of three runs per page: one run on a shared machine is noisy.
@@ -42,8 +37,7 @@ describe('public site Lighthouse scores (mobile)', () => {
         `\nbelow 0.9: ${JSON.stringify(failures, null, 1)}`,
     );
     for (const [i, page] of PAGES.entries()) {
-      if (MEASURED_ONLY.has(page)) continue;
-      for (const [category, target] of Object.entries(TARGETS)) {
+      for (const [category, target] of Object.entries({ ...TARGETS, ...PAGE_TARGETS[page] })) {
         const score = scores[urls[i]][category as keyof Scores];
         expect({ page, category, atLeastTarget: score >= target, score }).toEqual({ page, category, atLeastTarget: true, score });
       }

@@ -24,7 +24,8 @@ const DashboardPage = lazy(() => {
   return import('./dashboard/dashboard-page');
 });
 
-/** Checkout results and the profile load as chunks of their own (/pricing is a public page). */
+/** Pricing, checkout results and the profile load as chunks of their own. */
+const PricingPage = lazy(() => import('./billing/pricing-page'));
 const SuccessPage = lazy(() => import('./billing/success-page'));
 const CancelPage = lazy(() => import('./billing/cancel-page'));
 const ProfilePage = lazy(() => import('./profile/profile-page'));
@@ -71,7 +72,7 @@ export function AppRoutes() {
             <Route path="/dashboard/auth/callback" element={<AuthCallbackPage />} />
             <Route path={ALERT_CHANNEL_VERIFY_PATH} element={<AlertChannelVerifyPage />} />
             <Route path="/dashboard/*" element={<DashboardPage />} />
-            <Route path="/pricing" element={<SiteRoute />} />
+            <Route path="/pricing" element={<PricingPage />} />
             <Route path="/success" element={<SuccessPage />} />
             <Route path="/cancel" element={<CancelPage />} />
             <Route path="/profile" element={<ProfilePage />} />
