@@ -111,7 +111,8 @@ module.exports = {
       displayName: 'integrations',
       testEnvironment: 'node',
       transform: { '^.+\\.ts$': swc(false) },
-      testMatch: ['<rootDir>/integrations/*/test/**/*.spec.ts', '<rootDir>/integrations/*/src/**/*.spec.ts'],
+      // The n8n node's tests live outside its package folder: n8n's own lint (n8n-node lint) checks every file there.
+      testMatch: ['<rootDir>/integrations/*/test/**/*.spec.ts', '<rootDir>/integrations/*/src/**/*.spec.ts', '<rootDir>/test/n8n-node/**/*.spec.ts'],
       testPathIgnorePatterns: [...common.testPathIgnorePatterns, '/integrations/[^/]+/dist/'],
     },
   ],

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { INodeTypeDescription } from 'n8n-workflow';
-import { Cronbeam } from '../nodes/Cronbeam/Cronbeam.node';
-import { CronbeamTrigger } from '../nodes/CronbeamTrigger/CronbeamTrigger.node';
+import { Cronbeam } from '../../integrations/n8n-node/nodes/Cronbeam/Cronbeam.node';
+import { CronbeamTrigger } from '../../integrations/n8n-node/nodes/CronbeamTrigger/CronbeamTrigger.node';
 
 interface WorkflowNode {
   name: string;
@@ -13,7 +13,7 @@ interface WorkflowNode {
 
 /** The README's example workflow must import into n8n as written: known node types, parameters and options. */
 describe('README example workflow', () => {
-  const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
+  const readme = readFileSync(join(__dirname, '../../integrations/n8n-node/README.md'), 'utf8');
   const workflow = JSON.parse(/## Example workflow[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)?.[1] ?? 'null') as { nodes: WorkflowNode[]; connections: Record<string, unknown> };
   const descriptions: Record<string, INodeTypeDescription> = {
     'n8n-nodes-cronbeam.cronbeam': new Cronbeam().description,

@@ -1,10 +1,10 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-import { setPlan } from '../../../../test/api/jobs-fixtures';
-import { signUpAndLogin, type SignedInAccount } from '../../../../test/support/accounts';
-import type { TestServer } from '../../../../test/support/test-server';
-import type { PlanId } from '../../../../shared/src/plans';
+import { setPlan } from '../../api/jobs-fixtures';
+import { signUpAndLogin, type SignedInAccount } from '../../support/accounts';
+import type { TestServer } from '../../support/test-server';
+import type { PlanId } from '../../../shared/src/plans';
 
-export { TEST_ADMIN_TOKEN } from '../../../../test/api/jobs-fixtures';
+export { TEST_ADMIN_TOKEN } from '../../api/jobs-fixtures';
 
 /** A signed-up account with an API key, and the CronbeamApi credential an n8n user would enter for it. */
 export interface KeyedAccount {

@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
-import { HttpTarget } from '../../../test/fakes/http-target';
-import { startTestServer, type TestServer } from '../../../test/support/test-server';
-import { CronbeamApi } from '../credentials/CronbeamApi.credentials';
-import { CronbeamTrigger } from '../nodes/CronbeamTrigger/CronbeamTrigger.node';
+import { HttpTarget } from '../fakes/http-target';
+import { startTestServer, type TestServer } from '../support/test-server';
+import { CronbeamApi } from '../../integrations/n8n-node/credentials/CronbeamApi.credentials';
+import { CronbeamTrigger } from '../../integrations/n8n-node/nodes/CronbeamTrigger/CronbeamTrigger.node';
 import { keyedAccount, TEST_ADMIN_TOKEN, type KeyedAccount } from './support/cronbeam-fixtures';
 import { N8nRuntime } from './support/n8n-runtime';
-import { eventually } from '../../../test/api/scheduler-fixtures';
+import { eventually } from '../api/scheduler-fixtures';
 
 jest.setTimeout(60_000);
 

@@ -1,9 +1,9 @@
 import { NodeApiError, NodeOperationError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
-import { HttpTarget } from '../../../test/fakes/http-target';
-import { RESPONSE_RULE_SHAPES } from '../../../test/support/job-shapes';
-import { startTestServer, type TestServer } from '../../../test/support/test-server';
-import { CronbeamApi } from '../credentials/CronbeamApi.credentials';
-import { Cronbeam } from '../nodes/Cronbeam/Cronbeam.node';
+import { HttpTarget } from '../fakes/http-target';
+import { RESPONSE_RULE_SHAPES } from '../support/job-shapes';
+import { startTestServer, type TestServer } from '../support/test-server';
+import { CronbeamApi } from '../../integrations/n8n-node/credentials/CronbeamApi.credentials';
+import { Cronbeam } from '../../integrations/n8n-node/nodes/Cronbeam/Cronbeam.node';
 import { keyedAccount, TEST_ADMIN_TOKEN, type KeyedAccount } from './support/cronbeam-fixtures';
 import { credentialTestContext, N8nRuntime } from './support/n8n-runtime';
 

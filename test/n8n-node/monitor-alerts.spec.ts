@@ -1,5 +1,5 @@
-import type { MonitorEvent, MonitorEventKind } from '../../../shared/src/notifications/monitor-types';
-import { newMonitorAlerts, type MonitorWatchState } from '../nodes/shared/monitor-alerts';
+import type { MonitorEvent, MonitorEventKind } from '../../shared/src/notifications/monitor-types';
+import { newMonitorAlerts, type MonitorWatchState } from '../../integrations/n8n-node/nodes/shared/monitor-alerts';
 
 /** Events newest first, as the API answers them, one minute apart. */
 const history = (...kinds: MonitorEventKind[]): MonitorEvent[] =>

@@ -1,5 +1,5 @@
-import type { JobLogEntry, RunOutcome } from '../../../shared/src/jobs/job-types';
-import { newRunEvents, type JobWatchState } from '../nodes/shared/run-events';
+import type { JobLogEntry, RunOutcome } from '../../shared/src/jobs/job-types';
+import { newRunEvents, type JobWatchState } from '../../integrations/n8n-node/nodes/shared/run-events';
 
 /** Log entries newest first, as the API answers them. */
 const logs = (...runs: Array<[string, RunOutcome]>): JobLogEntry[] =>

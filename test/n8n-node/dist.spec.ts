@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
-const packageDir = resolve(__dirname, '..');
+const packageDir = resolve(__dirname, '../../integrations/n8n-node');
 const repoRoot = resolve(packageDir, '../..');
 const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
 
