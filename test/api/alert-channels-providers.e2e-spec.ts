@@ -182,4 +182,20 @@ describe('alert channels: Telegram, PagerDuty, ntfy, Teams, Alertmanager', () =>
     expect(resolve).toEqual({ routing_key: ROUTING_KEY, event_action: 'resolve', dedup_key: trigger!.dedup_key });
     expect(providers.incidents.get(trigger!.dedup_key!)).toBe('resolved');
   });
+
+  it('adds an auto-pause to the PagerDuty incident its failures opened (same dedup key)', async () => {
+    target.on('/pausing', (_req, res) => {
+      res.writeHead(500);
+      res.end('boom');
+    });
+    const job = (await server.http.post('/api/jobs', jobDefinition({ name: 'pausing', url: `${target.url}/pausing`, notify_on_failure: true, auto_pause_after: 2 }), as(alice))).body;
+    await create({ name: 'pd-pause', kind: 'pagerduty', target: `${providers.url}/v2/enqueue`, secret: ROUTING_KEY, job_ids: [job.job_id] });
+    const before = providers.pagerDuty.length;
+    const mine = () => providers.pagerDuty.slice(before).filter((e) => e.body.payload?.source === 'pausing');
+    await server.http.post(`/api/jobs/${job.job_id}/run`, undefined, as(alice));
+    const [failure] = await providers.waitFor(mine, 1);
+    await server.http.post(`/api/jobs/${job.job_id}/run`, undefined, as(alice));
+    const [, pause] = await providers.waitFor(mine, 2);
+    expect(pause!.body).toMatchObject({ event_action: 'trigger', dedup_key: failure!.body.dedup_key, payload: { summary: expect.stringContaining('was paused after repeated failures') } });
+  });
 });

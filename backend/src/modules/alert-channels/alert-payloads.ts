@@ -115,13 +115,17 @@ function subjectKey(alert: AlertEvent): string {
   return `${alert.source === 'monitor' ? 'monitor' : 'job'}:${alert.jobId ?? 'test'}`;
 }
 
-/** The dedup key of the alert's episode: the same for its trigger and its resolve. */
-export function pagerDutyDedupKey(alert: AlertEvent): string {
-  return `cronbeam:${subjectKey(alert)}:${alert.episodeId ?? 'test'}`;
+/**
+ * The key of the alert's episode: the same for the alerts that open and close
+ * it (PagerDuty's dedup_key, Alertmanager's fingerprint). A test, or a pause
+ * outside any episode, is an incident of its own.
+ */
+function episodeKey(alert: AlertEvent): string {
+  return alert.episodeId ? `cronbeam:${subjectKey(alert)}:${alert.episodeId}` : `cronbeam:${subjectKey(alert)}:${alert.event}:${alert.at.getTime()}`;
 }
 
 function pagerDutyEvent(routingKey: string, alert: AlertEvent): Record<string, unknown> {
-  const dedupKey = alert.event === 'test' ? `cronbeam:test:${alert.at.getTime()}` : pagerDutyDedupKey(alert);
+  const dedupKey = episodeKey(alert);
   if (alert.event === 'recovered') return { routing_key: routingKey, event_action: 'resolve', dedup_key: dedupKey };
   return {
     routing_key: routingKey,
@@ -198,7 +202,7 @@ function alertmanagerPayload(alert: AlertEvent): Record<string, unknown> {
         startsAt,
         endsAt: resolved ? alert.at.toISOString() : ALERTMANAGER_NO_END,
         generatorURL: alert.dashboardUrl,
-        fingerprint: createHash('sha256').update(pagerDutyDedupKey(alert)).digest('hex').slice(0, 16),
+        fingerprint: createHash('sha256').update(episodeKey(alert)).digest('hex').slice(0, 16),
       },
     ],
   };

@@ -54,7 +54,10 @@ export class FailureAlerts implements OnModuleInit, OnModuleDestroy {
       const recipient = await this.recipient(userId, jobId);
       if (!recipient) return;
       await this.mail.send(autoPauseMail(recipient, failures, `${this.config.publicUrl}/dashboard`));
+      // Within an open episode the pause belongs to it (PagerDuty adds it to the incident the failure opened).
+      const episode = await this.alertStates.openEpisode(jobId);
       this.toChannels(userId, jobId, {
+        ...(episode ? { episodeId: episode.id, episodeStartedAt: episode.startedAt } : {}),
         event: 'auto_paused',
         jobName: recipient.jobName,
         jobUrl: recipient.jobUrl,

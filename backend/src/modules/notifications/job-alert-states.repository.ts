@@ -44,6 +44,12 @@ export class JobAlertStatesRepository {
     return row?.opened ? { id: row.episode_id, startedAt: new Date(row.changed_at) } : null;
   }
 
+  /** The job's open failure episode, if it is in one. */
+  async openEpisode(jobId: string): Promise<AlertEpisode | null> {
+    const [row] = await this.db.query(`SELECT episode_id, changed_at FROM job_alert_states WHERE job_id = $1 AND failing AND episode_id IS NOT NULL`, [jobId]);
+    return row ? { id: row.episode_id, startedAt: new Date(row.changed_at) } : null;
+  }
+
   /**
    * A successful run ends the count of failures in a row; the episode that
    * ends when the job was failing, else null. A job with no failure counted
