@@ -54,6 +54,15 @@ describe('MCP monitor tools against a running Cronbeam', () => {
     expect(events.events[0].duration_ms).toEqual(expect.any(Number));
   });
 
+  it('keeps the fields it has no input for (alert_after_misses) when it updates others', async () => {
+    const created = await cronbeam.http.post('/prog/monitors', { name: 'patient', period_seconds: 600, alert_after_misses: 3 }, progAs(alice));
+    expect(created.status).toBe(200);
+    const updated = await callTool(client, 'update_monitor', { monitor: 'patient', grace_seconds: 30 });
+    expect(data<Monitor>(updated)).toMatchObject({ grace_seconds: 30, alert_after_misses: 3 });
+    expect((await cronbeam.http.get(`/prog/monitors/${created.body.monitor_id}`, progAs(alice))).body.alert_after_misses).toBe(3);
+    await cronbeam.http.delete(`/prog/monitors/${created.body.monitor_id}`, progAs(alice));
+  });
+
   it('updates only the fields given, pauses, resumes and deletes', async () => {
     const updated = await callTool(client, 'update_monitor', { monitor: 'Nightly Backup', grace_seconds: 120 });
     expect(updated.isError).toBeFalsy();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CRON_MESSAGES } from '@shared/cron/cron-messages';
 import { JOB_LIMITS, jobDefinitionSchema } from '@shared/jobs/job-rules';
-import { HTTP_METHODS, JOB_STATUSES, type Job, type JobLogEntry, type ResponseRules } from '@shared/jobs/job-types';
+import { DELIVERIES, HTTP_METHODS, JOB_STATUSES, type Job, type JobLogEntry, type ResponseRules } from '@shared/jobs/job-types';
 import { RESPONSE_RULE_MESSAGES } from '@shared/jobs/response-rules';
 
 /**
@@ -125,7 +125,9 @@ export const jobOutput = z.object({
     .object({ expected_status: z.string(), body_contains: z.string().nullable(), json_path: z.string().nullable(), json_equals: z.union([z.string(), z.number(), z.boolean(), z.null()]) })
     .nullable(),
   timeout_seconds: z.number().nullable(),
-  auto_pause_after: z.number().nullable(),
+  auto_pause_after: z.number().int().nullable(),
+  alert_after_failures: z.number().int(),
+  delivery: z.enum(DELIVERIES),
   status: z.enum(JOB_STATUSES),
   notify_on_failure: z.boolean(),
   next_run_at: z.string().nullable(),
@@ -145,4 +147,5 @@ export const logEntryOutput = z.object({
   duration_ms: z.number().nullable(),
   error_message: z.string().nullable(),
   response_body: z.string().nullable(),
+  possible_duplicate: z.boolean(),
 }) satisfies z.ZodType<JobLogEntry>;

@@ -53,6 +53,7 @@ export const monitorOutput = z.object({
   cron_expression: z.string().nullable(),
   time_zone: z.string(),
   grace_seconds: z.number(),
+  alert_after_misses: z.number().int(),
   channel_ids: z.array(z.string()).nullable(),
   status: z.enum(MONITOR_STATUSES),
   last_ping_at: z.string().nullable(),
@@ -92,6 +93,7 @@ const definitionOf = (m: Monitor): MonitorInput => ({
   cron_expression: m.cron_expression,
   time_zone: m.time_zone,
   grace_seconds: m.grace_seconds,
+  alert_after_misses: m.alert_after_misses,
   channel_ids: m.channel_ids,
 });
 
