@@ -243,6 +243,16 @@ export function JobForm({ job, onSaved, onCancel }: JobFormProps) {
               <input id={`job-${key}`} value={values[key]} placeholder={placeholder} spellCheck={false} onChange={(e) => set(key, e.target.value)} />
             </div>
           ))}
+          <div className="field">
+            <label htmlFor="job-delivery">If the server stops mid-request</label>
+            <select id="job-delivery" value={values.delivery} onChange={(e) => set('delivery', e.target.value as JobFormValues['delivery'])} aria-describedby="job-delivery-hint">
+              <option value="at_least_once">Send again (at least once)</option>
+              <option value="at_most_once">Never send twice (at most once)</option>
+            </select>
+            <span id="job-delivery-hint" className="field-hint">
+              A run that may already have reached the URL when a server crashed is sent again with the same execution id and marked a possible duplicate, or recorded as &quot;outcome unknown&quot;.
+            </span>
+          </div>
         </div>
         {(['response_rules', 'timeout_seconds', 'auto_pause_after'] as const).map(
           (field) =>
