@@ -14,6 +14,7 @@ const logs = (...runs: Array<[string, RunOutcome]>): JobLogEntry[] =>
     duration_ms: 5,
     error_message: null,
     response_body: null,
+    possible_duplicate: false,
   }));
 
 const events = (previous: JobWatchState | undefined, window: JobLogEntry[], wanted = ['failed', 'recovered'] as const) =>
