@@ -1,12 +1,11 @@
 import type { Locator, Page } from 'playwright-core';
 import { HttpTarget } from '../fakes/http-target';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
-import { startTestServer, type TestServer } from '../support/test-server';
 import { until } from '../support/until';
 import { seriousViolations } from './support/axe';
-import { launchBrowser, MOBILE, type Browser } from './support/browser';
+import { MOBILE } from './support/browser';
+import { useBrowserSuite } from './support/browser-suite';
 import { setSessionCookies } from './support/session-cookies';
-import { buildWebApp } from './support/web-build';
 
 jest.setTimeout(120_000);
 
@@ -31,50 +30,40 @@ const h1 = (name: string) => (page: Page) => page.getByRole('heading', { level: 
  * where the user needs it. One server and one browser for the file.
  */
 describe('web app accessibility (browser)', () => {
-  let server: TestServer;
   let target: HttpTarget;
-  let browser: Browser;
-  let page: Page;
 
+  const app = useBrowserSuite({ env: { ALLOW_PRIVATE_TARGETS: 'true' } });
+  // Started after the server and closed after it: the server's connections to it go first.
   beforeAll(async () => {
     target = await HttpTarget.start();
     target.on('/ping', (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"ok":true}');
     });
-    server = await startTestServer({ WEB_DIST_DIR: buildWebApp(), ALLOW_PRIVATE_TARGETS: 'true' });
-    browser = await launchBrowser(server.baseUrl);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await target?.close();
   });
+  afterAll(async () => target?.close());
   beforeEach(async () => {
-    await browser.context.clearCookies();
-    page = await browser.newPage();
-    await page.setViewportSize(LAPTOP);
+    await app.page.setViewportSize(LAPTOP);
   });
-  afterEach(async () => page?.close());
 
   /** The screen's serious and critical findings at both sizes, keyed by screen and width. */
   async function auditAtBothSizes(name: string, findings: Record<string, string[]>): Promise<void> {
     for (const size of [LAPTOP, MOBILE]) {
-      await page.setViewportSize(size);
-      const found = await seriousViolations(page);
+      await app.page.setViewportSize(size);
+      const found = await seriousViolations(app.page);
       if (found.length > 0) findings[`${name} @${size.width}px`] = found;
     }
-    await page.setViewportSize(LAPTOP);
+    await app.page.setViewportSize(LAPTOP);
   }
 
   async function audit(screens: Screen[]): Promise<Record<string, string[]>> {
     const findings: Record<string, string[]> = {};
     for (const screen of screens) {
-      await page.goto(screen.path);
-      await screen.ready(page).first().waitFor();
+      await app.page.goto(screen.path);
+      await screen.ready(app.page).first().waitFor();
       await auditAtBothSizes(screen.name, findings);
       if (screen.open) {
-        await (await screen.open(page)).waitFor();
+        await (await screen.open(app.page)).waitFor();
         await auditAtBothSizes(`${screen.name} (open)`, findings);
       }
     }
@@ -92,16 +81,16 @@ describe('web app accessibility (browser)', () => {
   });
 
   it('finds no serious or critical axe issue on any signed-in screen at 1366 and 375 px', async () => {
-    const account = await signUpAndLogin(server, { name: 'Axe Reviewer' });
-    const created = await server.http.post(
+    const account = await signUpAndLogin(app.server, { name: 'Axe Reviewer' });
+    const created = await app.server.http.post(
       '/api/jobs',
       { name: 'audited-job', url: `${target.url}/ping`, cron_expression: '0 0 1 1 *' },
       { token: account.accessToken },
     );
     expect(created.status).toBe(200);
     // One execution, so the logs and Monitoring show a run.
-    expect((await server.http.post(`/api/jobs/${created.body.job_id}/run`, {}, { token: account.accessToken })).status).toBe(200);
-    await setSessionCookies(browser.context, server.baseUrl, account);
+    expect((await app.server.http.post(`/api/jobs/${created.body.job_id}/run`, {}, { token: account.accessToken })).status).toBe(200);
+    await setSessionCookies(app.browser.context, app.server.baseUrl, account);
 
     const findings = await audit([
       { name: 'dashboard', path: '/dashboard', ready: (p) => p.getByText('Total Jobs') },
@@ -126,51 +115,51 @@ describe('web app accessibility (browser)', () => {
   });
 
   it('signs in, creates a job with a header and runs it with the keyboard alone, focus landing where the user needs it', async () => {
-    const account: SignedInAccount = await signUpAndLogin(server, { name: 'Keyboard User' });
+    const account: SignedInAccount = await signUpAndLogin(app.server, { name: 'Keyboard User' });
     const focused = (locator: Locator) => locator.evaluate((element) => element === element.ownerDocument.activeElement);
     /** Presses Tab until the element has focus; fails if it takes more than `limit` presses (it is not in the Tab order). */
     const tabTo = async (locator: Locator, limit = 40) => {
       for (let presses = 1; presses <= limit; presses += 1) {
-        await page.keyboard.press('Tab');
+        await app.page.keyboard.press('Tab');
         if (await focused(locator)) return presses;
       }
       throw new Error(`${String(locator)} not reached in ${limit} Tab presses`);
     };
 
-    await page.goto('/login');
-    await tabTo(page.getByLabel('Email'));
-    await page.keyboard.type(account.email);
-    await page.keyboard.press('Tab');
-    expect(await focused(page.getByLabel('Password'))).toBe(true);
-    await page.keyboard.type(account.password);
-    await page.keyboard.press('Enter');
-    await page.waitForURL('**/dashboard');
-    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await app.page.goto('/login');
+    await tabTo(app.page.getByLabel('Email'));
+    await app.page.keyboard.type(account.email);
+    await app.page.keyboard.press('Tab');
+    expect(await focused(app.page.getByLabel('Password'))).toBe(true);
+    await app.page.keyboard.type(account.password);
+    await app.page.keyboard.press('Enter');
+    await app.page.waitForURL('**/dashboard');
+    await app.page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
 
     // The skip link is the first stop and takes focus past the menus into the page.
-    await page.keyboard.press('Tab');
-    expect(await focused(page.getByRole('link', { name: /^Skip to/ }))).toBe(true);
+    await app.page.keyboard.press('Tab');
+    expect(await focused(app.page.getByRole('link', { name: /^Skip to/ }))).toBe(true);
 
-    await tabTo(page.getByRole('link', { name: 'Create Job', exact: true }));
-    await page.keyboard.press('Enter');
-    await page.waitForURL('**/dashboard/create');
-    await tabTo(page.getByLabel('Job Name'));
-    await page.keyboard.type('keyboard-job');
-    await tabTo(page.getByLabel('URL'));
-    await page.keyboard.type(`${target.url}/ping`);
+    await tabTo(app.page.getByRole('link', { name: 'Create Job', exact: true }));
+    await app.page.keyboard.press('Enter');
+    await app.page.waitForURL('**/dashboard/create');
+    await tabTo(app.page.getByLabel('Job Name'));
+    await app.page.keyboard.type('keyboard-job');
+    await tabTo(app.page.getByLabel('URL'));
+    await app.page.keyboard.type(`${target.url}/ping`);
 
     // "+ Add header" puts focus into the new row's name field; Tab goes on to its value.
-    await tabTo(page.getByRole('button', { name: '+ Add header' }));
-    await page.keyboard.press('Space');
-    expect(await focused(page.getByLabel('Header 1 name'))).toBe(true);
-    await page.keyboard.type('X-Keyboard');
-    await page.keyboard.press('Tab');
-    expect(await focused(page.getByLabel('Header 1 value'))).toBe(true);
-    await page.keyboard.type('typed');
+    await tabTo(app.page.getByRole('button', { name: '+ Add header' }));
+    await app.page.keyboard.press('Space');
+    expect(await focused(app.page.getByLabel('Header 1 name'))).toBe(true);
+    await app.page.keyboard.type('X-Keyboard');
+    await app.page.keyboard.press('Tab');
+    expect(await focused(app.page.getByLabel('Header 1 value'))).toBe(true);
+    await app.page.keyboard.type('typed');
 
-    await tabTo(page.getByRole('button', { name: 'Create Job' }));
-    await page.keyboard.press('Enter');
-    const result = page.getByRole('status').filter({ has: page.getByRole('heading', { name: 'Job created' }) });
+    await tabTo(app.page.getByRole('button', { name: 'Create Job' }));
+    await app.page.keyboard.press('Enter');
+    const result = app.page.getByRole('status').filter({ has: app.page.getByRole('heading', { name: 'Job created' }) });
     await result.waitFor();
     await until(() => focused(result), (isFocused) => isFocused, 5_000);
 
@@ -178,15 +167,15 @@ describe('web app accessibility (browser)', () => {
     const runNow = result.getByRole('button', { name: 'Run now' });
     expect(await tabTo(runNow, 3)).toBeLessThanOrEqual(3);
     const before = target.requests('/ping').length;
-    await page.keyboard.press('Enter');
-    await page.getByText("Ran 'keyboard-job': SUCCESS · HTTP 200").waitFor();
+    await app.page.keyboard.press('Enter');
+    await app.page.getByText("Ran 'keyboard-job': SUCCESS · HTTP 200").waitFor();
     expect(target.requests('/ping').slice(before).map((request) => request.headers['x-keyboard'])).toEqual(['typed']);
     // Focus stays on the button once the run is done: the next Tab goes on from there.
     await until(() => focused(runNow), (isFocused) => isFocused, 5_000);
-    await page.keyboard.press('Tab');
+    await app.page.keyboard.press('Tab');
     expect(await focused(result.getByRole('link', { name: 'View in Cron Jobs' }))).toBe(true);
-    await page.keyboard.press('Enter');
-    await page.waitForURL('**/dashboard/jobs');
-    await page.getByRole('row').filter({ hasText: 'keyboard-job' }).getByText('SUCCESS').first().waitFor();
+    await app.page.keyboard.press('Enter');
+    await app.page.waitForURL('**/dashboard/jobs');
+    await app.page.getByRole('row').filter({ hasText: 'keyboard-job' }).getByText('SUCCESS').first().waitFor();
   });
 });

@@ -1,13 +1,11 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { SchedulerFixtures } from '../api/scheduler-fixtures';
 import { HttpTarget } from '../fakes/http-target';
 import { SwitchableRelay } from '../fakes/switchable-relay';
-import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
-import { startTestServer, type TestServer } from '../support/test-server';
+import type { SignedInAccount } from '../support/accounts';
 import { until } from '../support/until';
-import { DESKTOP, launchBrowser, MOBILE, screenshot, type Browser } from './support/browser';
-import { setSessionCookies } from './support/session-cookies';
-import { buildWebApp } from './support/web-build';
+import { DESKTOP, MOBILE, screenshot } from './support/browser';
+import { useBrowserSuite } from './support/browser-suite';
 
 jest.setTimeout(60_000);
 
@@ -22,13 +20,18 @@ const LAPTOP = { width: 1366, height: 768 };
  * the browser reaches it through a relay that the outage test switches off.
  */
 describe('dashboard resilience and job workflow (browser)', () => {
-  let server: TestServer;
   let relay: SwitchableRelay;
   let target: HttpTarget;
-  let browser: Browser;
-  let page: Page;
   let account: SignedInAccount;
 
+  const app = useBrowserSuite({
+    env: { SCHEDULER_ENABLED: 'true', SCHEDULER_POLL_INTERVAL_MS: '200', RETRY_BACKOFF_BASE_MS: '100', ALLOW_PRIVATE_TARGETS: 'true' },
+    reach: async (server) => {
+      relay = await SwitchableRelay.start(server.baseUrl);
+      return relay.url;
+    },
+  });
+  // Started after the server and closed after it: the server's connections to it go first.
   beforeAll(async () => {
     target = await HttpTarget.start();
     target.on('/ok', (_req, res) => {
@@ -39,42 +42,27 @@ describe('dashboard resilience and job workflow (browser)', () => {
       res.writeHead(503, { 'content-type': 'text/plain' });
       res.end('maintenance');
     });
-    server = await startTestServer({
-      WEB_DIST_DIR: buildWebApp(),
-      SCHEDULER_ENABLED: 'true',
-      SCHEDULER_POLL_INTERVAL_MS: '200',
-      RETRY_BACKOFF_BASE_MS: '100',
-      ALLOW_PRIVATE_TARGETS: 'true',
-    });
-    relay = await SwitchableRelay.start(server.baseUrl);
-    browser = await launchBrowser(relay.url);
-  }, 120_000);
+  });
   afterAll(async () => {
-    await browser?.close();
     await relay?.stop();
-    await server?.close();
     await target?.close();
   });
   beforeEach(async () => {
-    await browser.context.clearCookies();
-    account = await signUpAndLogin(server, { name: 'Ada Lovelace' });
-    await setSessionCookies(browser.context, relay.url, account);
-    page = await browser.newPage();
-    await page.setViewportSize(LAPTOP);
+    account = await app.signIn('Ada Lovelace');
+    await app.page.setViewportSize(LAPTOP);
   });
-  afterEach(async () => page?.close());
 
   const createJob = async (name: string, url: string) => {
-    const created = await server.http.post('/api/jobs', { name, url, cron_expression: '0 0 1 1 *' }, { token: account.accessToken });
+    const created = await app.server.http.post('/api/jobs', { name, url, cron_expression: '0 0 1 1 *' }, { token: account.accessToken });
     expect(created.status).toBe(200);
     return created.body.job_id as string;
   };
-  const badge = () => page.getByRole('status', { name: /^Backend:/ });
-  const row = (name: string) => page.getByRole('row').filter({ hasText: name });
+  const badge = () => app.page.getByRole('status', { name: /^Backend:/ });
+  const row = (name: string) => app.page.getByRole('row').filter({ hasText: name });
   /** Whether the element lies wholly inside the viewport. */
   const inViewport = async (locator: Locator) => {
     const box = (await locator.boundingBox())!;
-    const size = page.viewportSize()!;
+    const size = app.page.viewportSize()!;
     return box.y >= 0 && box.x >= 0 && box.y + box.height <= size.height && box.x + box.width <= size.width;
   };
 
@@ -82,23 +70,23 @@ describe('dashboard resilience and job workflow (browser)', () => {
     ['a section', LAPTOP, /\/assets\/monitoring-section-[^/]*\.js$/],
     ['the whole dashboard', MOBILE, /\/assets\/dashboard-page-[^/]*\.js$/],
   ])('shows an error screen with a reload button when the code of %s cannot load', async (_what, size, chunk) => {
-    await page.setViewportSize(size);
-    await page.route(chunk, (route) => route.abort());
-    await page.goto('/dashboard/monitoring');
-    const failure = page.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'This screen could not load' }) });
+    await app.page.setViewportSize(size);
+    await app.page.route(chunk, (route) => route.abort());
+    await app.page.goto('/dashboard/monitoring');
+    const failure = app.page.getByRole('alert').filter({ has: app.page.getByRole('heading', { name: 'This screen could not load' }) });
     await failure.waitFor();
-    expect(await page.locator('body').innerText()).toContain('Reload to get the current version');
-    await screenshot(page, `chunk-load-error-${size.width}`);
+    expect(await app.page.locator('body').innerText()).toContain('Reload to get the current version');
+    await screenshot(app.page, `chunk-load-error-${size.width}`);
 
-    await page.unroute(chunk);
+    await app.page.unroute(chunk);
     await failure.getByRole('button', { name: 'Reload page' }).click();
-    await page.getByRole('heading', { name: 'Monitoring', level: 1 }).waitFor();
+    await app.page.getByRole('heading', { name: 'Monitoring', level: 1 }).waitFor();
   });
 
   it('turns the badge and API Status disconnected within 10 s of the server stopping, and connected when it returns', async () => {
-    await page.goto('/dashboard/monitoring');
+    await app.page.goto('/dashboard/monitoring');
     await badge().filter({ hasText: 'Connected' }).waitFor();
-    const apiStatus = page.locator('.status-list div').filter({ hasText: 'API Status' });
+    const apiStatus = app.page.locator('.status-list div').filter({ hasText: 'API Status' });
     await apiStatus.getByText('Online').waitFor();
 
     await relay.stop();
@@ -118,31 +106,31 @@ describe('dashboard resilience and job workflow (browser)', () => {
     ['1366', LAPTOP],
     ['375', MOBILE],
   ])('tests the unsaved form, creates the job with the result in focus and in view, and runs it now (%s px)', async (_label, size) => {
-    await page.setViewportSize(size);
-    await page.goto('/dashboard/create');
-    await page.getByLabel('Job Name').fill('probe-job');
-    await page.getByLabel('URL').fill(`${target.url}/ok`);
+    await app.page.setViewportSize(size);
+    await app.page.goto('/dashboard/create');
+    await app.page.getByLabel('Job Name').fill('probe-job');
+    await app.page.getByLabel('URL').fill(`${target.url}/ok`);
 
-    const addHeader = page.getByRole('button', { name: '+ Add header' });
+    const addHeader = app.page.getByRole('button', { name: '+ Add header' });
     await addHeader.click();
-    const headerName = page.getByLabel('Header 1 name');
+    const headerName = app.page.getByLabel('Header 1 name');
     expect(await headerName.evaluate((input) => input === input.ownerDocument.activeElement)).toBe(true);
     expect((await headerName.boundingBox())!.y).toBeGreaterThan((await addHeader.boundingBox())!.y);
-    await page.keyboard.type('X-Probe');
-    await page.keyboard.press('Tab');
-    await page.keyboard.type('from-test-request');
+    await app.page.keyboard.type('X-Probe');
+    await app.page.keyboard.press('Tab');
+    await app.page.keyboard.type('from-test-request');
 
     const probesBefore = target.requests('/ok').length;
-    await page.getByRole('button', { name: 'Test request' }).click();
-    const body = page.getByLabel('Test response body');
+    await app.page.getByRole('button', { name: 'Test request' }).click();
+    const body = app.page.getByLabel('Test response body');
     await body.getByText('{"pong":true}').waitFor();
-    const result = page.locator('.test-result');
+    const result = app.page.locator('.test-result');
     expect(await result.innerText()).toMatch(/SUCCESS[\s\S]*HTTP 200[\s\S]*\d+ ms/);
     expect(target.requests('/ok').slice(probesBefore).map((r) => r.headers['x-probe'])).toEqual(['from-test-request']);
-    expect((await server.http.get('/api/jobs', { token: account.accessToken })).body).toHaveLength(0);
+    expect((await app.server.http.get('/api/jobs', { token: account.accessToken })).body).toHaveLength(0);
 
-    await page.getByRole('button', { name: 'Create Job' }).click();
-    const created = page.getByRole('status').filter({ has: page.getByRole('heading', { name: 'Job created' }) });
+    await app.page.getByRole('button', { name: 'Create Job' }).click();
+    const created = app.page.getByRole('status').filter({ has: app.page.getByRole('heading', { name: 'Job created' }) });
     await created.waitFor();
     await until(
       () => created.evaluate((box) => box === box.ownerDocument.activeElement),
@@ -150,15 +138,15 @@ describe('dashboard resilience and job workflow (browser)', () => {
       5_000,
     );
     expect(await inViewport(created.getByRole('heading', { name: 'Job created' }))).toBe(true);
-    expect(await page.getByLabel('Job Name').inputValue()).toBe('');
-    expect(await page.getByLabel('URL').inputValue()).toBe('');
-    await screenshot(page, `job-created-${size.width}`);
+    expect(await app.page.getByLabel('Job Name').inputValue()).toBe('');
+    expect(await app.page.getByLabel('URL').inputValue()).toBe('');
+    await screenshot(app.page, `job-created-${size.width}`);
 
     await created.getByRole('link', { name: 'View in Cron Jobs' }).click();
     await row('probe-job').getByRole('button', { name: 'Run now probe-job' }).click();
-    await page.getByText("Ran 'probe-job': SUCCESS · HTTP 200").waitFor();
+    await app.page.getByText("Ran 'probe-job': SUCCESS · HTTP 200").waitFor();
     await row('probe-job').getByRole('button', { name: 'Logs of probe-job' }).click();
-    const logs = page.getByRole('dialog', { name: 'Logs: probe-job' });
+    const logs = app.page.getByRole('dialog', { name: 'Logs: probe-job' });
     const executions = logs.getByRole('list', { name: 'Latest executions' });
     await executions.getByText('SUCCESS · 200', { exact: false }).first().waitFor();
     expect(await executions.getByRole('listitem').count()).toBe(1);
@@ -166,7 +154,7 @@ describe('dashboard resilience and job workflow (browser)', () => {
 
     await logs.getByRole('button', { name: 'Run now', exact: true }).click();
     await until(() => executions.getByRole('listitem').count(), (count) => count === 2);
-    const runs = await server.http.get(`/api/jobs/${(await server.http.get('/api/jobs', { token: account.accessToken })).body[0].job_id}/logs`, {
+    const runs = await app.server.http.get(`/api/jobs/${(await app.server.http.get('/api/jobs', { token: account.accessToken })).body[0].job_id}/logs`, {
       token: account.accessToken,
     });
     expect(runs.body.logs.map((log: { trigger: string }) => log.trigger)).toEqual(['manual', 'manual']);
@@ -175,14 +163,14 @@ describe('dashboard resilience and job workflow (browser)', () => {
   it('fits the Cron Jobs table in 1366 px with Last Run visible and one row of actions, and says when it scrolls', async () => {
     // Long values, and a job that has run, so both time columns hold a time.
     const ranId = await createJob('quarterly-invoice-reminder', `${target.url}/ok?tenant=acme-corporation&report=quarterly-invoices`);
-    expect((await server.http.post(`/api/jobs/${ranId}/run`, {}, { token: account.accessToken })).status).toBe(200);
+    expect((await app.server.http.post(`/api/jobs/${ranId}/run`, {}, { token: account.accessToken })).status).toBe(200);
     await createJob('nightly-backup', 'https://example.com/backup');
-    await page.goto('/dashboard/jobs');
+    await app.page.goto('/dashboard/jobs');
     await row('nightly-backup').waitFor();
-    const scroller = page.locator('.table-scroll');
+    const scroller = app.page.locator('.table-scroll');
     const fits = () => scroller.evaluate((box) => box.scrollWidth <= box.clientWidth);
     expect(await fits()).toBe(true);
-    expect(await inViewport(page.getByRole('columnheader', { name: 'Last Run' }))).toBe(true);
+    expect(await inViewport(app.page.getByRole('columnheader', { name: 'Last Run' }))).toBe(true);
     for (const [name, lastRunText] of [
       ['quarterly-invoice-reminder', /^\d{2} \w{3} \d{4},\s+\d{2}:\d{2}:\d{2} UTC$/],
       ['nightly-backup', /^Never$/],
@@ -200,21 +188,21 @@ describe('dashboard resilience and job workflow (browser)', () => {
       expect(await shownName.evaluate((span) => span.getBoundingClientRect().height)).toBeLessThan(24);
       expect(await shownName.getAttribute('title')).toBe(name);
     }
-    expect(await page.getByText('Scroll sideways to see every column').count()).toBe(0);
-    await screenshot(page, 'jobs-table-laptop');
+    expect(await app.page.getByText('Scroll sideways to see every column').count()).toBe(0);
+    await screenshot(app.page, 'jobs-table-laptop');
 
     // Narrower than the table: the hint says it scrolls, and the box takes focus for the arrow keys.
-    await page.setViewportSize({ width: 1000, height: 768 });
-    await page.getByText('Scroll sideways to see every column').waitFor();
+    await app.page.setViewportSize({ width: 1000, height: 768 });
+    await app.page.getByText('Scroll sideways to see every column').waitFor();
     expect(await fits()).toBe(false);
     expect(await scroller.getAttribute('tabindex')).toBe('0');
 
     // Phones get one card per job: nothing scrolls sideways, every action is there.
-    await page.setViewportSize(MOBILE);
-    await page.getByText('Scroll sideways to see every column').waitFor({ state: 'detached' });
-    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(MOBILE.width);
+    await app.page.setViewportSize(MOBILE);
+    await app.page.getByText('Scroll sideways to see every column').waitFor({ state: 'detached' });
+    expect(await app.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(MOBILE.width);
     expect(await row('nightly-backup').getByRole('button', { name: 'Run now nightly-backup' }).isVisible()).toBe(true);
-    await page.setViewportSize(DESKTOP);
+    await app.page.setViewportSize(DESKTOP);
   });
 
   it.each([
@@ -222,7 +210,7 @@ describe('dashboard resilience and job workflow (browser)', () => {
     ['375', MOBILE],
   ])('shows each due run once with its retried attempts (%s px)', async (_label, size) => {
     const jobId = await createJob('flaky-endpoint', `${target.url}/down`);
-    const db = await SchedulerFixtures.connect(server.database.url);
+    const db = await SchedulerFixtures.connect(app.server.database.url);
     try {
       await db.query(`UPDATE jobs SET status = 'scheduled', next_run_at = now() WHERE id = $1`, [jobId]);
     } finally {
@@ -230,13 +218,13 @@ describe('dashboard resilience and job workflow (browser)', () => {
     }
     // The first attempt and its 3 retries, 100, 200 and 400 ms apart.
     await until(
-      async () => (await server.http.get(`/api/jobs/${jobId}/logs`, { token: account.accessToken })).body.logs ?? [],
+      async () => (await app.server.http.get(`/api/jobs/${jobId}/logs`, { token: account.accessToken })).body.logs ?? [],
       (logs: unknown[]) => logs.length === 4,
     );
 
-    await page.setViewportSize(size);
-    await page.goto('/dashboard/monitoring');
-    const executions = page.getByRole('list', { name: 'Latest executions' });
+    await app.page.setViewportSize(size);
+    await app.page.goto('/dashboard/monitoring');
+    const executions = app.page.getByRole('list', { name: 'Latest executions' });
     await executions.getByText('FAILED after 4 attempts').waitFor();
     expect(await executions.getByText(/^Due /).count()).toBe(1);
     const attempts = executions.getByRole('list');
@@ -246,6 +234,6 @@ describe('dashboard resilience and job workflow (browser)', () => {
       expect.stringMatching(/^Attempt 3 \(retry\) · .*FAILED · 503/s),
       expect.stringMatching(/^Attempt 4 \(retry\) · .*FAILED · 503/s),
     ]);
-    await screenshot(page, `retries-${size.width}`);
+    await screenshot(app.page, `retries-${size.width}`);
   });
 });

@@ -1,10 +1,7 @@
-import type { Page } from 'playwright-core';
 import { HttpTarget } from '../fakes/http-target';
-import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
-import { startTestServer, type TestServer } from '../support/test-server';
-import { launchBrowser, screenshot, type Browser } from './support/browser';
-import { setSessionCookies } from './support/session-cookies';
-import { buildWebApp } from './support/web-build';
+import type { SignedInAccount } from '../support/accounts';
+import { screenshot } from './support/browser';
+import { useBrowserSuite } from './support/browser-suite';
 
 // Jest reads testTimeout only from the top-level config, not from a project entry.
 jest.setTimeout(60_000);
@@ -14,74 +11,63 @@ const NEXT_MINUTE_MS = 75_000;
 
 /** The dashboard against the real backend (jobs API, scheduler, executor) and a local HTTP target. */
 describe('dashboard and jobs (browser)', () => {
-  let server: TestServer;
   let target: HttpTarget;
-  let browser: Browser;
-  let page: Page;
   let account: SignedInAccount;
 
+  const app = useBrowserSuite({ env: { SCHEDULER_ENABLED: 'true', ALLOW_PRIVATE_TARGETS: 'true', SCHEDULER_POLL_INTERVAL_MS: '200' } });
+  // Started after the server and closed after it: the server's connections to it go first.
   beforeAll(async () => {
     target = await HttpTarget.start();
     target.on('/hook', (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ ok: true, source: 'browser-test-target' }));
     });
-    server = await startTestServer({ WEB_DIST_DIR: buildWebApp(), SCHEDULER_ENABLED: 'true', ALLOW_PRIVATE_TARGETS: 'true', SCHEDULER_POLL_INTERVAL_MS: '200' });
-    browser = await launchBrowser(server.baseUrl);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await target?.close();
   });
+  afterAll(async () => target?.close());
   beforeEach(async () => {
-    await browser.context.clearCookies();
-    account = await signUpAndLogin(server, { name: 'Grace Hopper' });
-    await setSessionCookies(browser.context, server.baseUrl, account);
-    page = await browser.newPage();
+    account = await app.signIn('Grace Hopper');
   });
-  afterEach(async () => page?.close());
 
-  const row = (name: string) => page.getByRole('row').filter({ hasText: name });
-  const nav = (section: string) => page.getByRole('navigation', { name: 'Dashboard sections' }).getByRole('link', { name: section });
+  const row = (name: string) => app.page.getByRole('row').filter({ hasText: name });
+  const nav = (section: string) => app.page.getByRole('navigation', { name: 'Dashboard sections' }).getByRole('link', { name: section });
 
   it('creates a job from a preset, edits, pauses, resumes, sees its run in Monitoring and deletes it', async () => {
-    await page.goto('/dashboard');
-    await page.getByText('No jobs found.').waitFor();
-    await page.getByText('Connected').waitFor();
-    await screenshot(page, 'dashboard-empty');
+    await app.page.goto('/dashboard');
+    await app.page.getByText('No jobs found.').waitFor();
+    await app.page.getByText('Connected').waitFor();
+    await screenshot(app.page, 'dashboard-empty');
 
     await nav('Create Job').click();
-    await page.getByLabel('Job Name').fill('ping-target');
-    await page.getByLabel('URL').fill(`${target.url}/hook`);
-    await page.getByText('Using HTTP is not secure - consider using HTTPS instead').waitFor();
-    await page.getByRole('tab', { name: 'Preset' }).click();
-    await page.getByLabel('Schedule preset').selectOption({ label: 'Every 5 minutes' });
-    expect(await page.getByTestId('cron-text').textContent()).toBe('*/5 * * * *');
-    expect(await page.getByTestId('next-runs').getByRole('listitem').count()).toBe(5);
-    await screenshot(page, 'create-job');
-    await page.getByRole('button', { name: 'Create Job' }).click();
-    await page.getByRole('heading', { name: 'Job created' }).waitFor();
-    const jobId = (await page.getByTestId('created-job-id').textContent())!;
+    await app.page.getByLabel('Job Name').fill('ping-target');
+    await app.page.getByLabel('URL').fill(`${target.url}/hook`);
+    await app.page.getByText('Using HTTP is not secure - consider using HTTPS instead').waitFor();
+    await app.page.getByRole('tab', { name: 'Preset' }).click();
+    await app.page.getByLabel('Schedule preset').selectOption({ label: 'Every 5 minutes' });
+    expect(await app.page.getByTestId('cron-text').textContent()).toBe('*/5 * * * *');
+    expect(await app.page.getByTestId('next-runs').getByRole('listitem').count()).toBe(5);
+    await screenshot(app.page, 'create-job');
+    await app.page.getByRole('button', { name: 'Create Job' }).click();
+    await app.page.getByRole('heading', { name: 'Job created' }).waitFor();
+    const jobId = (await app.page.getByTestId('created-job-id').textContent())!;
     expect(jobId).toMatch(/^[0-9a-f-]{36}$/);
-    await screenshot(page, 'create-job-success');
+    await screenshot(app.page, 'create-job-success');
 
-    await page.getByRole('link', { name: '← Back to Jobs' }).click();
+    await app.page.getByRole('link', { name: '← Back to Jobs' }).click();
     await row('ping-target').waitFor();
     expect(await row('ping-target').textContent()).toContain('Never');
     expect(await row('ping-target').getByText(/\d{2}:\d{2}:\d{2} UTC/).count()).toBe(1);
-    await screenshot(page, 'jobs');
+    await screenshot(app.page, 'jobs');
 
     await row('ping-target').getByRole('button', { name: 'Edit ping-target' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Edit job: ping-target' });
+    const dialog = app.page.getByRole('dialog', { name: 'Edit job: ping-target' });
     expect(await dialog.getByLabel('Job ID').inputValue()).toBe(jobId);
     await dialog.getByRole('tab', { name: 'Expression' }).click();
     await dialog.getByLabel('Cron expression').fill('* * * * *');
     await dialog.getByTestId('cron-description').filter({ hasText: 'minute' }).waitFor();
-    await screenshot(page, 'edit-job');
+    await screenshot(app.page, 'edit-job');
     await dialog.getByRole('button', { name: 'Save Changes' }).click();
     await dialog.waitFor({ state: 'detached' });
-    const saved = await server.http.get(`/api/jobs/${jobId}`, { token: account.accessToken });
+    const saved = await app.server.http.get(`/api/jobs/${jobId}`, { token: account.accessToken });
     expect(saved.body.cron_expression).toBe('* * * * *');
 
     await row('ping-target').getByRole('button', { name: 'Pause ping-target' }).click();
@@ -94,98 +80,98 @@ describe('dashboard and jobs (browser)', () => {
     // Monitoring is open before the run fires: the execution arrives through the event stream, without a reload.
     // If a minute boundary passed while editing, that run is already listed and the next one is awaited.
     await nav('Monitoring').click();
-    const executions = page.getByRole('list', { name: 'Latest executions' });
-    await page.getByText('No executions yet. Runs show here as they happen.').or(executions).waitFor();
+    const executions = app.page.getByRole('list', { name: 'Latest executions' });
+    await app.page.getByText('No executions yet. Runs show here as they happen.').or(executions).waitFor();
     const shownBefore = await executions.getByRole('listitem').count();
     await executions.getByRole('listitem').nth(shownBefore).waitFor({ timeout: NEXT_MINUTE_MS });
     await executions.getByText(/SUCCESS · 200/).first().waitFor();
     expect(target.requests('/hook').length).toBeGreaterThan(0);
-    await page.getByLabel('Response data').getByText('"source": "browser-test-target"').waitFor();
-    expect(await page.getByRole('img', { name: /recent executions: \d+ succeeded, 0 failed/ }).count()).toBe(1);
-    await page.getByText('System Status').waitFor();
-    await screenshot(page, 'monitoring');
+    await app.page.getByLabel('Response data').getByText('"source": "browser-test-target"').waitFor();
+    expect(await app.page.getByRole('img', { name: /recent executions: \d+ succeeded, 0 failed/ }).count()).toBe(1);
+    await app.page.getByText('System Status').waitFor();
+    await screenshot(app.page, 'monitoring');
 
     await nav('Cron Jobs').click();
     // The same event reloaded the job list, so its last run is there too.
     expect(await row('ping-target').textContent()).not.toContain('Never');
     await row('ping-target').getByRole('button', { name: 'Logs of ping-target' }).click();
-    const logs = page.getByRole('dialog', { name: 'Logs: ping-target' });
+    const logs = app.page.getByRole('dialog', { name: 'Logs: ping-target' });
     await logs.getByText(/SUCCESS · 200/).first().waitFor();
-    await screenshot(page, 'job-logs');
-    await page.keyboard.press('Escape');
+    await screenshot(app.page, 'job-logs');
+    await app.page.keyboard.press('Escape');
     await logs.waitFor({ state: 'detached' });
 
     await row('ping-target').getByRole('button', { name: 'Delete ping-target' }).click();
-    const confirm = page.getByRole('dialog', { name: 'Delete job' });
-    await screenshot(page, 'delete-job');
+    const confirm = app.page.getByRole('dialog', { name: 'Delete job' });
+    await screenshot(app.page, 'delete-job');
     await confirm.getByRole('button', { name: 'Delete Job' }).click();
     await row('ping-target').waitFor({ state: 'detached' });
-    await page.getByText('No jobs found.').waitFor();
-    expect((await server.http.get(`/api/jobs/${jobId}`, { token: account.accessToken })).status).toBe(404);
+    await app.page.getByText('No jobs found.').waitFor();
+    expect((await app.server.http.get(`/api/jobs/${jobId}`, { token: account.accessToken })).status).toBe(404);
   }, 150_000);
 
   it('shows the dashboard stats, recent activity and a working name filter', async () => {
     for (const name of ['alpha-job', 'beta-job']) {
-      const created = await server.http.post('/api/jobs', { name, url: 'https://example.com/x', cron_expression: '0 0 * * *' }, { token: account.accessToken });
+      const created = await app.server.http.post('/api/jobs', { name, url: 'https://example.com/x', cron_expression: '0 0 * * *' }, { token: account.accessToken });
       expect(created.status).toBeLessThan(300);
     }
-    await page.goto('/dashboard');
+    await app.page.goto('/dashboard');
     await row('alpha-job').waitFor();
-    await page.getByText('Total Jobs').waitFor();
+    await app.page.getByText('Total Jobs').waitFor();
     // The spec's seven cards, plus heartbeat monitors beside the jobs.
-    const cards = page.getByRole('list', { name: 'Account statistics' }).getByRole('listitem');
+    const cards = app.page.getByRole('list', { name: 'Account statistics' }).getByRole('listitem');
     expect(await cards.locator('.stat-label').allTextContents()).toEqual([
       'Total Jobs', 'Active Jobs', 'Failed Jobs', 'Monitors', 'Jobs Used', 'Executions Used', 'N8N Deployments (this month)', 'Plan',
     ]);
-    await screenshot(page, 'dashboard');
-    await page.getByRole('button', { name: 'Switch to dark theme' }).click();
-    expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');
-    await screenshot(page, 'dashboard-dark');
-    await page.getByRole('button', { name: 'Switch to light theme' }).click();
+    await screenshot(app.page, 'dashboard');
+    await app.page.getByRole('button', { name: 'Switch to dark theme' }).click();
+    expect(await app.page.locator('html').getAttribute('data-theme')).toBe('dark');
+    await screenshot(app.page, 'dashboard-dark');
+    await app.page.getByRole('button', { name: 'Switch to light theme' }).click();
 
     await nav('Monitoring').click();
-    await page.getByLabel('Filter jobs by name').fill('beta');
-    const jobs = page.getByRole('list', { name: 'Jobs' });
+    await app.page.getByLabel('Filter jobs by name').fill('beta');
+    const jobs = app.page.getByRole('list', { name: 'Jobs' });
     await jobs.getByText('beta-job').waitFor();
     expect(await jobs.getByText('alpha-job').count()).toBe(0);
   });
 
   it('opens the Job Quota Exceeded modal at the free plan limit', async () => {
     for (const name of ['first', 'second']) {
-      const created = await server.http.post('/api/jobs', { name, url: 'https://example.com/x', cron_expression: '0 0 * * *' }, { token: account.accessToken });
+      const created = await app.server.http.post('/api/jobs', { name, url: 'https://example.com/x', cron_expression: '0 0 * * *' }, { token: account.accessToken });
       expect(created.status).toBeLessThan(300);
     }
-    await page.goto('/dashboard/create');
-    await page.getByLabel('Job Name').fill('third');
-    await page.getByLabel('URL').fill('https://example.com/third');
-    await page.getByRole('button', { name: 'Create Job' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Job Quota Exceeded' });
+    await app.page.goto('/dashboard/create');
+    await app.page.getByLabel('Job Name').fill('third');
+    await app.page.getByLabel('URL').fill('https://example.com/third');
+    await app.page.getByRole('button', { name: 'Create Job' }).click();
+    const dialog = app.page.getByRole('dialog', { name: 'Job Quota Exceeded' });
     await dialog.waitFor();
     expect(await dialog.textContent()).toContain('2 / 2');
-    await screenshot(page, 'quota-modal');
+    await screenshot(app.page, 'quota-modal');
     await dialog.getByRole('button', { name: 'Close', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
   });
 
   it('shows each validation message of the job form', async () => {
-    await page.goto('/dashboard/create');
-    const message = (text: string) => page.getByText(text, { exact: true }).waitFor();
-    await page.getByRole('button', { name: 'Create Job' }).click();
+    await app.page.goto('/dashboard/create');
+    const message = (text: string) => app.page.getByText(text, { exact: true }).waitFor();
+    await app.page.getByRole('button', { name: 'Create Job' }).click();
     await message('Please fix the errors before submitting');
     await message('Name is required');
     await message('URL is required');
 
-    await page.getByLabel('Job Name').fill('bad name!');
-    await page.getByLabel('Job Name').blur();
+    await app.page.getByLabel('Job Name').fill('bad name!');
+    await app.page.getByLabel('Job Name').blur();
     await message('Name can only contain letters, numbers, hyphens (-), and underscores (_)');
-    await page.getByLabel('URL').fill('not a url');
-    await page.getByLabel('URL').blur();
+    await app.page.getByLabel('URL').fill('not a url');
+    await app.page.getByLabel('URL').blur();
     await message('Please enter a valid URL');
-    await page.getByLabel('URL').fill('http://example.com');
+    await app.page.getByLabel('URL').fill('http://example.com');
     await message('Using HTTP is not secure - consider using HTTPS instead');
 
-    await page.getByRole('tab', { name: 'Expression' }).click();
-    const cron = page.getByLabel('Cron expression');
+    await app.page.getByRole('tab', { name: 'Expression' }).click();
+    const cron = app.page.getByLabel('Cron expression');
     await cron.fill('');
     await cron.blur();
     await message('Cron expression is required');
@@ -203,6 +189,6 @@ describe('dashboard and jobs (browser)', () => {
       await cron.blur();
       await message(text);
     }
-    await screenshot(page, 'job-form-errors');
+    await screenshot(app.page, 'job-form-errors');
   });
 });

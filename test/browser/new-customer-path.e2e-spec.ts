@@ -1,10 +1,7 @@
-import type { Page } from 'playwright-core';
 import { REFUSED_WHEN_RUN } from '../../backend/src/modules/jobs/job-target-check';
-import { latestMailedCode, signUpAndLogin, type SignedInAccount } from '../support/accounts';
-import { startTestServer, type TestServer } from '../support/test-server';
-import { DESKTOP, MOBILE, launchBrowser, type Browser } from './support/browser';
-import { setSessionCookies } from './support/session-cookies';
-import { buildWebApp } from './support/web-build';
+import { latestMailedCode } from '../support/accounts';
+import { DESKTOP, MOBILE } from './support/browser';
+import { useBrowserSuite } from './support/browser-suite';
 
 jest.setTimeout(60_000);
 
@@ -18,33 +15,11 @@ const ACTIVE_JOBS_HINT = 'Jobs that will run again: not paused and not held back
  * targets are refused when jobs run) and one browser for all of it.
  */
 describe('the new customer path (browser)', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let page: Page;
-
-  beforeAll(async () => {
-    server = await startTestServer({ WEB_DIST_DIR: buildWebApp() });
-    browser = await launchBrowser(server.baseUrl);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-  beforeEach(async () => {
-    await browser.context.clearCookies();
-    page = await browser.newPage();
-  });
-  afterEach(async () => page?.close());
-
-  async function signedIn(name = 'Test User'): Promise<SignedInAccount> {
-    const account = await signUpAndLogin(server, { name });
-    await setSessionCookies(browser.context, server.baseUrl, account);
-    return account;
-  }
+  const app = useBrowserSuite();
 
   /** The page's boxes of the stat cards, grouped into rows by their top edge: the number of cards in each row. */
   async function statCardRows(): Promise<number[]> {
-    const tops = await page.locator('.stat-card').evaluateAll((cards) => cards.map((card) => Math.round(card.getBoundingClientRect().top)));
+    const tops = await app.page.locator('.stat-card').evaluateAll((cards) => cards.map((card) => Math.round(card.getBoundingClientRect().top)));
     const rows = new Map<number, number>();
     for (const top of tops) rows.set(top, (rows.get(top) ?? 0) + 1);
     return [...rows.keys()].sort((a, b) => a - b).map((top) => rows.get(top)!);
@@ -52,139 +27,139 @@ describe('the new customer path (browser)', () => {
 
   it('takes an unverified account from the sign-in error to /verify with a new code, and says the code is in the dev outbox', async () => {
     const email = `unverified-${Date.now()}@example.test`;
-    expect((await server.http.post('/api/auth/signup', { name: 'Ada', email, password: 'correct-horse-battery' })).status).toBe(201);
-    await page.setViewportSize(MOBILE);
-    await page.goto(`/login?email=${encodeURIComponent(email)}`);
-    await page.getByLabel('Password').fill('correct-horse-battery');
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    const alert = page.getByRole('alert').filter({ hasText: 'User is not confirmed.' });
+    expect((await app.server.http.post('/api/auth/signup', { name: 'Ada', email, password: 'correct-horse-battery' })).status).toBe(201);
+    await app.page.setViewportSize(MOBILE);
+    await app.page.goto(`/login?email=${encodeURIComponent(email)}`);
+    await app.page.getByLabel('Password').fill('correct-horse-battery');
+    await app.page.getByRole('button', { name: 'Sign In' }).click();
+    const alert = app.page.getByRole('alert').filter({ hasText: 'User is not confirmed.' });
     expect(await alert.getByRole('link', { name: 'Enter the verification code' }).getAttribute('href')).toBe(`/verify?email=${encodeURIComponent(email)}`);
 
     await alert.getByRole('button', { name: 'Resend verification code' }).click();
-    await page.waitForURL(`**/verify?email=${encodeURIComponent(email)}`);
-    await page.getByText(`A new code was sent to ${email}.`).waitFor();
-    const hint = page.getByRole('status').filter({ hasText: 'This development server does not send mail: the code is in the dev outbox' });
+    await app.page.waitForURL(`**/verify?email=${encodeURIComponent(email)}`);
+    await app.page.getByText(`A new code was sent to ${email}.`).waitFor();
+    const hint = app.page.getByRole('status').filter({ hasText: 'This development server does not send mail: the code is in the dev outbox' });
     expect(await hint.getByRole('link').getAttribute('href')).toBe('/api/dev/outbox');
 
-    await page.getByLabel('Verification code').fill(await latestMailedCode(server, email));
-    await page.getByRole('button', { name: 'Verify Email' }).click();
-    await page.getByText('Email verified. Redirecting to sign in...').waitFor();
+    await app.page.getByLabel('Verification code').fill(await latestMailedCode(app.server, email));
+    await app.page.getByRole('button', { name: 'Verify Email' }).click();
+    await app.page.getByText('Email verified. Redirecting to sign in...').waitFor();
   });
 
   it('states the password rule before sign-up and keeps the app’s own words when the server refuses a short password', async () => {
-    await page.goto('/signup');
-    const password = page.getByLabel('Password');
-    expect(await page.locator(`#${await password.getAttribute('aria-describedby')}`).textContent()).toBe('At least 8 characters.');
-    await page.getByLabel('Full Name').fill('Shorty');
-    await page.getByLabel('Email').fill(`shorty-${Date.now()}@example.test`);
+    await app.page.goto('/signup');
+    const password = app.page.getByLabel('Password');
+    expect(await app.page.locator(`#${await password.getAttribute('aria-describedby')}`).textContent()).toBe('At least 8 characters.');
+    await app.page.getByLabel('Full Name').fill('Shorty');
+    await app.page.getByLabel('Email').fill(`shorty-${Date.now()}@example.test`);
     await password.fill('short');
-    await page.getByRole('button', { name: 'Create Account' }).click();
-    expect(await page.getByRole('alert').textContent()).toBe('Password must be at least 8 characters');
+    await app.page.getByRole('button', { name: 'Create Account' }).click();
+    expect(await app.page.getByRole('alert').textContent()).toBe('Password must be at least 8 characters');
   });
 
   it('sends a signed-in user from "Go to Dashboard" and /login to the dashboard; after a sign-out of their own, /dashboard asks to sign in without "session expired"', async () => {
-    await signedIn('Grace Hopper');
-    await page.goto('/guides');
-    await page.getByRole('link', { name: 'Go to Dashboard' }).click();
-    await page.waitForURL('**/dashboard');
-    await page.goto('/login');
-    await page.waitForURL('**/dashboard');
+    await app.signIn('Grace Hopper');
+    await app.page.goto('/guides');
+    await app.page.getByRole('link', { name: 'Go to Dashboard' }).click();
+    await app.page.waitForURL('**/dashboard');
+    await app.page.goto('/login');
+    await app.page.waitForURL('**/dashboard');
 
-    await page.getByRole('button', { name: /Grace Hopper/ }).click();
-    await page.getByRole('menuitem', { name: 'Logout' }).click();
-    await page.waitForURL('**/login');
+    await app.page.getByRole('button', { name: /Grace Hopper/ }).click();
+    await app.page.getByRole('menuitem', { name: 'Logout' }).click();
+    await app.page.waitForURL('**/login');
     // Back in the browser's history (the app's own guard), then a fresh load of /dashboard (the server's).
-    await page.goBack();
-    await page.waitForURL((url) => url.pathname === '/login');
-    expect(new URL(page.url()).searchParams.get('error')).toBeNull();
-    await page.goto('/dashboard');
-    await page.waitForURL((url) => url.pathname === '/login');
-    expect(new URL(page.url()).search).toBe('');
-    await page.getByRole('button', { name: 'Sign In' }).waitFor();
-    expect(await page.getByText('Your session has expired').count()).toBe(0);
+    await app.page.goBack();
+    await app.page.waitForURL((url) => url.pathname === '/login');
+    expect(new URL(app.page.url()).searchParams.get('error')).toBeNull();
+    await app.page.goto('/dashboard');
+    await app.page.waitForURL((url) => url.pathname === '/login');
+    expect(new URL(app.page.url()).search).toBe('');
+    await app.page.getByRole('button', { name: 'Sign In' }).waitFor();
+    expect(await app.page.getByText('Your session has expired').count()).toBe(0);
   });
 
   it('says a wrong current password in Change Password is the current password', async () => {
-    await signedIn();
-    await page.goto('/profile');
-    await page.getByLabel('Current password').fill('not-my-password');
-    await page.getByLabel('New password', { exact: true }).fill('a-new-long-password');
-    await page.getByLabel('Confirm new password').fill('a-new-long-password');
-    await page.getByRole('button', { name: 'Change Password' }).click();
-    expect(await page.getByRole('alert').textContent()).toBe('The current password is not correct');
+    await app.signIn();
+    await app.page.goto('/profile');
+    await app.page.getByLabel('Current password').fill('not-my-password');
+    await app.page.getByLabel('New password', { exact: true }).fill('a-new-long-password');
+    await app.page.getByLabel('Confirm new password').fill('a-new-long-password');
+    await app.page.getByRole('button', { name: 'Change Password' }).click();
+    expect(await app.page.getByRole('alert').textContent()).toBe('The current password is not correct');
   });
 
   it('warns on leaving the URL of a job this server would refuse to run', async () => {
-    await signedIn();
-    await page.goto('/dashboard/create');
-    const url = page.getByLabel('URL');
+    await app.signIn();
+    await app.page.goto('/dashboard/create');
+    const url = app.page.getByLabel('URL');
     await url.fill('http://localhost:3000/hook');
-    await page.getByLabel('HTTP Method').focus();
-    await page.getByText(REFUSED_WHEN_RUN).waitFor();
+    await app.page.getByLabel('HTTP Method').focus();
+    await app.page.getByText(REFUSED_WHEN_RUN).waitFor();
     await url.fill('https://example.com/hook');
-    await page.getByLabel('HTTP Method').focus();
-    await page.getByText(REFUSED_WHEN_RUN).waitFor({ state: 'detached' });
+    await app.page.getByLabel('HTTP Method').focus();
+    await app.page.getByText(REFUSED_WHEN_RUN).waitFor({ state: 'detached' });
     // The option that sends alerts has one name in the job form and on the alert channels page.
-    await page.getByLabel('Alert me when a run fails').waitFor();
+    await app.page.getByLabel('Alert me when a run fails').waitFor();
   });
 
   it('offers feedback and free support in the side menu, explains Active Jobs, lays the cards out 4 + 4, and opens the quota dialog for a clone at the job limit', async () => {
-    const account = await signedIn();
+    const account = await app.signIn();
     for (const name of ['first-job', 'second-job']) {
-      expect((await server.http.post('/api/jobs', { name, url: 'https://example.com/hook', cron_expression: '0 3 * * *' }, { token: account.accessToken })).status).toBe(200);
+      expect((await app.server.http.post('/api/jobs', { name, url: 'https://example.com/hook', cron_expression: '0 3 * * *' }, { token: account.accessToken })).status).toBe(200);
     }
-    await page.goto('/dashboard');
-    const menu = page.getByRole('navigation', { name: 'Dashboard sections' });
+    await app.page.goto('/dashboard');
+    const menu = app.page.getByRole('navigation', { name: 'Dashboard sections' });
     const feedback = menu.getByRole('link', { name: 'Send feedback' });
     expect([await feedback.getAttribute('href'), await feedback.getAttribute('target')]).toEqual(['/contact?subject=Feedback', '_blank']);
     expect(await menu.getByRole('link', { name: 'Book a free support call' }).getAttribute('href')).toBe('/contact?subject=Free+support+call');
-    expect(await page.locator('.stat-card').filter({ hasText: 'Active Jobs' }).getAttribute('title')).toBe(ACTIVE_JOBS_HINT);
-    await page.locator('.stat-card').filter({ hasText: 'Plan' }).getByText('Free').waitFor();
+    expect(await app.page.locator('.stat-card').filter({ hasText: 'Active Jobs' }).getAttribute('title')).toBe(ACTIVE_JOBS_HINT);
+    await app.page.locator('.stat-card').filter({ hasText: 'Plan' }).getByText('Free').waitFor();
     expect(await statCardRows()).toEqual([4, 4]);
-    await page.setViewportSize(MOBILE);
+    await app.page.setViewportSize(MOBILE);
     expect(await statCardRows()).toEqual([2, 2, 2, 2]);
-    await page.setViewportSize(DESKTOP);
+    await app.page.setViewportSize(DESKTOP);
 
-    await page.goto('/dashboard/jobs');
-    await page.getByRole('button', { name: 'Clone first-job' }).click();
-    await page.getByRole('dialog', { name: 'Job Quota Exceeded' }).waitFor();
-    expect(await page.getByText('Failed to clone job').count()).toBe(0);
+    await app.page.goto('/dashboard/jobs');
+    await app.page.getByRole('button', { name: 'Clone first-job' }).click();
+    await app.page.getByRole('dialog', { name: 'Job Quota Exceeded' }).waitFor();
+    expect(await app.page.getByText('Failed to clone job').count()).toBe(0);
 
-    await page.goto('/contact?subject=Feedback');
-    await page.waitForFunction("document.getElementById('contact-subject')?.value === 'Feedback'");
+    await app.page.goto('/contact?subject=Feedback');
+    await app.page.waitForFunction("document.getElementById('contact-subject')?.value === 'Feedback'");
   });
 
   it('alert channels: plain words for a bad address, a Copy button for the secret, a confirmation before deleting, and toasts clear of the user menu', async () => {
-    await signedIn('Linus Torvalds');
-    await page.goto('/dashboard/alerts');
-    await page.getByText('Jobs with “Alert me when a run fails” ticked in their form').waitFor();
-    await page.getByLabel('Channel type').selectOption('email');
-    await page.getByLabel('Channel name').fill('bad-mail');
-    await page.getByLabel('Email address', { exact: true }).fill('not-an-address');
-    await page.getByRole('button', { name: 'Add channel' }).click();
-    expect(await page.getByRole('alert').textContent()).toBe('Enter a valid email address, like ops@example.com.');
+    await app.signIn('Linus Torvalds');
+    await app.page.goto('/dashboard/alerts');
+    await app.page.getByText('Jobs with “Alert me when a run fails” ticked in their form').waitFor();
+    await app.page.getByLabel('Channel type').selectOption('email');
+    await app.page.getByLabel('Channel name').fill('bad-mail');
+    await app.page.getByLabel('Email address', { exact: true }).fill('not-an-address');
+    await app.page.getByRole('button', { name: 'Add channel' }).click();
+    expect(await app.page.getByRole('alert').textContent()).toBe('Enter a valid email address, like ops@example.com.');
 
     for (const size of [DESKTOP, MOBILE]) {
-      await page.setViewportSize(size);
+      await app.page.setViewportSize(size);
       const name = `hook-${size.width}`;
-      await page.getByLabel('Channel type').selectOption('webhook');
-      await page.getByLabel('Channel name').fill(name);
-      await page.getByLabel('Webhook URL').fill('https://example.com/alerts');
-      await page.getByRole('button', { name: 'Add channel' }).click();
-      const toast = page.locator('.Toastify__toast').filter({ hasText: `Alert channel '${name}' added` });
+      await app.page.getByLabel('Channel type').selectOption('webhook');
+      await app.page.getByLabel('Channel name').fill(name);
+      await app.page.getByLabel('Webhook URL').fill('https://example.com/alerts');
+      await app.page.getByRole('button', { name: 'Add channel' }).click();
+      const toast = app.page.locator('.Toastify__toast').filter({ hasText: `Alert channel '${name}' added` });
       await toast.waitFor();
-      const [toastBox, menuBox] = [await toast.boundingBox(), await page.locator('.user-menu-trigger').boundingBox()];
+      const [toastBox, menuBox] = [await toast.boundingBox(), await app.page.locator('.user-menu-trigger').boundingBox()];
       expect(toastBox!.y >= menuBox!.y + menuBox!.height || toastBox!.x >= menuBox!.x + menuBox!.width).toBe(true);
       await toast.getByRole('button', { name: 'close' }).click();
       await toast.waitFor({ state: 'detached' });
     }
-    const secret = (await page.getByTestId('webhook-secret').locator('code').textContent())!;
-    await page.getByRole('button', { name: 'Copy signing secret' }).click();
-    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(secret);
+    const secret = (await app.page.getByTestId('webhook-secret').locator('code').textContent())!;
+    await app.page.getByRole('button', { name: 'Copy signing secret' }).click();
+    expect(await app.page.evaluate('navigator.clipboard.readText()')).toBe(secret);
 
-    const row = page.getByRole('row').filter({ hasText: 'hook-375' });
+    const row = app.page.getByRole('row').filter({ hasText: 'hook-375' });
     await row.getByRole('button', { name: 'Delete hook-375' }).click();
-    const confirm = page.getByRole('dialog', { name: 'Delete alert channel' });
+    const confirm = app.page.getByRole('dialog', { name: 'Delete alert channel' });
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await confirm.waitFor({ state: 'detached' });
     expect(await row.count()).toBe(1);
@@ -194,42 +169,42 @@ describe('the new customer path (browser)', () => {
   });
 
   it('at 375 px: a skip link first, the closed menu out of the Tab order, the API-key Delete in view, the Fly hint in plain text', async () => {
-    const account = await signedIn();
-    expect((await server.http.post('/api/api-keys/generate', { name: 'a-rather-long-key-name-for-ci' }, { token: account.accessToken })).status).toBe(200);
-    await page.setViewportSize(MOBILE);
-    await page.goto('/dashboard');
-    await page.getByRole('heading', { name: 'Dashboard' }).first().waitFor();
-    await page.keyboard.press('Tab');
-    expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
-    await page.keyboard.press('Enter');
-    expect(await page.evaluate('document.activeElement.id')).toBe('main-content');
+    const account = await app.signIn();
+    expect((await app.server.http.post('/api/api-keys/generate', { name: 'a-rather-long-key-name-for-ci' }, { token: account.accessToken })).status).toBe(200);
+    await app.page.setViewportSize(MOBILE);
+    await app.page.goto('/dashboard');
+    await app.page.getByRole('heading', { name: 'Dashboard' }).first().waitFor();
+    await app.page.keyboard.press('Tab');
+    expect(await app.page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+    await app.page.keyboard.press('Enter');
+    expect(await app.page.evaluate('document.activeElement.id')).toBe('main-content');
 
     // Closed, the menu is hidden from the accessibility tree too (getByRole would not find it): found by its class.
-    const firstLink = page.locator('nav.side-nav a').first();
+    const firstLink = app.page.locator('nav.side-nav a').first();
     const focusable = async () => {
       await firstLink.focus();
-      return (await page.evaluate("document.activeElement === document.querySelector('nav.side-nav a')")) as boolean;
+      return (await app.page.evaluate("document.activeElement === document.querySelector('nav.side-nav a')")) as boolean;
     };
     expect(await focusable()).toBe(false);
-    await page.getByRole('button', { name: 'Open menu' }).click();
-    await page.waitForFunction("getComputedStyle(document.querySelector('.side-nav')).visibility === 'visible'");
+    await app.page.getByRole('button', { name: 'Open menu' }).click();
+    await app.page.waitForFunction("getComputedStyle(document.querySelector('.side-nav')).visibility === 'visible'");
     expect(await focusable()).toBe(true);
 
-    await page.goto('/profile');
-    const remove = page.getByRole('button', { name: 'Delete API key a-rather-long-key-name-for-ci' });
+    await app.page.goto('/profile');
+    const remove = app.page.getByRole('button', { name: 'Delete API key a-rather-long-key-name-for-ci' });
     await remove.waitFor();
     const box = (await remove.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(MOBILE.width);
 
-    await page.goto('/dashboard/n8n');
-    const hint = page.getByText('Create one with');
+    await app.page.goto('/dashboard/n8n');
+    const hint = app.page.getByText('Create one with');
     expect(await hint.textContent()).not.toContain('`');
     expect(await hint.locator('code').textContent()).toBe('fly tokens create org');
   });
 
   it('lists the API docs’ contents without splitting an entry across columns', async () => {
-    await page.goto('/api-documentation');
-    const rects = await page.locator('.site-toc li').evaluateAll((items) => items.map((item) => item.getClientRects().length));
+    await app.page.goto('/api-documentation');
+    const rects = await app.page.locator('.site-toc li').evaluateAll((items) => items.map((item) => item.getClientRects().length));
     expect(rects.length).toBeGreaterThan(5);
     expect(rects.every((count) => count === 1)).toBe(true);
   });
