@@ -20,6 +20,10 @@ export default defineConfig({
       input: { index: resolve(root, 'desktop/renderer/index.html'), site: resolve(root, 'desktop/renderer/site.html') },
       // The prerender step exports the OpenAPI document and renders the pages: seconds by design, not worth a timing warning.
       checks: { bundlerTimings: false },
+      // zod and the module that configures it (src/zod-without-eval.ts) in a chunk of their own: any chunk holding schemas
+      // imports it and so runs the configuration first. (Inlined into the entry, the configuration ran only after the
+      // entry's imports had built their schemas, and zod's eval probe broke the Content-Security-Policy.)
+      output: { codeSplitting: { groups: [{ name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]src[\\/]zod-without-eval\.ts$/ }] } },
     },
   },
   server: { proxy: { '/api': 'http://localhost:3000', '/prog': 'http://localhost:3000', '/.well-known': 'http://localhost:3000' } },
