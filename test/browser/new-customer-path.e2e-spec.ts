@@ -1,5 +1,6 @@
 import { REFUSED_WHEN_RUN } from '../../backend/src/modules/jobs/job-target-check';
 import { latestMailedCode } from '../support/accounts';
+import { until } from '../support/until';
 import { DESKTOP, MOBILE } from './support/browser';
 import { useBrowserSuite } from './support/browser-suite';
 
@@ -126,7 +127,8 @@ describe('the new customer path (browser)', () => {
     expect(await app.page.getByText('Failed to clone job').count()).toBe(0);
 
     await app.page.goto('/contact?subject=Feedback');
-    await app.page.waitForFunction("document.getElementById('contact-subject')?.value === 'Feedback'");
+    // Read through Playwright (a page function given as text would be evaluated, which the Content-Security-Policy forbids).
+    await until(() => app.page.locator('#contact-subject').inputValue(), (subject) => subject === 'Feedback', 10_000);
   });
 
   it('alert channels: plain words for a bad address, a Copy button for the secret, a confirmation before deleting, and toasts clear of the user menu', async () => {
@@ -187,7 +189,7 @@ describe('the new customer path (browser)', () => {
     };
     expect(await focusable()).toBe(false);
     await app.page.getByRole('button', { name: 'Open menu' }).click();
-    await app.page.waitForFunction("getComputedStyle(document.querySelector('.side-nav')).visibility === 'visible'");
+    await app.page.locator('nav.side-nav').waitFor({ state: 'visible' }); // Playwright counts visibility: hidden as not visible
     expect(await focusable()).toBe(true);
 
     await app.page.goto('/profile');
