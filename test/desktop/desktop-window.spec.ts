@@ -41,9 +41,17 @@ async function serveLikeAppProtocol(rendererDir: string, serverUrl: string): Pro
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
     const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-    const response = await handle(new Request(`app://cronbeam${req.url}`, { method: req.method, headers, body: hasBody ? Buffer.concat(chunks) : undefined }));
+    // As Electron's protocol handler does, the request is aborted when the page goes away: the app keeps an event
+    // stream open, which would otherwise be relayed from the backend forever.
+    const gone = new AbortController();
+    res.on('close', () => gone.abort());
+    const response = await handle(new Request(`app://cronbeam${req.url}`, { method: req.method, headers, body: hasBody ? Buffer.concat(chunks) : undefined, signal: gone.signal }));
     res.writeHead(response.status, Object.fromEntries(response.headers));
-    if (response.body) for await (const chunk of response.body) res.write(chunk);
+    try {
+      if (response.body) for await (const chunk of response.body) res.write(chunk);
+    } catch (error) {
+      if (!gone.signal.aborted) throw error;
+    }
     res.end();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -92,6 +100,7 @@ describe('the desktop window in Chromium (the built renderer, a fake preload bri
 
   afterAll(async () => {
     await browser?.close();
+    app?.server.closeAllConnections();
     await new Promise((r) => app?.server.close(r));
     await server?.close();
     if (build) rmSync(build, { recursive: true, force: true });
