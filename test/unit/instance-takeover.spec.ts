@@ -174,38 +174,55 @@ describe('instance liveness and takeover (database level)', () => {
     await goStale(a.owner.id);
     await sdb.instance().claimer.takeOverDead(Date.now());
     expect(await liveness.recordDispatch([run])).toBe(false);
+    expect(liveness.takenOver).toBe(true);
+    // Refused again before rejoining: still one event (the rejoin is already on its way).
+    expect(await liveness.recordDispatch([run])).toBe(false);
     expect(events).toEqual(['taken-over']);
 
     await liveness.revive();
+    expect(liveness.takenOver).toBe(false);
     expect(await liveness.recordDispatch([run])).toBe(true);
     await liveness.stop();
     expect(await instanceRows()).toEqual([]);
   });
 
-  (onPostgres ? it.skip : it)('on the embedded database (one process), the row anchors the dispatch log and a new process takes over every other owner at once', async () => {
-    const previous = sdb.instance();
+  (onPostgres ? it.skip : it)('on the embedded database (one process), the row anchors the dispatch log and a new process takes over the runs of every other process at once', async () => {
+    const sibling = sdb.instance(); // another application in this process, as tests run them: alive
     const userId = await sdb.createUser('pro');
     const due = at('2030-04-01T10:00:00Z');
     const sent = await sdb.createJob(userId, { cron: '0 0 1 1 *', nextRunAt: due });
     await sdb.createJob(userId, { cron: '0 0 1 1 *', nextRunAt: due });
-    const claimed = await previous.claimer.claimDueJobs(due, due.getTime() - 1_000);
-    expect(claimed.runs).toHaveLength(2);
-    const { liveness: old } = livenessOf(previous);
-    expect(await old.onServer()).toBe(false);
+    await sdb.createJob(userId, { cron: '0 0 1 1 *', nextRunAt: due });
+    const claimed = await sibling.claimer.claimDueJobs(due, due.getTime() - 1_000);
+    expect(claimed.runs).toHaveLength(3);
+    const { liveness: siblingLiveness } = livenessOf(sibling);
+    expect(await siblingLiveness.onServer()).toBe(false);
+    await siblingLiveness.start();
+    // What a previous process left: its row, two of the runs, one of them in its dispatch log.
+    const previous = 'elsewhere:4242:abcdef';
     const sentRun = claimed.runs.find((r) => r.jobId === sent)!.runId;
-    expect(await old.recordDispatch([sentRun])).toBe(true);
+    const orphan = claimed.runs.find((r) => r.jobId !== sent && r.runId !== sentRun)!.runId;
+    const siblingRun = claimed.runs.find((r) => r.runId !== sentRun && r.runId !== orphan)!.runId;
+    await instances.register(previous);
+    await sdb.query(`UPDATE job_runs SET lease_owner = $1 WHERE id = ANY($2::uuid[])`, [previous, `{${sentRun},${orphan}}`]);
+    expect(await instances.recordDispatch(previous, [sentRun])).toBe(true);
 
-    // The process died (its heartbeat is fresh: there are none on the embedded database). A new one starts.
+    // A new process starts (its heartbeat-less row, no stale time to wait for).
     const next = sdb.instance();
     const { liveness, events } = livenessOf(next);
     await liveness.start();
     const taken = await next.claimer.takeOverDead(due.getTime(), true);
-    expect(taken.runs.map((r) => [r.runId === sentRun, r.uncertain]).sort()).toEqual([
-      [false, false],
-      [true, true],
-    ]);
-    expect((await instanceRows()).map((r) => r.id)).toEqual([next.owner.id]);
+    expect(taken.runs.map((r) => [r.runId, r.uncertain]).sort()).toEqual(
+      [
+        [sentRun, true],
+        [orphan, false],
+      ].sort(),
+    );
+    // The sibling of this process keeps its run and its row.
+    expect((await lease(siblingRun)).lease_owner).toBe(sibling.owner.id);
+    expect((await instanceRows()).map((r) => r.id).sort()).toEqual([sibling.owner.id, next.owner.id].sort());
     expect(events).toEqual([]);
     await liveness.stop();
+    await siblingLiveness.stop();
   });
 });

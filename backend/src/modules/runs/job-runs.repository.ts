@@ -141,14 +141,15 @@ export class JobRunsRepository {
 
   /**
    * Takes over the runs leased to dead instances (`owners`; with
-   * `everyOther`, every owner but `owner`), keeping their ids. A run in
+   * `otherProcessesThan`, also every owner whose id does not start with that
+   * process prefix), keeping their ids. A run in
    * `dispatched` (its owner's dispatch log) or a manual one (sent as soon as
    * it was inserted) may have reached its target: it comes back `uncertain`;
    * every other one was never sent.
    */
   leaseOfDead(
     tx: Queryable,
-    dead: { owners: string[]; everyOther: boolean },
+    dead: { owners: string[]; otherProcessesThan: string | null },
     dispatched: string[],
     limit: number,
     owner: string,
@@ -158,7 +159,7 @@ export class JobRunsRepository {
     return tx.query(
       `WITH picked AS (
          SELECT id FROM job_runs
-         WHERE state = '${RUNNING}' AND (lease_owner = ANY($1::text[]) OR ($2::boolean AND lease_owner <> $5))
+         WHERE state = '${RUNNING}' AND (lease_owner = ANY($1::text[]) OR ($2::text IS NOT NULL AND left(lease_owner, length($2::text)) <> $2::text))
          ORDER BY due_at LIMIT $4 FOR UPDATE SKIP LOCKED
        )
        UPDATE job_runs r SET lease_owner = $5,
@@ -166,7 +167,7 @@ export class JobRunsRepository {
        FROM picked WHERE r.id = picked.id
        RETURNING ${LEASED_COLUMNS.split(', ').map((c) => `r.${c}`).join(', ')},
          (r.trigger = '${RUN_TRIGGER.manual}' OR r.id = ANY($3::uuid[])) AS uncertain`,
-      [dead.owners, dead.everyOther, dispatched, limit, owner, now, leaseMs],
+      [dead.owners, dead.otherProcessesThan, dispatched, limit, owner, now, leaseMs],
     ).then((result) => returnedRows<LeasedRunRow>(result));
   }
 

@@ -5,5 +5,7 @@ import { Injectable } from '@nestjs/common';
 /** This process's identity as the owner of run leases: unique per start, readable in the database. */
 @Injectable()
 export class LeaseOwner {
-  readonly id = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  /** What every owner in this process starts with (tests run several applications in one process). */
+  static readonly processPrefix = `${hostname()}:${process.pid}:`;
+  readonly id = `${LeaseOwner.processPrefix}${randomBytes(3).toString('hex')}`;
 }

@@ -83,6 +83,11 @@ export class RunsService {
     readonly metrics: ExecutionMetrics,
   ) {}
 
+  /** What every lease owner of this process starts with. */
+  get processPrefix(): string {
+    return LeaseOwner.processPrefix;
+  }
+
   /** How long a lease lasts past its run's due time (execution timeout + grace). */
   get leaseMs(): number {
     return this.settings.leaseMs;
@@ -235,9 +240,10 @@ export class RunsService {
    * Takes over the runs of dead instances, ids unchanged (see
    * JobRunsRepository.leaseOfDead): those in `dispatched` come back uncertain.
    */
-  leaseOfDead(tx: Queryable, dead: { owners: string[]; everyOther: boolean }, dispatched: string[], limit: number, now: number): Promise<LeasedRunRow[]> {
-    if (dead.owners.length === 0 && !dead.everyOther) return Promise.resolve([]);
-    return this.runs.leaseOfDead(tx, dead, dispatched, limit, this.owner.id, new Date(now), this.settings.leaseMs);
+  leaseOfDead(tx: Queryable, dead: { owners: string[]; otherProcesses: boolean }, dispatched: string[], limit: number, now: number): Promise<LeasedRunRow[]> {
+    if (dead.owners.length === 0 && !dead.otherProcesses) return Promise.resolve([]);
+    const query = { owners: dead.owners, otherProcessesThan: dead.otherProcesses ? LeaseOwner.processPrefix : null };
+    return this.runs.leaseOfDead(tx, query, dispatched, limit, this.owner.id, new Date(now), this.settings.leaseMs);
   }
 
   /**

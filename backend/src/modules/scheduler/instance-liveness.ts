@@ -40,6 +40,8 @@ export class InstanceLiveness {
   private stopped = false;
   private beatTimer: NodeJS.Timeout | null = null;
   private staleTimer: NodeJS.Timeout | null = null;
+  /** A dispatch record was refused and the instance has not rejoined yet. */
+  private refusedSince = false;
   /** Whether this is a PostgreSQL server (heartbeats and takeovers apply); asked once. */
   private server: Promise<boolean> | null = null;
   /** When the dispatch log was last pruned (performance.now()). */
@@ -93,6 +95,7 @@ export class InstanceLiveness {
   async revive(): Promise<void> {
     if (this.stopped) return;
     await this.instances.register(this.id);
+    this.refusedSince = false;
     this.logger.warn('This instance was taken over (its heartbeat went stale); it has handed back its unsent runs and rejoined');
   }
 
@@ -106,8 +109,11 @@ export class InstanceLiveness {
       try {
         await this.start();
         const recorded = await this.instances.recordDispatch(this.id, runIds);
-        if (!recorded) this.events.next('taken-over');
-        else this.pruneDispatchLog();
+        if (recorded) this.pruneDispatchLog();
+        else if (!this.refusedSince) {
+          this.refusedSince = true;
+          this.events.next('taken-over');
+        }
         return recorded;
       } catch (error) {
         if (this.stopped) return false;
@@ -124,11 +130,21 @@ export class InstanceLiveness {
 
   /**
    * Marks stale instances as taken over inside the caller's transaction (see
-   * SchedulerInstancesRepository.takeOverStale); with `everyOther`, all of
-   * them (the embedded database at start: no other process can be alive).
+   * SchedulerInstancesRepository.takeOverStale); with `otherProcesses`, those
+   * of every other process (the embedded database at start: no other process
+   * can be alive).
    */
-  takeOverStale(tx: Queryable, everyOther = false): Promise<StaleInstanceRow[]> {
-    return this.instances.takeOverStale(tx, this.id, everyOther ? 0 : this.settings.instanceStaleMs);
+  takeOverStale(tx: Queryable, otherProcesses = false): Promise<StaleInstanceRow[]> {
+    return otherProcesses ? this.instances.takeOverOtherProcesses(tx, this.runs.processPrefix) : this.instances.takeOverStale(tx, this.id, this.settings.instanceStaleMs);
+  }
+
+  /**
+   * True from a refused dispatch record (this instance was taken over) until
+   * it has rejoined: nothing may be sent meanwhile, and InstanceTakeover hands
+   * back what it holds.
+   */
+  get takenOver(): boolean {
+    return this.refusedSince;
   }
 
   /** Deletes the rows of stale instances with nothing left to take over. */

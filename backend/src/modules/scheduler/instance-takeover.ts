@@ -67,9 +67,9 @@ export class InstanceTakeover implements OnApplicationBootstrap, OnModuleDestroy
     });
   }
 
-  private async takeOver(everyOther = false): Promise<void> {
+  private async takeOver(otherProcesses = false): Promise<void> {
     for (let more = true; more && !this.stopped; ) {
-      const batch = await this.claimer.takeOverDead(this.clock.now(), everyOther);
+      const batch = await this.claimer.takeOverDead(this.clock.now(), otherProcesses);
       this.dispatcher.accept(batch.runs);
       more = batch.more;
     }

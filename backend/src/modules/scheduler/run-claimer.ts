@@ -119,21 +119,21 @@ export class RunClaimer {
    * Takes over the runs of instances whose heartbeat went stale (see
    * InstanceLiveness), keeping their ids: those in a dead instance's dispatch
    * log come back uncertain (the job's delivery decides), the others were
-   * never sent. With `everyOther` (the embedded database at start, where no
-   * other process can be alive) every other owner's runs are taken. A dead
+   * never sent. With `otherProcesses` (the embedded database at start, where
+   * no other process can be alive) the runs of every other process are taken. A dead
    * instance's row is deleted once nothing of it is left to take.
    */
-  async takeOverDead(now: number, everyOther = false): Promise<{ runs: ClaimedRun[]; more: boolean }> {
+  async takeOverDead(now: number, otherProcesses = false): Promise<{ runs: ClaimedRun[]; more: boolean }> {
     const limit = this.settings.batchSize;
     const taken = await this.db.transaction(async (tx) => {
-      const dead = (await this.liveness.takeOverStale(tx, everyOther)).map((d) => d.id);
-      if (dead.length === 0 && !everyOther) return [];
+      const dead = (await this.liveness.takeOverStale(tx, otherProcesses)).map((d) => d.id);
+      if (dead.length === 0 && !otherProcesses) return [];
       const dispatched = await this.liveness.dispatchedBy(tx, dead);
-      const runs = await this.withRequests(tx, this.runs.leaseOfDead(tx, { owners: dead, everyOther }, dispatched, limit, now));
+      const runs = await this.withRequests(tx, this.runs.leaseOfDead(tx, { owners: dead, otherProcesses }, dispatched, limit, now));
       if (runs.length < limit) await this.liveness.forget(tx, dead);
       if (runs.length > 0) {
         const uncertain = runs.filter((r) => r.uncertain).length;
-        this.logger.warn(`Took over ${runs.length} run(s) of ${everyOther ? 'the previous process' : `${dead.length} instance(s) whose heartbeat stopped`}: ${runs.length - uncertain} never sent, ${uncertain} possibly sent`);
+        this.logger.warn(`Took over ${runs.length} run(s) of ${otherProcesses ? 'the previous process' : `${dead.length} instance(s) whose heartbeat stopped`}: ${runs.length - uncertain} never sent, ${uncertain} possibly sent`);
       }
       return runs;
     });

@@ -75,8 +75,6 @@ export class RunDispatcher {
   private lastRelease = -Infinity;
   private readonly idle = new Set<() => void>();
   private tailListeners: Array<() => void> = [];
-  /** The log refused a record: this instance was taken over and sends nothing until it has handed back its runs. */
-  private refused = false;
   private readonly logger = new Logger(RunDispatcher.name);
 
   private readonly metrics: RunsService['metrics'];
@@ -149,7 +147,6 @@ export class RunDispatcher {
     this.waiting.clear();
     this.queue.length = 0;
     this.queueHead = 0;
-    this.refused = false;
     this.reportWaiting();
     return ids;
   }
@@ -211,16 +208,16 @@ export class RunDispatcher {
   /**
    * Writes runs to the dispatch log; once written they may start (the pump
    * is run again). Refused, this instance was taken over: those runs belong
-   * to another instance now, and InstanceTakeover hands back the rest.
+   * to another instance now, nothing is logged or sent until InstanceTakeover
+   * has handed back the rest and rejoined.
    */
   private record(readies: ReadyRun[]): void {
-    const todo = this.refused ? [] : readies.filter((r) => r.log === 'none');
+    const todo = this.liveness.takenOver ? [] : readies.filter((r) => r.log === 'none');
     if (todo.length === 0) return;
     for (const ready of todo) ready.log = 'pending';
     void this.liveness.recordDispatch(todo.map((r) => r.run.runId)).then((ok) => {
       for (const ready of todo) ready.log = ok ? 'done' : 'none';
-      if (!ok) this.refused = true;
-      else this.pump();
+      if (ok) this.pump();
     });
   }
 

@@ -105,6 +105,22 @@ export class SchedulerInstancesRepository {
       .then((result) => returnedRows<StaleInstanceRow>(result));
   }
 
+  /**
+   * Marks the instances of other processes as taken over (the embedded
+   * database at start: no other process can be alive; other applications
+   * in this process, as tests run them, are) and answers them.
+   */
+  takeOverOtherProcesses(tx: Queryable, processPrefix: string): Promise<StaleInstanceRow[]> {
+    return tx
+      .query(
+        `UPDATE scheduler_instances SET taken_over_at = coalesce(taken_over_at, now())
+         WHERE left(id, length($1::text)) <> $1::text
+         RETURNING id`,
+        [processPrefix],
+      )
+      .then((result) => returnedRows<StaleInstanceRow>(result));
+  }
+
   /** Deletes the rows of stale instances that have nothing left to take over. */
   async removeStale(tx: Queryable, ids: string[]): Promise<void> {
     await tx.query(`DELETE FROM scheduler_instances WHERE id = ANY($1::text[]) AND taken_over_at IS NOT NULL`, [ids]);
