@@ -12,7 +12,8 @@ import { DELIVERIES, HTTP_METHODS, type JobDefinition, type ResponseRules } from
 const tokenChar = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_'.split(''));
 const token = (maxLength: number) => fc.string({ unit: tokenChar, minLength: 1, maxLength });
 
-const headerName = token(20).filter((name) => !FORBIDDEN_HEADERS.includes(name.toLowerCase()));
+// `__proto__` is a valid header token, but the API refuses it as a key of the headers object (422, never stored): not a job it answers.
+const headerName = token(20).filter((name) => !FORBIDDEN_HEADERS.includes(name.toLowerCase()) && name !== '__proto__');
 const headerValue = fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 40 }).filter((value) => value.trim().length > 0);
 const spaced = (text: fc.Arbitrary<string>) => fc.tuple(fc.constantFrom('', ' ', '  '), text, fc.constantFrom('', ' ')).map(([a, t, b]) => `${a}${t}${b}`);
 
