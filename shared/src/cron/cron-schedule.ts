@@ -68,7 +68,7 @@ const GAP_SAMPLE = 121;
  * at most once a minute (60). Infinity when it runs fewer than twice.
  */
 export function shortestGapSeconds(expression: string, timeZone: string = DEFAULT_TIME_ZONE, from: Date = new Date()): number {
-  if (expression.trim().split(/\s+/).length < 6) return 60;
+  if (parsedOrThrow(expression).second === null) return 60;
   const runs = nextRuns(expression, GAP_SAMPLE, from, timeZone);
   let shortest = Number.POSITIVE_INFINITY;
   for (let i = 1; i < runs.length; i++) shortest = Math.min(shortest, (runs[i].getTime() - runs[i - 1].getTime()) / 1000);
