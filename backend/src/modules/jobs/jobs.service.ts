@@ -56,7 +56,7 @@ export class JobsService {
 
   async create(userId: string, definition: ValidJobDefinition): Promise<Job> {
     this.assertAcceptable(definition);
-    this.assertInterval(definition, await this.users.getPlan(userId));
+    this.assertInterval(definition, await this.callerPlan(userId));
     const [job] = await this.saveUniqueName(() => this.insertCounted(userId, [definition]));
     this.announce(job!, 'created');
     return toJob(job!);
@@ -72,7 +72,7 @@ export class JobsService {
    */
   async createMany(userId: string, definitions: ValidJobDefinition[]): Promise<Job[]> {
     const seen = new Map<string, number>();
-    const plan = await this.users.getPlan(userId);
+    const plan = await this.callerPlan(userId);
     definitions.forEach((definition, index) => {
       atItem(index, () => this.assertAcceptable(definition));
       atItem(index, () => this.assertInterval(definition, plan));
@@ -107,23 +107,21 @@ export class JobsService {
    */
   private async insertCounted(userId: string, definitions: ValidJobDefinition[]): Promise<JobEntity[]> {
     // Read before the insert's transaction: it holds a connection, and the embedded database has only one.
-    // The plan is the one authentication just read (a change made on another instance shows within a second).
-    const caller = await this.users.findCaller(userId);
-    if (!caller) throw ApiError.notFound();
+    const plan = await this.callerPlan(userId);
     const now = new Date();
     const rows: NewJobColumns[] = definitions.map((definition) => ({
       ...columns(definition),
       status: JOB_STATUS.pending,
       nextRunAt: nextRun(definition.cron_expression, now, definition.time_zone),
     }));
-    return this.jobLimit.createWithin(userId, caller.plan, (tx) => this.jobs.insert(tx, userId, rows));
+    return this.jobLimit.createWithin(userId, plan, (tx) => this.jobs.insert(tx, userId, rows));
   }
 
   /** Replaces the definition; the next run is recomputed unless the job is paused. */
   async update(userId: string, jobId: string, definition: ValidJobDefinition): Promise<Job> {
     this.targets.assertAllowed(definition.url);
     this.assertTimeout(definition.timeout_seconds);
-    this.assertInterval(definition, await this.users.getPlan(userId));
+    this.assertInterval(definition, await this.callerPlan(userId));
     const job = await this.findOwned(userId, jobId);
     await this.saveUniqueName(() => this.jobs.updateDefinition(userId, job.id, columns(definition), nextRun(definition.cron_expression, new Date(), definition.time_zone)));
     const saved = await this.findOwned(userId, jobId);
@@ -188,6 +186,13 @@ export class JobsService {
     const saved = await this.findOwned(userId, jobId);
     this.announce(saved, kind);
     return toJob(saved);
+  }
+
+  /** The caller's plan as authentication just read it (cached: no query per write; a change on another instance shows within a second). */
+  private async callerPlan(userId: string): Promise<PlanId> {
+    const caller = await this.users.findCaller(userId);
+    if (!caller) throw ApiError.notFound();
+    return caller.plan;
   }
 
   /** A schedule may not run one job more often than the plan allows (a six-field cron can fire every second). */
