@@ -12,6 +12,7 @@ import { EmbeddedPostgres } from '../../backend/src/database/embedded-postgres';
 import { BenchInstance } from './bench-instance';
 import type { BenchTarget } from './bench-target';
 import { latenessRow, summarise, table, type LatenessSummary } from './bench-stats';
+import { perExecution, readCounters, settledCounters, type WritesPerExecution } from './bench-writes';
 
 /**
  * Scheduler settings for the benchmark: the defaults (3 s look-ahead, 512
@@ -93,6 +94,31 @@ async function insertJobs(sql: Client, userId: string, url: string, count: numbe
   );
 }
 
+/** Idle jobs a hosted service holds: next due a year ahead, IDLE_JOBS_PER_USER to each of their own users. */
+const IDLE_JOBS_PER_USER = 100;
+
+/**
+ * Stores `count` idle jobs in two statements (users, then jobs, each one
+ * generate_series INSERT): a million take tens of seconds, not the hours
+ * single inserts would. Statistics are refreshed after, as autovacuum would.
+ */
+export async function seedIdleJobs(sql: Client, count: number): Promise<void> {
+  const users = Math.ceil(count / IDLE_JOBS_PER_USER);
+  const tag = randomBytes(4).toString('hex');
+  await sql.query(
+    `INSERT INTO users (email, name, plan) SELECT 'idle-' || $1 || '-' || n || '@example.test', 'Idle', 'unlimited' FROM generate_series(1, $2::int) AS n`,
+    [tag, users],
+  );
+  await sql.query(
+    `WITH u AS (SELECT array_agg(id ORDER BY id) AS ids FROM users WHERE email LIKE 'idle-' || $1 || '-%')
+     INSERT INTO jobs (user_id, name, url, cron_expression, status, next_run_at)
+     SELECT u.ids[1 + (n - 1) / $3], 'idle-' || n, 'https://example.com/idle?n=' || n, '0 0 1 1 *', 'scheduled', now() + interval '365 days'
+     FROM u, generate_series(1, $2::int) AS n`,
+    [tag, count, IDLE_JOBS_PER_USER],
+  );
+  await sql.query(`VACUUM ANALYZE jobs`);
+}
+
 export async function waitFor(test: () => boolean, deadline: number): Promise<void> {
   while (!test() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
 }
@@ -102,13 +128,18 @@ export async function scenario(
   target: BenchTarget,
   arrivals: Arrivals,
   label: string,
-  spec: { jobs: number; perSecond: number; instances: number; seconds?: number; cold?: boolean },
+  spec: { jobs: number; perSecond: number; instances: number; seconds?: number; cold?: boolean; idleJobs?: number },
   printSeconds = false,
-): Promise<{ row: Record<string, string | number>; summary: LatenessSummary; rssMb: number[] }> {
+): Promise<{ row: Record<string, string | number>; summary: LatenessSummary; rssMb: number[]; writes: WritesPerExecution | null }> {
   const logFile = benchLogFile();
   const sql = new Client({ connectionString: db.url });
   await sql.connect();
   await sql.query(`TRUNCATE job_runs, jobs CASCADE`);
+  if (spec.idleJobs) {
+    const seeding = Date.now();
+    await seedIdleJobs(sql, spec.idleJobs);
+    process.stdout.write(`  ${label}: ${spec.idleJobs.toLocaleString('en')} idle jobs stored in ${((Date.now() - seeding) / 1000).toFixed(1)} s\n`);
+  }
   const instances: BenchInstance[] = [];
   for (let i = 0; i < spec.instances; i++) instances.push(await BenchInstance.start(db.url, INSTANCE_ENV, logFile));
   try {
@@ -123,6 +154,8 @@ export async function scenario(
     const firstDue = Math.ceil((inserting + (spec.cold ? COLD_LEAD_MS : 11_000) + spec.jobs / 10) / 1000) * 1000;
     if (!spec.cold) for (const lead of WARM_UP_LEADS_MS) await insertJobs(sql, userId, `${target.url}/warm-up-${lead}`, WARM_UP_JOBS, firstDue - lead, WARM_UP_JOBS);
     await insertJobs(sql, userId, `${target.url}/b`, spec.jobs, firstDue, spec.perSecond);
+    // Everything written from here on is the scheduler's (warm-up bursts included: they are counted as executions too).
+    const before = await readCounters(sql);
     const windowSeconds = spec.seconds ?? 1;
     const expected = Math.min(spec.jobs, spec.perSecond * windowSeconds);
     const lastDue = firstDue + (windowSeconds - 1) * 1000;
@@ -145,7 +178,13 @@ export async function scenario(
     }
     const died = instances.filter((i) => i.exitedEarly).map((i) => i.exitedEarly);
     if (died.length > 0) process.stdout.write(`  ${label}: instance(s) ended during the run (${died.join(', ')})\n`);
-    return { row: latenessRow(label, summary), summary, rssMb: instances.map((i) => i.peakRssMb()) };
+    const rssMb = instances.map((i) => i.peakRssMb());
+    // Stopped instances have reported every count of theirs (a backend reports at exit), so the reading is complete.
+    for (const instance of instances) await instance.stop();
+    const after = await settledCounters(sql);
+    const [{ n: executed }] = (await sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM job_runs WHERE executed_at IS NOT NULL AND status IN ('success', 'failed')`)).rows;
+    const writes = Number(executed) > 0 ? perExecution(before, after, Number(executed), {}) : null;
+    return { row: latenessRow(label, summary), summary, rssMb, writes };
   } finally {
     for (const instance of instances) await instance.stop();
     await sql.end();

@@ -1,12 +1,14 @@
 /**
  * Scheduler benchmark: N jobs due at one instant (1,000 / 10,000 / 50,000)
  * for a process meeting its first instant (cold) and for one that has sent
- * three bursts before (warmed), two instances sharing the load, and a steady
- * 1,000 due per second out of 100,000 jobs; on the embedded database and on
- * PostgreSQL. Lateness is measured at a local HTTP target against each job's
+ * three bursts before (warmed), two instances sharing the load, a steady
+ * 1,000 due per second out of 100,000 jobs, 5,000 a second (`steady5000`),
+ * and 10,000 at once among 1,000,000 stored jobs (`million`); on the embedded
+ * database and on PostgreSQL. Each row also says what an execution wrote
+ * (rows and WAL bytes, bench-writes.ts). Lateness is measured at a local HTTP target against each job's
  * due instant; rows with a target (bench-targets.ts) say PASS or FAIL.
  *
- *   npm run bench -- [--db=embedded,postgres] [--scenarios=cold,1000,10000,50000,two,steady]
+ *   npm run bench -- [--db=embedded,postgres] [--scenarios=cold,1000,10000,50000,two,steady,steady5000,million]
  *                    [--steady-seconds=60] [--pg=postgres://postgres@127.0.0.1:5432/test] [--per-second]
  *
  * `cold` runs cold-1000 and cold-10000 (each may be named alone). --per-second
@@ -23,6 +25,7 @@ import { Arrivals, loadAverage, migrate, openDatabase, scenario } from './bench-
 import { BenchTarget } from './bench-target';
 import { table, type LatenessSummary } from './bench-stats';
 import { TARGETS, verdict } from './bench-targets';
+import { describeWrites, type WritesPerExecution } from './bench-writes';
 
 interface Options {
   dbs: string[];
@@ -54,9 +57,18 @@ async function main(): Promise<void> {
       const db = await openDatabase(kind, opts.pg);
       await migrate(db);
       const rows: Array<Record<string, string | number>> = [];
+      const writes: string[] = [];
       try {
-        const add = (key: string, result: { row: Record<string, string | number>; summary: LatenessSummary; rssMb: number[] }) =>
-          rows.push({ ...result.row, 'peak RSS': result.rssMb.map((m) => `${m} MB`).join(' + '), target: verdict(TARGETS[key], result.summary, result.rssMb) });
+        const add = (key: string, result: { row: Record<string, string | number>; summary: LatenessSummary; rssMb: number[]; writes: WritesPerExecution | null }) => {
+          rows.push({
+            ...result.row,
+            'peak RSS': result.rssMb.map((m) => `${m} MB`).join(' + '),
+            'rows/exec': result.writes ? result.writes.rows.toFixed(2) : '-',
+            'WAL/exec': result.writes ? `${Math.round(result.writes.walBytes).toLocaleString('en')} B` : '-',
+            target: verdict(TARGETS[key], result.summary, result.rssMb),
+          });
+          if (result.writes) writes.push(describeWrites(`${kind} ${String(result.row.scenario)}`, result.writes));
+        };
         for (const s of opts.scenarios) {
           if (s.startsWith('cold')) {
             // Each cold row is a process of its own meeting its first instant.
@@ -66,12 +78,18 @@ async function main(): Promise<void> {
           } else if (s === 'two') add(s, await scenario(db, target, arrivals, '10,000 at once, 2 instances', { jobs: 10_000, perSecond: 10_000, instances: 2 }));
           else if (s === 'steady')
             add(s, await scenario(db, target, arrivals, `steady 1,000/s of 100,000 for ${opts.steadySeconds} s`, { jobs: 100_000, perSecond: 1_000, instances: 1, seconds: opts.steadySeconds }, opts.perSecond));
+          else if (s === 'steady5000') {
+            const jobs = 5_000 * opts.steadySeconds;
+            add(s, await scenario(db, target, arrivals, `steady 5,000/s of ${jobs.toLocaleString('en')} for ${opts.steadySeconds} s`, { jobs, perSecond: 5_000, instances: 1, seconds: opts.steadySeconds }, opts.perSecond));
+          } else if (s === 'million')
+            add(s, await scenario(db, target, arrivals, '10,000 at once of 1,000,000 stored, warmed', { jobs: 10_000, perSecond: 10_000, instances: 1, idleJobs: 990_000 }, opts.perSecond));
           else add(s, await scenario(db, target, arrivals, `${Number(s).toLocaleString('en')} at once, warmed`, { jobs: Number(s), perSecond: Number(s), instances: 1 }, opts.perSecond));
           process.stdout.write(`  done: ${kind} ${s} (load average ${loadAverage()})\n`);
         }
       } finally {
         await db.close();
       }
+      if (writes.length > 0) process.stdout.write('\nWrites (rows written = inserted + updated + deleted row versions; WAL is the whole server\'s on PostgreSQL):\n' + writes.join(''));
       process.stdout.write('\n' + table(`Scheduler benchmark, ${kind === 'embedded' ? 'embedded database (PGlite)' : 'PostgreSQL'} (${os.cpus().length} cores, load average ${loadAverage()})`, rows) + '\n');
     }
   } finally {
