@@ -284,9 +284,34 @@ export class JobRunsRepository {
     );
   }
 
-  /** Deletes finished runs older than `days`. Queued and running runs are never pruned. */
-  async pruneOlderThan(days: number): Promise<void> {
-    await this.db.query(`DELETE FROM job_runs WHERE state = '${DONE}' AND created_at < now() - make_interval(days => $1)`, [days]);
+  /**
+   * Creates the weekly partitions from last week to `daysAhead` days ahead
+   * that do not exist yet (job_runs_ensure_partitions, made by the
+   * partitioning migration); answers how many were created.
+   */
+  async ensurePartitions(daysAhead: number): Promise<number> {
+    const [row]: Array<{ created: number }> = await this.db.query(
+      `SELECT job_runs_ensure_partitions(now() - interval '7 days', now() + make_interval(days => $1)) AS created`,
+      [daysAhead],
+    );
+    return row.created;
+  }
+
+  /**
+   * Drops the weekly partitions that ended more than `days` ago and hold only
+   * finished runs (no row-by-row DELETE, so no vacuum work), then deletes the
+   * finished runs that old kept elsewhere (the default partition, a week held
+   * by a run still unfinished): partition pruning limits that DELETE to them.
+   * Answers the partitions dropped.
+   */
+  async pruneOlderThan(days: number): Promise<number> {
+    const [row]: Array<{ dropped: number }> = await this.db.query(`SELECT job_runs_drop_partitions(now() - make_interval(days => $1)) AS dropped`, [days]);
+    await this.db.query(
+      `DELETE FROM job_runs WHERE state = '${DONE}' AND scheduled_for < job_runs_week_start(now() - make_interval(days => $1))
+         AND created_at < now() - make_interval(days => $1)`,
+      [days],
+    );
+    return row.dropped;
   }
 
   /** Deletes each job's finished runs beyond its newest `keep`. */

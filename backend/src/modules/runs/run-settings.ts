@@ -4,9 +4,16 @@ import { AppConfig } from '../../config/app-config';
 /** A failed scheduled run is retried up to this many times after its first attempt (retryable failures only). */
 export const MAX_RETRIES = 3;
 
-/** Execution logs kept per job and their maximum age; older and surplus finished runs are pruned. */
+/**
+ * Execution logs kept per job and their age: surplus finished runs are
+ * pruned, and a week of runs goes (its partition dropped) once the whole week
+ * is older than RETENTION_DAYS, so a run is kept 90 to 97 days.
+ */
 export const RETENTION_RUNS_PER_JOB = 1_000;
 export const RETENTION_DAYS = 90;
+
+/** The run history's weekly partitions exist this far ahead, so a run is never inserted where none is ready. */
+export const PARTITION_DAYS_AHEAD = 28;
 
 /** Leases and retries, read from the validated environment. */
 @Injectable()

@@ -16,7 +16,7 @@ import { InFlightExecutions } from './in-flight-executions';
 import type { JobRunEntity } from './job-run.entity';
 import { JobRunsRepository, type NewRunRows } from './job-runs.repository';
 import { LeaseOwner } from './lease-owner';
-import { RETENTION_DAYS, RETENTION_RUNS_PER_JOB, RunSettings } from './run-settings';
+import { PARTITION_DAYS_AHEAD, RETENTION_DAYS, RETENTION_RUNS_PER_JOB, RunSettings } from './run-settings';
 import { RunRecorder, type StoredResultsHook } from './run-recorder';
 
 export { toClaimedRun, type ClaimedRun, type JobRequest, type LeasedRunRow } from './claimed-run';
@@ -297,8 +297,13 @@ export class RunsService {
     return this.runs.earliestDue();
   }
 
-  /** Keeps each job's newest 1,000 finished runs, none older than 90 days. Queued and running runs are never pruned. */
+  /**
+   * Keeps the run history's weekly partitions four weeks ahead, drops the
+   * weeks that ended more than 90 days ago, and keeps each job's newest 1,000
+   * finished runs. Queued and running runs are never pruned.
+   */
   async pruneLogs(): Promise<void> {
+    await this.runs.ensurePartitions(PARTITION_DAYS_AHEAD);
     await this.runs.pruneOlderThan(RETENTION_DAYS);
     await this.runs.pruneBeyond(RETENTION_RUNS_PER_JOB);
   }

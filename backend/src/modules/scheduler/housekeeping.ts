@@ -9,13 +9,13 @@ import { WakeChannel } from './wake-channel';
 
 const INTERVAL_NAME = 'scheduler-housekeeping';
 
-/** Log pruning scans the whole run table, so it runs at most this often. */
+/** Log pruning scans the whole run table (the newest 1,000 per job), so it runs at most this often; it also makes the weekly run partitions ahead. */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * Periodic upkeep that is safe to run on every instance at once: restores
  * jobs stopped by the quota when a new period (or a bigger plan) leaves room,
- * and prunes execution logs to the newest 1,000 per job and 90 days.
+ * and prunes execution logs to the newest 1,000 per job and drops the weeks of runs older than 90 days.
  */
 @Injectable()
 export class Housekeeping implements OnApplicationBootstrap, OnModuleDestroy {
@@ -75,7 +75,7 @@ export class Housekeeping implements OnApplicationBootstrap, OnModuleDestroy {
     return this.jobs.restoreQuotaHeld(held.filter((j) => withRoom.has(j.user_id)), now);
   }
 
-  /** Keeps each job's newest 1,000 finished runs, none older than 90 days. */
+  /** Makes the weekly run partitions ahead, drops the weeks older than 90 days, keeps each job's newest 1,000 finished runs. */
   pruneLogs(): Promise<void> {
     return this.runs.pruneLogs();
   }
