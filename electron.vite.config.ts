@@ -1,10 +1,27 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
 
 const shared = { '@shared': resolve(__dirname, 'shared/src') };
 
-/** The desktop shell: main process, preload bridge, and the same React app as the web build. */
+/** The web app's route for public pages; the desktop window gets a stand-in that opens them in the browser. */
+const SITE_ROUTE = resolve(__dirname, 'web/site/site-route.tsx');
+const DESKTOP_SITE_ROUTE = resolve(__dirname, 'web/app/platform/desktop-site-route.tsx');
+
+/** Keeps the public site (landing, legal pages, guides, API docs) out of the desktop bundle. */
+function withoutPublicSite(): Plugin {
+  return {
+    name: 'cronbeam-desktop-without-public-site',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return resolved?.id === SITE_ROUTE ? DESKTOP_SITE_ROUTE : undefined;
+    },
+  };
+}
+
+/** The desktop shell: main process and preload bridge; the window loads the web app (web/), built without the public site. */
 export default defineConfig({
   main: {
     resolve: { alias: shared },
@@ -19,9 +36,9 @@ export default defineConfig({
     build: { outDir: 'out/preload', rollupOptions: { input: { index: resolve(__dirname, 'desktop/preload/index.ts') } } },
   },
   renderer: {
-    root: resolve(__dirname, 'desktop/renderer'),
-    plugins: [react()],
+    root: resolve(__dirname, 'web'),
+    plugins: [withoutPublicSite(), react()],
     resolve: { alias: shared },
-    build: { outDir: 'out/renderer', rollupOptions: { input: { index: resolve(__dirname, 'desktop/renderer/index.html') } } },
+    build: { outDir: 'out/renderer', rollupOptions: { input: { index: resolve(__dirname, 'web/index.html') } } },
   },
 });

@@ -88,7 +88,7 @@ module.exports = {
       displayName: 'web',
       testEnvironment: 'jsdom',
       transform: { '^.+\\.tsx?$': swc(true) },
-      testMatch: ['<rootDir>/desktop/renderer/**/*.spec.ts?(x)'],
+      testMatch: ['<rootDir>/web/**/*.spec.ts?(x)'],
       setupFilesAfterEnv: ['<rootDir>/test/support/web-test-setup.ts'],
       moduleNameMapper: { ...common.moduleNameMapper, '\\.(css)$': '<rootDir>/test/support/style-stub.js' },
     },

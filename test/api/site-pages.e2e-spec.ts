@@ -240,9 +240,9 @@ describe('public site pages (raw HTML, no JavaScript)', () => {
     expect(html).toMatch(/href="\/dashboard"/);
     expect(html).toMatch(/href="\/signup"/);
     const live = (await server.http.get('/prog/openapi.json')).body;
-    const committed = JSON.parse(readFileSync(resolve(__dirname, '../../desktop/renderer/src/site/api-docs/prog-openapi.json'), 'utf8'));
-    // The page is built from this copy, which `npm run build:web` refreshes from the backend code.
-    expect(committed).toEqual(live);
+    const generated = JSON.parse(readFileSync(resolve(__dirname, '../../dist/generated/prog-openapi.json'), 'utf8'));
+    // The page is built from this document, which `npm run build:web` exports from the backend code.
+    expect(generated).toEqual(live);
     const text = textOf(html);
     for (const ops of Object.values(live.paths) as Array<Record<string, { summary: string }>>) {
       for (const op of Object.values(ops)) expect(text).toContain(op.summary);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -58,9 +58,12 @@ async function serveLikeAppProtocol(rendererDir: string, serverUrl: string): Pro
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
+/** The server URL the fake bridge's settings name. */
+const SETTINGS_SERVER_URL = 'https://cronbeam.example';
+
 /** The preload's `window.cronbeam`, faked in the page: records invokes, starts from a given session snapshot. */
 async function installFakeBridge(page: Page, snapshot: SessionSnapshot): Promise<void> {
-  await page.addInitScript((initial: SessionSnapshot) => {
+  await page.addInitScript(({ initial, serverUrl }: { initial: SessionSnapshot; serverUrl: string }) => {
     const calls: Array<[string, unknown]> = [];
     let session = { ...initial };
     // Runs in the page (compiled here without the DOM library, hence globalThis).
@@ -74,12 +77,23 @@ async function installFakeBridge(page: Page, snapshot: SessionSnapshot): Promise
           if (channel === 'session:load') return session;
           if (channel === 'session:set' && arg) session = { ...session, [arg.key]: arg.value };
           if (channel === 'session:remove' && arg) delete session[arg.key];
+          if (channel === 'settings:get') return { serverUrl, startAtLogin: false, mutedJobIds: [], tokenStore: 'safe-storage' };
+          if (channel === 'app:open-external') return { opened: true };
           return undefined;
         },
         on: () => () => undefined,
       }),
     });
-  }, snapshot);
+  }, { initial: snapshot, serverUrl: SETTINGS_SERVER_URL });
+}
+
+/** The modules of the public site's pages (landing, legal, contact, API docs, guides), by file name without extension. */
+function publicPageModules(): string[] {
+  return ['pages', 'guides'].flatMap((folder) =>
+    readdirSync(join(root, 'web/site', folder))
+      .filter((file) => file.endsWith('.tsx'))
+      .map((file) => file.replace(/\.tsx$/, '')),
+  );
 }
 
 describe('the desktop window in Chromium (the built renderer, a fake preload bridge, the real backend)', () => {
@@ -125,6 +139,27 @@ describe('the desktop window in Chromium (the built renderer, a fake preload bri
     const local = await page.evaluate(() => Object.values((globalThis as unknown as { localStorage: Record<string, string> }).localStorage).join('\n'));
     for (const key of ['accessToken', 'idToken', 'refreshToken']) expect(local).not.toContain(stored[key]);
     savedSession = stored;
+    await page.close();
+  });
+
+  it('carries the web app without the public site: no page module of it, none of its text', () => {
+    const assets = readdirSync(join(build, 'renderer/assets'));
+    const modules = publicPageModules();
+    expect(modules).toEqual(expect.arrayContaining(['landing-page', 'terms-page', 'api-docs-page', 'webhooks']));
+    expect(assets.filter((file) => modules.some((name) => file.startsWith(`${name}-`)))).toEqual([]);
+    const code = assets.filter((file) => file.endsWith('.js')).map((file) => readFileSync(join(build, 'renderer/assets', file), 'utf8'));
+    expect(code.some((text) => text.includes('These terms govern your use of'))).toBe(false);
+    // The app itself is there.
+    expect(assets.some((file) => file.startsWith('dashboard-page-'))).toBe(true);
+  });
+
+  it('opens a public page in the browser on the configured server and stays on the app', async () => {
+    const page = await browser.newPage();
+    await installFakeBridge(page, savedSession);
+    await page.goto('/terms?from=tray');
+    await page.waitForURL('**/dashboard');
+    const calls = (await page.evaluate(() => (globalThis as unknown as { __bridgeCalls: Array<[string, unknown]> }).__bridgeCalls)) ?? [];
+    expect(calls.filter(([channel]) => channel === 'app:open-external')).toEqual([['app:open-external', { url: `${SETTINGS_SERVER_URL}/terms?from=tray` }]]);
     await page.close();
   });
 

@@ -5,7 +5,7 @@ import { SIGNED_OUT_KEY, decideHostRoute, hostsConfigured, isAppPath, isUnexpire
 import type { AppConfig } from '../config/app-config';
 import { withoutTrailingSlashes } from '@shared/text/trailing-slashes';
 
-/** Folder of the web build holding the prerendered public pages (written by build/site-prerender.ts). */
+/** Folder of the web build holding the prerendered public pages (written by web/site/prerender-plugin.ts). */
 export const SITE_PAGES_DIR = 'site-pages';
 /** Stand-ins the build leaves in the pages for origins only the server knows. */
 const SITE_ORIGIN_PLACEHOLDER = 'https://__cronbeam_site_origin__';

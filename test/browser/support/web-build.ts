@@ -13,7 +13,7 @@ export function buildWebApp(): string {
   const outDir = mkdtempSync(join(tmpdir(), 'cronbeam-web-'));
   execFileSync(
     process.execPath,
-    [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'build/vite.web.config.ts', '--logLevel', 'error', '--outDir', outDir, '--emptyOutDir'],
+    [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'web/vite.config.ts', '--logLevel', 'error', '--outDir', outDir, '--emptyOutDir'],
     { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], // jest runs with NODE_ENV=test, which would make Vite bundle React's development build.
       env: { ...process.env, NODE_ENV: 'production', VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' } },
   );

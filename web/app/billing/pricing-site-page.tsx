@@ -1,4 +1,4 @@
-import type { SitePage } from '../site/site-page';
+import type { SitePage } from '../../site/site-page';
 import { PRICING_META } from './pricing-meta';
 import { PricingPlans } from './pricing-plans';
 

@@ -1,6 +1,6 @@
 import { CONTACT_LIMITS, CONTACT_MESSAGES, checkContactMessage, type ContactField } from '@shared/site/contact-rules';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { apiBase } from '../../platform/platform';
+import { apiBase } from '../../app/platform/platform';
 import { SITE_FACTS } from '../site-facts';
 import { SITE_NAME } from '../site-meta';
 import type { SitePage } from '../site-page';

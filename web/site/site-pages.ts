@@ -13,7 +13,7 @@ export const SITE_PAGES: Readonly<Record<string, Loader>> = {
   '/refund': () => import('./pages/refund-page'),
   '/contact': () => import('./pages/contact-page'),
   // Inside the app, /pricing is its own route (moves by the router); this is the prerendered page.
-  '/pricing': () => import('../billing/pricing-site-page'),
+  '/pricing': () => import('../app/billing/pricing-site-page'),
   '/api-documentation': () => import('./pages/api-docs-page'),
   '/guides': () => import('./pages/guides-index-page'),
   '/guides/mcp-introduction': () => import('./guides/mcp-introduction'),

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router-dom';
-import { PageSpinner } from '../ui/page-spinner';
+import { PageSpinner } from '../app/ui/page-spinner';
 import { SiteLayout } from './layout/site-layout';
 import { loadSitePage } from './site-pages';
 import type { SitePage } from './site-page';

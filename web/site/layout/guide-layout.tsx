@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { toast, ToastContainer } from 'react-toastify';
 import 'react-toastify/dist/ReactToastify.css';
-import '../../ui/toasts.css';
+import '../../app/ui/toasts.css';
 import type { GuideEntry } from '../guides/guide-catalog';
 import { SITE_NAME, SITE_ORIGIN_PLACEHOLDER, type PageMeta } from '../site-meta';
 import type { SitePage } from '../site-page';

@@ -11,7 +11,7 @@ import { ForgotPasswordPage } from './auth/forgot-password-page';
 import { isIdTokenExpired } from './session/id-token';
 import { useSession } from './session/session-store';
 import { loginUrl } from './session/use-session-expiry';
-import { HostGuard, SiteRoute } from './site/host-guard';
+import { HostGuard, SiteRoute } from './host-guard';
 import { ErrorBoundary } from './ui/error-boundary';
 import { NotFoundPage } from './ui/not-found-page';
 import { PageSpinner } from './ui/page-spinner';

@@ -1,9 +1,9 @@
 import { useNavigate } from 'react-router-dom';
-import { SiteLayout } from '../site/layout/site-layout';
+import { SiteLayout } from '../../site/layout/site-layout';
 import { goTo } from './go-to';
 import { PRICING_META } from './pricing-meta';
 import { PricingPlans } from './pricing-plans';
-import '../site/site.css';
+import '../../site/site.css';
 
 export { ERROR_BANNER_MS } from './pricing-plans';
 

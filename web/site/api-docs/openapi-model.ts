@@ -1,4 +1,4 @@
-import document from './prog-openapi.json';
+import document from 'virtual:cronbeam/prog-openapi';
 
 /** The parts of an OpenAPI 3 document the documentation page reads. */
 export interface SchemaObject {
@@ -44,8 +44,8 @@ export interface OpenApiDocument {
   components: { schemas: Record<string, SchemaObject>; securitySchemes?: Record<string, { type: string; name?: string; in?: string; scheme?: string }> };
 }
 
-/** The document the server serves at /prog/openapi.json, written here by the web build (build/site-prerender.ts). */
-export const PROG_OPENAPI = document as unknown as OpenApiDocument;
+/** The document the server serves at /prog/openapi.json, exported from the backend code by the web build (web/site/prerender-plugin.ts). */
+export const PROG_OPENAPI = document as OpenApiDocument;
 
 /** The documented endpoints, each with the anchor the page gives it. */
 export const ENDPOINT_ANCHORS = [

@@ -1,5 +1,5 @@
 import { PLAN_LIMITS, PLAN_PRICES } from '@shared/plans';
-import { SITE_NAME, type PageMeta } from '../site/site-meta';
+import { SITE_NAME, type PageMeta } from '../../site/site-meta';
 
 const executions = (count: number) => count.toLocaleString('en-US');
 

@@ -1,11 +1,11 @@
 import { SIGNED_OUT_KEY, decideHostRoute, type HostDecision, type SiteHosts } from '@shared/site/host-guard';
 import { lazy, useEffect, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { sessionStorageAdapter } from '../platform/platform';
-import { isIdTokenExpired } from '../session/id-token';
-import { useSession } from '../session/session-store';
+import { sessionStorageAdapter } from './platform/platform';
+import { isIdTokenExpired } from './session/id-token';
+import { useSession } from './session/session-store';
 
-const SiteRoute = lazy(() => import('./site-route'));
+const SiteRoute = lazy(() => import('../site/site-route'));
 
 /**
  * The hosts the server announced in the page (it writes them into index.html),
