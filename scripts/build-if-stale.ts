@@ -32,18 +32,12 @@ export interface Build {
 const NEVER = new Set(['node_modules', '.git']);
 
 /**
- * Top-level entries the web build never reads: outputs, data, tests, docs, the
+ * Top-level entries the web build never reads: outputs (among them
+ * dist/generated, which the web build writes itself), data, tests, docs, the
  * integration packages, CI. The web inputs are everything else, so sources
  * that move or appear (a new top-level folder) count without editing this list.
  */
 const NOT_WEB_INPUTS = new Set(['dist', 'out', 'data', 'coverage', 'test', 'docs', 'integrations', '.ci']);
-
-/**
- * Written by the web build itself from the backend's routes (build/site-prerender.ts), so it is an
- * output of backend/src and shared/src, which are inputs; hashing it would make every build that
- * refreshes it look stale at the next start.
- */
-const GENERATED_WEB_SOURCE = 'desktop/renderer/src/site/api-docs/prog-openapi.json';
 
 /** Dependency versions: the lock npm wrote when installing (node_modules/.package-lock.json), and the committed lock. */
 const DEPENDENCY_FILES = ['package.json', 'package-lock.json', 'node_modules/.package-lock.json'];
@@ -90,7 +84,7 @@ function inputFiles(root: string, inputs: string[]): string[] {
     }
   };
   for (const input of inputs) visit(input);
-  return [...new Set(files)].filter((file) => file !== GENERATED_WEB_SOURCE).sort();
+  return [...new Set(files)].sort();
 }
 
 /** SHA-256 over each input file's relative path and bytes, in a fixed order. */

@@ -36,8 +36,8 @@ describe('npm start: builds only what is stale', () => {
     write('.swcrc', '{}');
     write('backend/src/main.ts', 'main');
     write('shared/src/rules.ts', 'rules');
-    write('desktop/renderer/src/app.tsx', 'app');
-    write('build/vite.web.config.ts', 'config');
+    write('web/app/app.tsx', 'app');
+    write('web/vite.config.ts', 'config');
     write('test/api/a.e2e-spec.ts', 'test');
     write('docs/adr/0001.md', 'doc');
     write('README.md', 'readme');
@@ -63,15 +63,15 @@ describe('npm start: builds only what is stale', () => {
     expect(start()).toEqual([]);
   });
 
-  it('rebuilds only the web app for a web source, and for sources in a folder it did not know (a moved renderer)', () => {
+  it('rebuilds only the web app for a web source, and for sources in a folder it did not know (a moved app)', () => {
     start();
-    write('desktop/renderer/src/app.tsx', 'app 2');
+    write('web/app/app.tsx', 'app 2');
     expect(start()).toEqual(['build:web']);
-    write('web/src/page.tsx', 'page');
+    write('mobile/src/page.tsx', 'page');
     expect(start()).toEqual(['build:web']);
-    fs.renameSync(path.join(root, 'web/src/page.tsx'), path.join(root, 'web/src/renamed.tsx'));
+    fs.renameSync(path.join(root, 'mobile/src/page.tsx'), path.join(root, 'mobile/src/renamed.tsx'));
     expect(start()).toEqual(['build:web']);
-    fs.rmSync(path.join(root, 'web'), { recursive: true });
+    fs.rmSync(path.join(root, 'mobile'), { recursive: true });
     expect(start()).toEqual(['build:web']);
   });
 
@@ -81,7 +81,7 @@ describe('npm start: builds only what is stale', () => {
     write('docs/adr/0001.md', 'doc 2');
     write('README.md', 'readme 2');
     write('node_modules/vite/index.js', 'y');
-    write('desktop/renderer/src/site/api-docs/prog-openapi.json', '{"regenerated":true}');
+    write('dist/generated/prog-openapi.json', '{"regenerated":true}');
     expect(start()).toEqual([]);
     write('node_modules/.package-lock.json', '{"v":2}');
     expect(start()).toEqual(['build:backend', 'build:web']);
@@ -92,7 +92,7 @@ describe('npm start: builds only what is stale', () => {
     fs.rmSync(path.join(root, 'dist/backend'), { recursive: true });
     expect(start()).toEqual(['build:backend']);
 
-    write('desktop/renderer/src/app.tsx', 'broken');
+    write('web/app/app.tsx', 'broken');
     failing = 'build:web';
     expect(start).toThrow('npm run build:web failed');
     expect(fs.existsSync(path.join(root, BUILDS[1]!.stamp))).toBe(false);
