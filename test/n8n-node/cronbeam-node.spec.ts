@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from '../support/test-server';
 import { CronbeamApi } from '../../integrations/n8n-node/credentials/CronbeamApi.credentials';
 import { Cronbeam } from '../../integrations/n8n-node/nodes/Cronbeam/Cronbeam.node';
 import { keyedAccount, TEST_ADMIN_TOKEN, type KeyedAccount } from './support/cronbeam-fixtures';
-import { credentialTestContext, N8nRuntime } from './support/n8n-runtime';
+import { N8nRuntime, testCredential } from './support/n8n-runtime';
 
 jest.setTimeout(60_000);
 
@@ -68,29 +68,31 @@ describe('n8n node Cronbeam', () => {
     await target?.close();
   });
 
-  describe('credential test', () => {
-    const test = (data: IDataObject) =>
-      node.methods.credentialTest.cronbeamApiConnection.call(credentialTestContext(), { id: 'c', name: 'Cronbeam', type: 'cronbeamApi', data: data as never });
+  describe('credential test (declarative, run as n8n runs it)', () => {
+    const test = (data: IDataObject) => testCredential(new CronbeamApi(), data as never);
 
-    it('accepts a working key with its user id', async () => {
-      await expect(test(pro.credentials)).resolves.toEqual({ status: 'OK', message: 'Connection successful' });
+    it('accepts a working key with its user id, with or without a trailing slash on the Base URL', async () => {
+      await expect(test(pro.credentials)).resolves.toEqual({ status: 'OK', message: 'Connection successful!' });
+      await expect(test({ ...pro.credentials, baseUrl: `${pro.credentials.baseUrl}/` })).resolves.toMatchObject({ status: 'OK' });
     });
 
-    it("reports the API's message for a wrong key and for another user's id", async () => {
-      await expect(test({ ...pro.credentials, apiKey: 'cb_not-a-key' })).resolves.toEqual({ status: 'Error', message: 'Invalid API key' });
-      await expect(test({ ...pro.credentials, userId: '00000000-0000-4000-8000-000000000000' })).resolves.toEqual({ status: 'Error', message: 'Invalid API key' });
+    it('says the key was refused for a wrong key and for another user\'s id', async () => {
+      const refused = { status: 'Error', message: expect.stringMatching(/^Cronbeam refused the API key/) };
+      await expect(test({ ...pro.credentials, apiKey: 'cb_not-a-key' })).resolves.toEqual(refused);
+      await expect(test({ ...pro.credentials, userId: '00000000-0000-4000-8000-000000000000' })).resolves.toEqual(refused);
     });
 
-    it('tells an unreachable service and a URL that is not Cronbeam apart from a bad key', async () => {
+    it('tells an unreachable service and a Base URL without the API apart from a bad key', async () => {
       const closed = await HttpTarget.start();
       const closedUrl = closed.url;
       await closed.close();
-      const unreachable = await test({ ...pro.credentials, baseUrl: closedUrl });
-      expect(unreachable.status).toBe('Error');
-      expect(unreachable.message).toMatch(new RegExp(`^Cronbeam did not answer at ${closedUrl}/prog/ping: .*ECONNREFUSED`));
-
-      await expect(test({ ...pro.credentials, baseUrl: target.url })).resolves.toEqual({ status: 'Error', message: `${target.url} is not a Cronbeam API: /prog/ping answered 200` });
-      await expect(test({ ...pro.credentials, baseUrl: 'app.cronbeam.io' })).resolves.toMatchObject({ status: 'Error', message: expect.stringContaining('http:// or https://') });
+      await expect(test({ ...pro.credentials, baseUrl: closedUrl })).resolves.toEqual({ status: 'Error', message: 'ECONNREFUSED' });
+      // Another web server at the Base URL: its /prog/jobs is a 404 page.
+      target.on('/elsewhere/prog/jobs', (_req, res) => {
+        res.writeHead(404, { 'content-type': 'text/html' });
+        res.end('<html>Not Found</html>');
+      });
+      await expect(test({ ...pro.credentials, baseUrl: `${target.url}/elsewhere` })).resolves.toEqual({ status: 'Error', message: expect.stringMatching(/^No Cronbeam API at this Base URL/) });
     });
   });
 

@@ -13,7 +13,8 @@ interface LoadedEntry {
   name: string;
   icons: string[];
   credentialNames: string[];
-  credentialTests: string[];
+  credentialTests: Array<string | null>;
+  credentialRequestTest: string | null;
   methods: string[];
   hasExecute: boolean;
   hasPoll: boolean;
@@ -44,7 +45,8 @@ describe('n8n package build', () => {
         return {
           file, kind, name: description.name, icons,
           credentialNames: (description.credentials || []).map((c) => c.name),
-          credentialTests: (description.credentials || []).map((c) => c.testedBy),
+          credentialTests: (description.credentials || []).map((c) => c.testedBy ?? null),
+          credentialRequestTest: kind === 'credential' ? description.test?.request?.url ?? null : null,
           methods: Object.entries(instance.methods || {}).flatMap(([group, fns]) => Object.keys(fns).map((fn) => group + '.' + fn)),
           hasExecute: typeof instance.execute === 'function',
           hasPoll: typeof instance.poll === 'function',
@@ -74,11 +76,13 @@ describe('n8n package build', () => {
       expect(entry.file.startsWith('dist/')).toBe(true);
       for (const icon of entry.icons) expect(existsSync(icon) && readFileSync(icon, 'utf8').includes('<svg')).toBe(true);
     }
-    const [, action, trigger] = loaded;
-    expect(action).toMatchObject({ credentialNames: ['cronbeamApi'], credentialTests: ['cronbeamApiConnection'], hasExecute: true });
-    expect(action.methods).toEqual(expect.arrayContaining(['listSearch.searchJobs', 'credentialTest.cronbeamApiConnection']));
-    expect(trigger).toMatchObject({ credentialNames: ['cronbeamApi'], credentialTests: ['cronbeamApiConnection'], hasPoll: true });
-    expect(trigger.methods).toEqual(expect.arrayContaining(['loadOptions.getJobs', 'credentialTest.cronbeamApiConnection']));
+    const [credential, action, trigger] = loaded;
+    // The credential is tested by its own declarative request, not by a node's function (n8n's scanner refuses the helper those get).
+    expect(credential.credentialRequestTest).toBe('/prog/jobs');
+    expect(action).toMatchObject({ credentialNames: ['cronbeamApi'], credentialTests: [null], hasExecute: true });
+    expect(action.methods).toEqual(expect.arrayContaining(['listSearch.searchJobs']));
+    expect(trigger).toMatchObject({ credentialNames: ['cronbeamApi'], credentialTests: [null], hasPoll: true });
+    expect(trigger.methods).toEqual(expect.arrayContaining(['loadOptions.getJobs']));
     for (const node of [action, trigger]) {
       const codex = join(packageDir, node.file.replace(/\.js$/, '.json'));
       expect(JSON.parse(readFileSync(codex, 'utf8')).node).toBe(`n8n-nodes-cronbeam.${node.name}`);

@@ -1,10 +1,11 @@
-import type { IAuthenticateGeneric, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type { IAuthenticateGeneric, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 /**
  * A Cronbeam API key with its owner's user id: every /prog call carries both
- * (X-API-Key and X-User-ID). The credential test lives on the nodes
- * (`testedBy`), because it makes two calls: the unauthenticated ping tells an
- * unreachable or wrong base URL apart from a rejected key.
+ * (X-API-Key and X-User-ID). The credential test is declarative (one
+ * authenticated GET /prog/jobs): n8n gives a test function only its
+ * deprecated `request` helper, which its package scanner refuses. Its rules
+ * tell a rejected key (401) from a Base URL without the API (404).
  */
 export class CronbeamApi implements ICredentialType {
   name = 'cronbeamApi';
@@ -52,5 +53,19 @@ export class CronbeamApi implements ICredentialType {
         'X-User-ID': '={{$credentials.userId}}',
       },
     },
+  };
+
+  test: ICredentialTestRequest = {
+    request: { baseURL: '={{$credentials.baseUrl}}', url: '/prog/jobs', method: 'GET' },
+    rules: [
+      {
+        type: 'responseCode',
+        properties: { value: 401, message: 'Cronbeam refused the API key: check the key (keys can be revoked) and that the User ID is the one shown with it' },
+      },
+      {
+        type: 'responseCode',
+        properties: { value: 404, message: 'No Cronbeam API at this Base URL (GET /prog/jobs answered 404): give the address of the service, without a path' },
+      },
+    ],
   };
 }

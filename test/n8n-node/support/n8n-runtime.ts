@@ -1,7 +1,8 @@
 import {
   NodeApiError,
+  type IAuthenticateRuleResponseCode,
+  type IAuthenticateRuleResponseSuccessBody,
   type ICredentialDataDecryptedObject,
-  type ICredentialTestFunctions,
   type ICredentialType,
   type IDataObject,
   type IExecuteFunctions,
@@ -9,6 +10,7 @@ import {
   type ILoadOptionsFunctions,
   type IN8nHttpFullResponse,
   type INode,
+  type INodeCredentialTestResult,
   type INodeExecutionData,
   type INodeProperties,
   type INodeTypeDescription,
@@ -240,32 +242,40 @@ export class N8nRuntime {
 }
 
 /**
- * ICredentialTestFunctions: n8n hands credential tests only the legacy
- * `request` helper (request-promise options: uri or url, json,
- * resolveWithFullResponse, simple). With `simple` unset or true, an answer
- * outside 2xx rejects with statusCode and the parsed body as `error`.
+ * A credential's declarative `test`, run as n8n's credentials tester runs it:
+ * the request's expressions resolved against the credential, its
+ * `authenticate` applied, then sent. An answer outside 2xx is an error whose
+ * message is the first `responseCode` rule for that status, else the status
+ * text; a request without an answer reports the socket error's code.
  */
-export function credentialTestContext(): ICredentialTestFunctions {
-  const request = async (uriOrObject: string | object, extra?: object): Promise<unknown> => {
-    const options = (typeof uriOrObject === 'string' ? { uri: uriOrObject, ...extra } : { ...uriOrObject, ...extra }) as {
-      uri?: string;
-      url?: string;
-      method?: string;
-      headers?: IDataObject;
-      body?: unknown;
-      qs?: IDataObject;
-      resolveWithFullResponse?: boolean;
-      simple?: boolean;
-    };
-    const url = withQuery(String(options.uri ?? options.url), options.qs);
-    const response = await send({ method: options.method, url, headers: options.headers, body: options.body });
-    if (response.status >= 400 && options.simple !== false) {
-      throw Object.assign(new Error(`${response.status} - ${JSON.stringify(response.body)}`), { statusCode: response.status, error: response.body });
+export async function testCredential(type: ICredentialType, credentials: ICredentialDataDecryptedObject): Promise<INodeCredentialTestResult> {
+  const test = type.test;
+  if (!test || !('request' in test)) throw new Error(`harness: credential ${type.name} has no declarative test`);
+  const { baseURL, url, method, headers, qs } = test.request;
+  const resolved = authenticateRequest(type, credentials, {
+    // axios joins baseURL and url with exactly one slash.
+    url: `${String(resolveCredentialExpression(baseURL, credentials)).replace(/\/+$/, '')}/${String(resolveCredentialExpression(url ?? '', credentials)).replace(/^\/+/, '')}`,
+    method: method ?? 'GET',
+    headers: headers as IDataObject | undefined,
+    qs: qs as IDataObject | undefined,
+  });
+  let response: Awaited<ReturnType<typeof send>>;
+  try {
+    response = await send({ method: resolved.method, url: withQuery(resolved.url, resolved.qs), headers: resolved.headers });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    return { status: 'Error', message: code ?? (error as Error).message };
+  }
+  if (response.status < 200 || response.status > 299) {
+    const rules = (test.rules ?? []) as Array<IAuthenticateRuleResponseCode | IAuthenticateRuleResponseSuccessBody>;
+    const rule = rules.find((r): r is IAuthenticateRuleResponseCode => r.type === 'responseCode' && r.properties.value === response.status);
+    if (rule) return { status: 'Error', message: rule.properties.message };
+    return { status: 'Error', message: response.statusText || `Received HTTP status code: ${response.status}` };
+  }
+  for (const rule of (test.rules ?? []) as Array<IAuthenticateRuleResponseCode | IAuthenticateRuleResponseSuccessBody>) {
+    if (rule.type === 'responseSuccessBody' && (response.body as IDataObject | null)?.[rule.properties.key] === rule.properties.value) {
+      return { status: 'Error', message: rule.properties.message };
     }
-    return options.resolveWithFullResponse ? { statusCode: response.status, body: response.body, headers: response.headers } : response.body;
-  };
-  return {
-    logger: { debug() {}, info() {}, warn() {}, error() {}, verbose() {} },
-    helpers: { request },
-  } as unknown as ICredentialTestFunctions;
+  }
+  return { status: 'OK', message: 'Connection successful!' };
 }

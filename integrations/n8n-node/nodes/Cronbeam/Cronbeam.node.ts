@@ -9,7 +9,6 @@ import {
   type INodeTypeDescription,
   type JsonObject,
 } from 'n8n-workflow';
-import { testCronbeamCredentials } from '../shared/credential-test';
 import { searchJobs } from '../shared/jobs';
 import { searchMonitors } from '../shared/monitors';
 import { jobFields, jobOperations, logFields, logOperations, resourceProperty } from './descriptions';
@@ -29,13 +28,12 @@ export class Cronbeam implements INodeType {
     usableAsTool: true,
     inputs: [NodeConnectionTypes.Main],
     outputs: [NodeConnectionTypes.Main],
-    credentials: [{ name: 'cronbeamApi', required: true, testedBy: 'cronbeamApiConnection' }],
+    credentials: [{ name: 'cronbeamApi', required: true }],
     properties: [resourceProperty, jobOperations, logOperations, monitorOperations, ...jobFields, ...logFields, ...monitorFields],
   };
 
   methods = {
     listSearch: { searchJobs, searchMonitors },
-    credentialTest: { cronbeamApiConnection: testCronbeamCredentials },
   };
 
   async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -9,7 +9,6 @@ import {
 import type { Job, JobLogEntry, JobLogsResponse } from '../shared/rules/jobs/job-types';
 import type { Monitor, MonitorEvent } from '../shared/rules/notifications/monitor-types';
 import { cronbeamApiRequest } from '../shared/api';
-import { testCronbeamCredentials } from '../shared/credential-test';
 import { getJobOptions, jobPath, listJobs } from '../shared/jobs';
 import { newMonitorAlerts, type MonitorAlert, type MonitorAlertMatch, type MonitorWatchState } from '../shared/monitor-alerts';
 import { getMonitorOptions, listMonitors, monitorPath } from '../shared/monitors';
@@ -72,7 +71,7 @@ export class CronbeamTrigger implements INodeType {
     polling: true,
     inputs: [],
     outputs: [NodeConnectionTypes.Main],
-    credentials: [{ name: 'cronbeamApi', required: true, testedBy: 'cronbeamApiConnection' }],
+    credentials: [{ name: 'cronbeamApi', required: true }],
     properties: [
       {
         displayName: 'Watch',
@@ -137,7 +136,6 @@ export class CronbeamTrigger implements INodeType {
 
   methods = {
     loadOptions: { getJobs: getJobOptions, getMonitors: getMonitorOptions },
-    credentialTest: { cronbeamApiConnection: testCronbeamCredentials },
   };
 
   async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
