@@ -3,9 +3,10 @@
 // the unpacked tarball (compiled .js and package.json), as its CLI does after
 // downloading both. Exits 1 when either has an error.
 // Usage: node .ci/n8n-scan.mjs <scanner package dir> <source dir> <unpacked tarball dir>
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [scannerDir, sourceDir, tarballDir] = process.argv.slice(2);
+const [scannerDir, sourceDir, tarballDir] = process.argv.slice(2).map((dir) => resolve(dir));
 const { analyzePackage, SOURCE_FILE_PATTERNS } = await import(pathToFileURL(`${scannerDir}/scanner/scanner.mjs`).href);
 let passed = true;
 for (const [label, dir, patterns] of [
@@ -13,8 +14,8 @@ for (const [label, dir, patterns] of [
   ['tarball', tarballDir, ['**/*.js', 'package.json']],
 ]) {
   const result = await analyzePackage(dir, patterns);
-  console.log(`${label}: ${result.passed ? 'passed' : `FAILED (${result.message})`}`);
-  if (result.details) console.log(result.details);
+  process.stdout.write(`${label}: ${result.passed ? 'passed' : `FAILED (${result.message})`}\n`);
+  if (result.details) process.stdout.write(`${result.details}\n`);
   passed &&= result.passed;
 }
 process.exit(passed ? 0 : 1);
