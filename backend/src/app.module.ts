@@ -23,6 +23,7 @@ import { SiteModule } from './modules/site/site.module';
 import { BillingModule } from './modules/billing/billing.module';
 import { DeploymentsModule } from './modules/deployments/deployments.module';
 import { MonitorsModule } from './modules/monitors/monitors.module';
+import { StatusPagesModule } from './modules/status-pages/status-pages.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -57,6 +58,7 @@ export class AppModule {
         BillingModule,
         DeploymentsModule,
         MonitorsModule,
+        StatusPagesModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }],
     };

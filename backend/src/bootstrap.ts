@@ -21,6 +21,7 @@ import { mountProgApiDocs, openApiSettings } from './modules/prog/prog-openapi';
 import { RunsService } from './modules/runs/runs.service';
 import { SchedulerStopService } from './modules/scheduler/scheduler-stop.service';
 import { mountWebApp } from './web/web-app';
+import { PublicStatusService } from './modules/status-pages/public-status.service';
 
 /** Largest accepted JSON body; larger ones answer 413. A job body is capped at 64 KiB by validation. */
 export const JSON_BODY_LIMIT = '256kb';
@@ -61,6 +62,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions): P
   app.use(refuseUnacceptableText, expressErrorHandler);
   app.use(cookieParser());
   mountProgApiDocs(app, openApiSettings(config));
+  // A status page's custom domain answers with the page, not the site (ahead of the web app).
+  app.use(app.get(PublicStatusService).customDomains());
   mountWebApp(app.getHttpAdapter().getInstance(), config);
   return app;
 }

@@ -70,7 +70,7 @@ export function hostsMetaTag(config: AppConfig): string | null {
 }
 
 /** This request's own origin when its Host header is well-formed, else the configured public URL. */
-function requestOrigin(req: Request, config: AppConfig): string {
+export function requestOrigin(req: Request, config: AppConfig): string {
   const host = req.headers.host ?? '';
   return SAFE_HOST.test(host) ? `${req.protocol}://${host}` : config.publicUrl;
 }

@@ -171,6 +171,11 @@ export class JobsRepository implements OnModuleInit {
     return rows.map((row) => this.toEntity(row));
   }
 
+  /** The user's jobs among `ids`: names and states only (status pages and badges never read a target or its headers). */
+  summaries(userId: string, ids: string[]): Promise<Array<{ id: string; name: string; status: JobStatus }>> {
+    return this.jobs.query(`SELECT id, name, status FROM jobs WHERE user_id = $1 AND id = ANY($2::uuid[])`, [userId, ids]);
+  }
+
   async findOwned(userId: string, jobId: string): Promise<JobEntity | null> {
     const rows: JobRow[] = await this.jobs.query(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1 AND user_id = $2`, [jobId, userId]);
     return rows[0] ? this.toEntity(rows[0]) : null;

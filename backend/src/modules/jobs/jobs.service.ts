@@ -173,6 +173,12 @@ export class JobsService {
     return resumed;
   }
 
+  /** The user's jobs among `ids` (others and malformed ids left out): names and states, for status pages and badges. */
+  summaries(userId: string, ids: string[]): Promise<Array<{ id: string; name: string; status: JobStatus }>> {
+    const valid = ids.filter(isUuid);
+    return valid.length ? this.jobs.summaries(userId, valid) : Promise.resolve([]);
+  }
+
   /** One of the caller's jobs (404 otherwise), for this module's other services. */
   async findOwned(userId: string, jobId: string): Promise<JobEntity> {
     const job = isUuid(jobId) ? await this.jobs.findOwned(userId, jobId) : null;

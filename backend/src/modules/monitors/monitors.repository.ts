@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import type { MonitorEvent, MonitorEventKind, MonitorStatus } from '@shared/notifications/monitors';
 import { returnedRows } from '../../common/database/query-rows';
 import type { Queryable } from '../../common/database/transaction';
+import type { FailureEpisode, OutcomeDay } from '../../common/history/outcome-history';
 
 export interface MonitorRow {
   id: string;
@@ -37,6 +38,9 @@ export type ChangedMonitorRow = MonitorRow & { was: MonitorStatus };
 
 /** Events kept per monitor: the screen shows the latest few dozen. */
 const EVENTS_KEPT = 100;
+
+/** The events that are outcomes: a start ping is neither. */
+const OUTCOME_KINDS = `'success', 'fail', 'missed'`;
 
 /** Every SQL statement on `monitors` and `monitor_events`, one per function; the user's queries are scoped by user id. */
 @Injectable()
@@ -168,6 +172,42 @@ export class MonitorsRepository {
       [monitorId, limit],
     );
     return rows.map((r) => ({ kind: r.kind, duration_ms: r.duration_ms, at: new Date(r.created_at).toISOString() }));
+  }
+
+  /** Each monitor's outcomes per UTC day since `since`: success pings against failure pings and missed deadlines. */
+  async outcomeDays(monitorIds: string[], since: Date): Promise<OutcomeDay[]> {
+    const rows: Array<{ monitor_id: string; day: number; ok: number; failed: number }> = await this.db.query(
+      `SELECT monitor_id, floor(extract(epoch FROM created_at) / 86400)::int AS day,
+              count(*) FILTER (WHERE kind = 'success')::int AS ok, count(*) FILTER (WHERE kind <> 'success')::int AS failed
+         FROM monitor_events WHERE monitor_id = ANY($1::uuid[]) AND created_at >= $2 AND kind IN (${OUTCOME_KINDS})
+        GROUP BY monitor_id, day`,
+      [monitorIds, since],
+    );
+    return rows.map((r) => ({ subjectId: r.monitor_id, day: r.day, ok: r.ok, failed: r.failed }));
+  }
+
+  /** The monitors' latest failure episodes since `since`, newest first: failures and misses in a row, each ended by the success ping after it. */
+  async failureEpisodes(monitorIds: string[], since: Date, limit: number): Promise<FailureEpisode[]> {
+    const rows: Array<{ monitor_id: string; started_at: Date; resolved_at: Date | null; failures: number }> = await this.db.query(
+      `WITH o AS (
+         SELECT monitor_id, created_at, kind = 'success' AS ok,
+                count(*) FILTER (WHERE kind = 'success') OVER (PARTITION BY monitor_id ORDER BY created_at, id) AS successes
+           FROM monitor_events WHERE monitor_id = ANY($1::uuid[]) AND created_at >= $2 AND kind IN (${OUTCOME_KINDS})),
+       ends AS (SELECT monitor_id, successes, created_at FROM o WHERE ok)
+       SELECT f.monitor_id, min(f.created_at) AS started_at, count(*)::int AS failures, min(e.created_at) AS resolved_at
+         FROM o f LEFT JOIN ends e ON e.monitor_id = f.monitor_id AND e.successes = f.successes + 1
+        WHERE NOT f.ok
+        GROUP BY f.monitor_id, f.successes
+        ORDER BY started_at DESC
+        LIMIT $3`,
+      [monitorIds, since, limit],
+    );
+    return rows.map((r) => ({ subjectId: r.monitor_id, startedAt: new Date(r.started_at), resolvedAt: r.resolved_at ? new Date(r.resolved_at) : null, failures: r.failures }));
+  }
+
+  /** The user's monitors among `ids`: their names and states (for status pages and badges). */
+  summaries(userId: string, ids: string[]): Promise<Array<{ id: string; name: string; status: MonitorStatus }>> {
+    return this.db.query(`SELECT id, name, status FROM monitors WHERE user_id = $1 AND id = ANY($2::uuid[])`, [userId, ids]);
   }
 
   /** Keeps the latest EVENTS_KEPT events of each monitor. */

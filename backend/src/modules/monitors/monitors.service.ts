@@ -4,6 +4,7 @@ import { MONITOR_LIMITS, MONITOR_MESSAGES, type Monitor, type MonitorDefinition,
 import { AppConfig } from '../../config/app-config';
 import { BackgroundWork } from '../../common/background-work';
 import { ApiError } from '../../common/http/api-error';
+import type { FailureEpisode, OutcomeDay } from '../../common/history/outcome-history';
 import { isUuid } from '../../common/validation/uuid';
 import { AlertChannelsService } from '../alert-channels/alert-channels.service';
 import { UsersService } from '../auth/users.service';
@@ -94,6 +95,22 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
   async events(userId: string, monitorId: string): Promise<MonitorEvent[]> {
     const monitor = await this.find(userId, monitorId);
     return this.monitors.events(monitor.id, MONITOR_LIMITS.recentEvents);
+  }
+
+  /** The user's monitors among `ids` (others and malformed ids left out): names and states, for status pages and badges. */
+  summaries(userId: string, ids: string[]): Promise<Array<{ id: string; name: string; status: MonitorStatus }>> {
+    const valid = ids.filter(isUuid);
+    return valid.length ? this.monitors.summaries(userId, valid) : Promise.resolve([]);
+  }
+
+  /** The monitors' outcomes per UTC day since `since` (the caller has checked they are one owner's). */
+  outcomeDays(monitorIds: string[], since: Date): Promise<OutcomeDay[]> {
+    return monitorIds.length ? this.monitors.outcomeDays(monitorIds, since) : Promise.resolve([]);
+  }
+
+  /** The monitors' latest failure episodes since `since`, newest first (the caller has checked they are one owner's). */
+  failureEpisodes(monitorIds: string[], since: Date, limit: number): Promise<FailureEpisode[]> {
+    return monitorIds.length ? this.monitors.failureEpisodes(monitorIds, since, limit) : Promise.resolve([]);
   }
 
   /** For the dashboard: the user's monitors by status. */

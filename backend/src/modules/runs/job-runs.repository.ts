@@ -3,6 +3,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type { DataSource, Repository } from 'typeorm';
 import { RUN_OUTCOME, RUN_STATE, RUN_TRIGGER, type RunOutcome, type RunTrigger } from '@shared/jobs/job-types';
 import { returnedRows } from '../../common/database/query-rows';
+import type { FailureEpisode, OutcomeDay } from '../../common/history/outcome-history';
 import type { Queryable } from '../../common/database/transaction';
 import type { LeasedRunRow } from './claimed-run';
 import { JobRunEntity } from './job-run.entity';
@@ -11,6 +12,25 @@ const { queued: QUEUED, running: RUNNING, done: DONE } = RUN_STATE;
 
 /** The finished run $2 of user $1 (runs go with their job, and a job with its user: user_id scopes them). */
 const STORED_ANCHOR = `id = $2 AND user_id = $1 AND state = '${DONE}' AND finished_at IS NOT NULL`;
+
+/**
+ * A run executed in a window was scheduled and created at most this many days
+ * before it (a retry keeps its run's scheduled_for): the bounds on created_at
+ * and scheduled_for let the query read job_runs_job_idx by range and skip the
+ * weekly partitions before the window.
+ */
+const OUTCOME_LEAD_DAYS = 7;
+
+/**
+ * The final outcomes of jobs $1 since $2: finished successes and failures,
+ * but not a failed attempt a retry followed (the retry's outcome counts).
+ */
+const FINAL_OUTCOMES = `SELECT r.id, r.job_id, r.executed_at, r.status FROM job_runs r
+  WHERE r.job_id = ANY($1::uuid[]) AND r.state = '${DONE}' AND r.executed_at >= $2
+    AND r.created_at >= $2::timestamptz - interval '${OUTCOME_LEAD_DAYS} days' AND r.scheduled_for >= $2::timestamptz - interval '${OUTCOME_LEAD_DAYS} days'
+    AND r.status IN ('${RUN_OUTCOME.success}', '${RUN_OUTCOME.failed}')
+    AND NOT (r.status = '${RUN_OUTCOME.failed}' AND EXISTS (SELECT 1 FROM job_runs n
+      WHERE n.job_id = r.job_id AND n.scheduled_for = r.scheduled_for AND n.attempt = r.attempt + 1 AND n.trigger = '${RUN_TRIGGER.retry}'))`;
 
 /** The columns every lease returns. */
 const LEASED_COLUMNS = 'id, job_id, user_id, trigger, scheduled_for, attempt, due_at, possible_duplicate';
@@ -282,6 +302,51 @@ export class JobRunsRepository {
        LIMIT $3`,
       [userId, afterRunId, limit],
     );
+  }
+
+  /** Each job's final outcomes per UTC day since `since` (one query over the jobs' finished runs). */
+  async outcomeDays(jobIds: string[], since: Date): Promise<OutcomeDay[]> {
+    const rows: Array<{ job_id: string; day: number; ok: number; failed: number }> = await this.db.query(
+      `SELECT job_id, floor(extract(epoch FROM executed_at) / 86400)::int AS day,
+              count(*) FILTER (WHERE status = '${RUN_OUTCOME.success}')::int AS ok, count(*) FILTER (WHERE status = '${RUN_OUTCOME.failed}')::int AS failed
+         FROM (${FINAL_OUTCOMES}) o
+        GROUP BY job_id, day`,
+      [jobIds, since],
+    );
+    return rows.map((r) => ({ subjectId: r.job_id, day: r.day, ok: r.ok, failed: r.failed }));
+  }
+
+  /** The jobs whose latest final outcome since `since` is a failure. */
+  async failingNow(jobIds: string[], since: Date): Promise<string[]> {
+    const rows: Array<{ job_id: string }> = await this.db.query(
+      `SELECT job_id FROM (SELECT DISTINCT ON (job_id) job_id, status FROM (${FINAL_OUTCOMES}) o ORDER BY job_id, executed_at DESC, id DESC) latest
+        WHERE status = '${RUN_OUTCOME.failed}'`,
+      [jobIds, since],
+    );
+    return rows.map((r) => r.job_id);
+  }
+
+  /**
+   * The jobs' latest failure episodes since `since`, newest first: failed
+   * final outcomes in a row (those after the same number of successes form
+   * one), each ended by the success after it.
+   */
+  async failureEpisodes(jobIds: string[], since: Date, limit: number): Promise<FailureEpisode[]> {
+    const rows: Array<{ job_id: string; started_at: Date; resolved_at: Date | null; failures: number }> = await this.db.query(
+      `WITH o AS (
+         SELECT job_id, executed_at, status = '${RUN_OUTCOME.success}' AS ok,
+                count(*) FILTER (WHERE status = '${RUN_OUTCOME.success}') OVER (PARTITION BY job_id ORDER BY executed_at, id) AS successes
+           FROM (${FINAL_OUTCOMES}) f),
+       ends AS (SELECT job_id, successes, executed_at FROM o WHERE ok)
+       SELECT f.job_id, min(f.executed_at) AS started_at, count(*)::int AS failures, min(e.executed_at) AS resolved_at
+         FROM o f LEFT JOIN ends e ON e.job_id = f.job_id AND e.successes = f.successes + 1
+        WHERE NOT f.ok
+        GROUP BY f.job_id, f.successes
+        ORDER BY started_at DESC
+        LIMIT $3`,
+      [jobIds, since, limit],
+    );
+    return rows.map((r) => ({ subjectId: r.job_id, startedAt: new Date(r.started_at), resolvedAt: r.resolved_at ? new Date(r.resolved_at) : null, failures: r.failures }));
   }
 
   /**

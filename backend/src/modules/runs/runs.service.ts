@@ -5,6 +5,7 @@ import type { DataSource } from 'typeorm';
 import { RUN_OUTCOME, RUN_STATE, type JobLogEntry, type RunOutcome, type RunTrigger } from '@shared/jobs/job-types';
 import { isForeignKeyViolation } from '../../common/database/constraint-violation';
 import type { Queryable } from '../../common/database/transaction';
+import type { FailureEpisode, OutcomeDay } from '../../common/history/outcome-history';
 import { ApiError } from '../../common/http/api-error';
 import { HttpExecutor, type ExecutionResult, type PreparedRequest } from '../executor/http-executor.service';
 import { QuotaService, usagePeriodOf } from '../quota/quota.service';
@@ -163,6 +164,21 @@ export class RunsService {
   /** Stores everything queued so far (shutdown). */
   drain(): Promise<void> {
     return this.recorder.drain();
+  }
+
+  /** The jobs' final outcomes per UTC day since `since` (the caller has checked the jobs are one owner's). */
+  outcomeDays(jobIds: string[], since: Date): Promise<OutcomeDay[]> {
+    return jobIds.length ? this.runs.outcomeDays(jobIds, since) : Promise.resolve([]);
+  }
+
+  /** The jobs whose latest final outcome since `since` is a failure (the caller has checked the jobs are one owner's). */
+  failingNow(jobIds: string[], since: Date): Promise<string[]> {
+    return jobIds.length ? this.runs.failingNow(jobIds, since) : Promise.resolve([]);
+  }
+
+  /** The jobs' latest failure episodes since `since`, newest first (the caller has checked the jobs are one owner's). */
+  failureEpisodes(jobIds: string[], since: Date, limit: number): Promise<FailureEpisode[]> {
+    return jobIds.length ? this.runs.failureEpisodes(jobIds, since, limit) : Promise.resolve([]);
   }
 
   /** The newest finished runs of a job (the caller has checked the job is the user's). */

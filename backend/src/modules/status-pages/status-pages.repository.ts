@@ -1,0 +1,190 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { returnedRows } from '../../common/database/query-rows';
+import { pipelinedTransaction } from '../../common/database/transaction';
+
+export interface StatusPageItemRow {
+  job_id: string | null;
+  monitor_id: string | null;
+  label: string | null;
+}
+
+export interface StatusPageRow {
+  id: string;
+  user_id: string;
+  slug: string;
+  title: string;
+  custom_domain: string | null;
+  items: StatusPageItemRow[];
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface PageColumns {
+  slug: string;
+  title: string;
+  customDomain: string | null;
+  items: StatusPageItemRow[];
+}
+
+export interface IncidentNoteRow {
+  job_id: string | null;
+  monitor_id: string | null;
+  started_at: Date;
+  note: string;
+}
+
+export interface StatusBadgeRow {
+  id: string;
+  user_id: string;
+  token: string;
+  job_id: string | null;
+  monitor_id: string | null;
+  page_id: string | null;
+  created_at: Date;
+}
+
+/** A page with its items in order, as one row. */
+const PAGE = `SELECT p.id, p.user_id, p.slug, p.title, p.custom_domain, p.created_at, p.updated_at,
+  coalesce((SELECT json_agg(json_build_object('job_id', i.job_id, 'monitor_id', i.monitor_id, 'label', i.label) ORDER BY i.position)
+              FROM status_page_items i WHERE i.page_id = p.id), '[]'::json) AS items
+  FROM status_pages p`;
+
+/** Inserts the items of JSON list $ITEMS for the page(s) of the FROM clause that follows. */
+const insertItems = (items: string) => `INSERT INTO status_page_items (page_id, position, job_id, monitor_id, label)
+  SELECT p.id, i.n - 1, (i.item->>'job_id')::uuid, (i.item->>'monitor_id')::uuid, i.item->>'label'
+    FROM jsonb_array_elements(${items}::jsonb) WITH ORDINALITY AS i(item, n)`;
+
+/**
+ * Every SQL statement on `status_pages`, `status_page_items`,
+ * `status_incident_notes` and `status_badges` (one aggregate: the status
+ * pages of an account and what hangs off them). The owner's queries are
+ * scoped by user id; the public ones find a page by slug, domain or badge token.
+ */
+@Injectable()
+export class StatusPagesRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  listOwned(userId: string): Promise<StatusPageRow[]> {
+    return this.db.query(`${PAGE} WHERE p.user_id = $1 ORDER BY p.created_at, p.id`, [userId]);
+  }
+
+  async findOwned(userId: string, pageId: string): Promise<StatusPageRow | null> {
+    const [row] = await this.db.query(`${PAGE} WHERE p.id = $1 AND p.user_id = $2`, [pageId, userId]);
+    return row ?? null;
+  }
+
+  async findBySlug(slug: string): Promise<StatusPageRow | null> {
+    const [row] = await this.db.query(`${PAGE} WHERE p.slug = $1`, [slug]);
+    return row ?? null;
+  }
+
+  /** The slug of the page a custom domain serves. */
+  async slugOfDomain(domain: string): Promise<string | null> {
+    const [row] = await this.db.query(`SELECT slug FROM status_pages WHERE custom_domain = $1`, [domain]);
+    return row?.slug ?? null;
+  }
+
+  /**
+   * Inserts a page and its items unless the account has `max` pages already;
+   * null then. The user's row is locked first, so two creations at once
+   * cannot both pass the count.
+   */
+  async insert(userId: string, page: PageColumns, max: number): Promise<StatusPageRow | null> {
+    const [, inserted] = await pipelinedTransaction<[unknown, Array<{ id: string }>]>(this.db, (tx) => [
+      tx.query(`SELECT 1 FROM users WHERE id = $1 FOR UPDATE`, [userId]),
+      tx.query(
+        `WITH p AS (
+           INSERT INTO status_pages (user_id, slug, title, custom_domain)
+           SELECT $1, $2, $3, $4 WHERE (SELECT count(*) FROM status_pages WHERE user_id = $1) < $5
+           RETURNING id),
+         items AS (${insertItems('$6')} CROSS JOIN p)
+         SELECT id FROM p`,
+        [userId, page.slug, page.title, page.customDomain, max, JSON.stringify(page.items)],
+      ),
+    ]);
+    return inserted[0] ? this.findOwned(userId, inserted[0].id) : null;
+  }
+
+  /** Replaces the page's definition and items; false when it is not the user's. */
+  async replace(userId: string, pageId: string, page: PageColumns): Promise<boolean> {
+    const [updated] = await pipelinedTransaction<[unknown, unknown, unknown]>(this.db, (tx) => [
+      tx.query(`UPDATE status_pages SET slug = $3, title = $4, custom_domain = $5, updated_at = now() WHERE id = $1 AND user_id = $2 RETURNING id`, [
+        pageId,
+        userId,
+        page.slug,
+        page.title,
+        page.customDomain,
+      ]),
+      tx.query(`DELETE FROM status_page_items WHERE page_id = (SELECT id FROM status_pages WHERE id = $1 AND user_id = $2)`, [pageId, userId]),
+      tx.query(`${insertItems('$3')} CROSS JOIN (SELECT id FROM status_pages WHERE id = $1 AND user_id = $2) p`, [pageId, userId, JSON.stringify(page.items)]),
+    ]);
+    return returnedRows(updated).length > 0;
+  }
+
+  async deleteOwned(userId: string, pageId: string): Promise<boolean> {
+    return returnedRows(await this.db.query(`DELETE FROM status_pages WHERE id = $1 AND user_id = $2 RETURNING id`, [pageId, userId])).length > 0;
+  }
+
+  /** The user's notes on incidents of the given jobs and monitors that started since `since`. */
+  notes(userId: string, jobIds: string[], monitorIds: string[], since: Date): Promise<IncidentNoteRow[]> {
+    return this.db.query(
+      `SELECT job_id, monitor_id, started_at, note FROM status_incident_notes
+        WHERE user_id = $1 AND (job_id = ANY($2::uuid[]) OR monitor_id = ANY($3::uuid[])) AND started_at >= $4`,
+      [userId, jobIds, monitorIds, since],
+    );
+  }
+
+  async saveNote(userId: string, subject: { jobId: string | null; monitorId: string | null }, startedAt: Date, note: string): Promise<void> {
+    await this.db.query(
+      `INSERT INTO status_incident_notes (user_id, job_id, monitor_id, started_at, note) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (coalesce(job_id, monitor_id), started_at) DO UPDATE SET note = EXCLUDED.note, updated_at = now()`,
+      [userId, subject.jobId, subject.monitorId, startedAt, note],
+    );
+  }
+
+  async deleteNote(userId: string, subjectId: string, startedAt: Date): Promise<void> {
+    await this.db.query(`DELETE FROM status_incident_notes WHERE user_id = $1 AND coalesce(job_id, monitor_id) = $2 AND started_at = $3`, [userId, subjectId, startedAt]);
+  }
+
+  listBadges(userId: string): Promise<StatusBadgeRow[]> {
+    return this.db.query(`SELECT * FROM status_badges WHERE user_id = $1 ORDER BY created_at, id`, [userId]);
+  }
+
+  async findBadgeByToken(token: string): Promise<StatusBadgeRow | null> {
+    const [row] = await this.db.query(`SELECT * FROM status_badges WHERE token = $1`, [token]);
+    return row ?? null;
+  }
+
+  /** Inserts a badge unless the account has `max` already (null then); the user's row is locked for the count. */
+  async insertBadge(userId: string, token: string, subject: { jobId: string | null; monitorId: string | null; pageId: string | null }, max: number): Promise<StatusBadgeRow | null> {
+    const [, rows] = await pipelinedTransaction<[unknown, StatusBadgeRow[]]>(this.db, (tx) => [
+      tx.query(`SELECT 1 FROM users WHERE id = $1 FOR UPDATE`, [userId]),
+      tx.query(
+        `INSERT INTO status_badges (user_id, token, job_id, monitor_id, page_id)
+         SELECT $1, $2, $3, $4, $5 WHERE (SELECT count(*) FROM status_badges WHERE user_id = $1) < $6 RETURNING *`,
+        [userId, token, subject.jobId, subject.monitorId, subject.pageId, max],
+      ),
+    ]);
+    return rows[0] ?? null;
+  }
+
+  /** A new token for the user's badge (the old URL stops working), with the old token; null when it is not the user's. */
+  async rotateBadge(userId: string, badgeId: string, token: string): Promise<(StatusBadgeRow & { old_token: string }) | null> {
+    const [row] = returnedRows<StatusBadgeRow & { old_token: string }>(
+      await this.db.query(
+        `UPDATE status_badges b SET token = $3 FROM (SELECT id, token FROM status_badges WHERE id = $1 AND user_id = $2 FOR UPDATE) o
+          WHERE b.id = o.id RETURNING b.*, o.token AS old_token`,
+        [badgeId, userId, token],
+      ),
+    );
+    return row ?? null;
+  }
+
+  /** Deletes the user's badge; its token, or null when it is not the user's. */
+  async deleteBadge(userId: string, badgeId: string): Promise<string | null> {
+    const [row] = returnedRows<{ token: string }>(await this.db.query(`DELETE FROM status_badges WHERE id = $1 AND user_id = $2 RETURNING token`, [badgeId, userId]));
+    return row?.token ?? null;
+  }
+}
