@@ -5,7 +5,7 @@
  * figure that survives a busy machine).
  *
  *   npm run bench:api -- [--pg=postgres://postgres@127.0.0.1:5432/test] [--duration=10] [--connections=32]
- *                        [--only=ping,list,...] [--fastify]
+ *                        [--only=ping,list,...]
  *
  * A fresh database is created and dropped; every wait is bounded; loopback only.
  * BENCH_PROFILE_DIR=<dir> writes a V8 CPU profile of the service (see bench-instance.ts).
