@@ -5,6 +5,7 @@ import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import regexpPlugin from 'eslint-plugin-regexp';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { layerBoundaries } from './eslint-rules/layer-boundaries.mjs';
 import { linearRegex } from './eslint-rules/linear-regex.mjs';
 import { moduleBoundaries } from './eslint-rules/module-boundaries.mjs';
 import { sqlInRepositories } from './eslint-rules/sql-in-repositories.mjs';
@@ -15,6 +16,22 @@ import { sqlInRepositories } from './eslint-rules/sql-in-repositories.mjs';
  * list, to empty (each entry goes when its statements move into a repository).
  */
 const SQL_OUTSIDE_REPOSITORIES_FOR_NOW = ['backend/src/modules/scheduler/database-clock.ts', 'backend/src/modules/scheduler/wake-channel.ts'];
+
+/**
+ * Which top-level part may not import which (docs/adr/0144-web-and-desktop-layout.md): the web app and the
+ * public site reach the server over HTTP; the desktop shell loads the web build and talks to it over the IPC
+ * contract in shared/; shared/ is used by everyone and so imports no one.
+ */
+const SERVER = { dir: 'backend', why: 'the server is reached over HTTP; shared rules and types live in shared/' };
+const LAYERS = {
+  web: [SERVER, { dir: 'desktop', why: 'the desktop shell is reached through its preload bridge (shared/src/desktop/ipc-contract.ts)' }],
+  desktop: [SERVER, { dir: 'web', why: 'the window loads the web build; what both need belongs in shared/' }],
+  shared: [SERVER, { dir: 'web', why: 'shared/ is used by every part and imports none' }, { dir: 'desktop', why: 'shared/ is used by every part and imports none' }],
+  'backend/src': [
+    { dir: 'web', why: 'the server serves the web build from dist/web; what both need belongs in shared/' },
+    { dir: 'desktop', why: 'what the server and the desktop shell share belongs in shared/' },
+  ],
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'integrations/*/dist/**', 'out/**', 'node_modules/**', 'coverage/**', 'data/**', 'test/browser/screenshots/**', '**/*.js', '!.ci/**'] },
@@ -47,6 +64,11 @@ export default tseslint.config(
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'cronbeam/module-boundaries': 'error',
     },
+  },
+  {
+    files: ['backend/src/**/*.ts', 'shared/src/**/*.ts', 'web/**/*.ts', 'web/**/*.tsx', 'desktop/**/*.ts'],
+    plugins: { layers: { rules: { boundaries: layerBoundaries('.', LAYERS, { '@shared': 'shared/src' }) } } },
+    rules: { 'layers/boundaries': 'error' },
   },
   {
     // Only repositories issue SQL (docs/adr/0001-backend-modules.md).
