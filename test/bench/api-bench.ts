@@ -5,7 +5,12 @@
  * figure that survives a busy machine).
  *
  *   npm run bench:api -- [--pg=postgres://postgres@127.0.0.1:5432/test] [--duration=10] [--connections=32]
- *                        [--only=ping,list,...]
+ *                        [--only=ping,list,...] [--stored-jobs=1000000]
+ *
+ * `stored` (last, with --only=stored or by default) fills the table with
+ * --stored-jobs idle jobs of other users, then measures the list route of the
+ * user's own jobs again: it must stay within 10% of its figure on the
+ * table before them, as the user's index keeps it independent of the rest.
  *
  * A fresh database is created and dropped; every wait is bounded; loopback only.
  * BENCH_PROFILE_DIR=<dir> writes a V8 CPU profile of the service (see bench-instance.ts).
@@ -17,7 +22,7 @@ import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import { Client } from 'pg';
 import { BenchInstance } from './bench-instance';
-import { openDatabase } from './bench-scenarios';
+import { openDatabase, seedIdleJobs } from './bench-scenarios';
 
 /** The part of autocannon's programmatic interface used here (the package ships no types). */
 interface LoadOptions {
@@ -45,6 +50,7 @@ interface Options {
   duration: number;
   connections: number;
   only: string[] | null;
+  storedJobs: number;
 }
 
 function options(): Options {
@@ -55,11 +61,14 @@ function options(): Options {
     duration: Number(arg('duration', '10')),
     connections: Number(arg('connections', '32')),
     only: only ? only.split(',') : null,
+    storedJobs: Number(arg('stored-jobs', '1000000')),
   };
 }
 
 const JOB_DEFINITION = { url: 'https://example.com/hook', cron_expression: '0 0 1 1 *', method: 'GET' };
 const LISTED_JOBS = 20;
+/** The user's own jobs in the stored-jobs scenario. */
+const STORED_LISTED_JOBS = 50;
 const BULK_BATCH = 1_000;
 const BULK_BATCHES = 10;
 /** Each scenario runs in this many slices, alternating with the plain server. */
@@ -331,6 +340,27 @@ async function main(): Promise<void> {
         pass: ok && seconds <= 5,
       });
       if (!ok) console.log(`bulk: last answer ${status}, ${made} jobs made`);
+    }
+    // Last: a million stored jobs would change every figure measured after them.
+    if (wanted('stored')) {
+      // The user's own 50 jobs, listed before and after a million others are stored; each figure beside the plain server's.
+      for (let i = LISTED_JOBS; i < STORED_LISTED_JOBS; i++) {
+        const created = await call(base, 'POST', '/api/jobs', { ...JOB_DEFINITION, name: `listed-${i}` }, { authorization: `Bearer ${reader.token}` });
+        if (created.status !== 200) throw new Error(`creating a job answered ${created.status}: ${JSON.stringify(created.body)}`);
+      }
+      const name = (when: string) => `GET /api/jobs (${STORED_LISTED_JOBS} own jobs), ${when} ${fmt(opts.storedJobs)} other jobs stored`;
+      // A plain request of its own, so these slices (50 jobs) stay out of the 20-job reference row.
+      const plain50: Request = { method: 'GET', path: '/jobs' };
+      const empty = await paired(name('before'), { method: 'GET', path: '/api/jobs', headers: bearer }, {}, plain50);
+      rows.push(empty);
+      const seeding = Date.now();
+      await seedIdleJobs(sql, opts.storedJobs);
+      console.log(`(${fmt(opts.storedJobs)} idle jobs of other users stored in ${fmt((Date.now() - seeding) / 1000, 1)} s)`);
+      const full = await paired(name('after'), { method: 'GET', path: '/api/jobs', headers: bearer }, {}, plain50);
+      // The route's own req/s before and after: a query slowed by the table's size would slow the plain server
+      // alike, so the ratio to it cannot show this; its "vs baseline" column still tells the machine's noise apart.
+      const kept = full.rps / empty.rps;
+      rows.push(target(full, `>= 0.90 of before (${fmt(kept, 2)})`, kept >= 0.9 && full.errors === 0));
     }
     console.log(`\nAPI benchmark on PostgreSQL: ${opts.connections} connections, ${opts.duration} s each, ${os.cpus().length} CPUs, Node ${process.version}\n`);
     printTable(rows, reference.rps);
