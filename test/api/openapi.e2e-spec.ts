@@ -34,6 +34,17 @@ const PROG_ROUTES = [
   'post /prog/monitors/{monitor_id}/pause',
   'post /prog/monitors/{monitor_id}/resume',
   'get /prog/monitors/{monitor_id}/events',
+  'get /prog/status-pages',
+  'post /prog/status-pages',
+  'get /prog/status-pages/{page_id}',
+  'put /prog/status-pages/{page_id}',
+  'delete /prog/status-pages/{page_id}',
+  'get /prog/status-pages/{page_id}/incidents',
+  'put /prog/status-pages/{page_id}/incidents/note',
+  'get /prog/status-badges',
+  'post /prog/status-badges',
+  'post /prog/status-badges/{badge_id}/rotate',
+  'delete /prog/status-badges/{badge_id}',
 ];
 
 /** The public ping URLs of monitors (no key), documented in the same document. */

@@ -310,6 +310,39 @@ describe('status pages and badges', () => {
     expect(listed.map((b) => b.badge_id)).not.toContain(badge.badge_id);
   });
 
+  it('manages pages, notes and badges on /prog with an API key, with the same rules', async () => {
+    const key = (await server.http.post('/api/api-keys/generate', { name: 'status' }, as(alice))).body.api_key;
+    const auth = { token: key };
+    const created = await server.http.post('/prog/status-pages', { slug: 'prog-page', title: 'From the API', items: [{ job_id: historyJob.job_id }] }, auth);
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ slug: 'prog-page', items: [{ job_id: historyJob.job_id, monitor_id: null, label: null }] });
+    expect((await server.http.get('/prog/status-pages', auth)).body.map((p: StatusPage) => p.slug)).toContain('prog-page');
+    expect((await server.http.get(`/prog/status-pages/${created.body.page_id}`, auth)).body.title).toBe('From the API');
+    const taken = await server.http.post('/prog/status-pages', { slug: 'acme-status', title: 'x' }, auth);
+    expect(taken.status).toBe(422);
+    expect(taken.body.detail[0].loc).toEqual(['body', 'slug']);
+    const bobKey = (await server.http.post('/api/api-keys/generate', { name: 'bob' }, as(bob))).body.api_key;
+    const foreign = await server.http.post('/prog/status-pages', { slug: 'bob-prog', title: 'x', items: [{ job_id: historyJob.job_id }] }, { token: bobKey });
+    expect(foreign.status).toBe(422);
+    expect(foreign.body.detail[0].loc).toEqual(['body', 'items', 0, 'job_id']);
+
+    const incidents: StatusIncident[] = (await server.http.get(`/prog/status-pages/${created.body.page_id}/incidents`, auth)).body.incidents;
+    expect(incidents).toHaveLength(1);
+    const noted = await server.http.put(`/prog/status-pages/${created.body.page_id}/incidents/note`, { job_id: historyJob.job_id, started_at: incidents[0]!.started_at, note: 'Noted by API' }, auth);
+    expect(noted.body.note).toBe('Noted by API');
+    expect((await server.http.get('/status/prog-page')).text).toContain('Noted by API');
+
+    const badge = await server.http.post('/prog/status-badges', { page_id: created.body.page_id }, auth);
+    expect(badge.status).toBe(200);
+    const svg = await server.http.get(new URL(badge.body.url).pathname);
+    expect(svg.text).toContain('From the API: up · 80%');
+    expect((await server.http.post(`/prog/status-badges/${badge.body.badge_id}/rotate`, undefined, auth)).status).toBe(200);
+    expect((await server.http.get('/prog/status-badges', auth)).body.map((b: StatusBadge) => b.badge_id)).toContain(badge.body.badge_id);
+    expect((await server.http.delete(`/prog/status-badges/${badge.body.badge_id}`, auth)).status).toBe(200);
+    expect((await server.http.delete(`/prog/status-pages/${created.body.page_id}`, auth)).status).toBe(200);
+    expect((await server.http.get('/status/prog-page')).status).toBe(404);
+  });
+
   it('drops a deleted page at once', async () => {
     const temp = (await server.http.post('/api/status-pages', { slug: 'short-lived', title: 'Temp' }, as(alice))).body as StatusPage;
     expect((await server.http.get('/status/short-lived')).status).toBe(200);

@@ -336,6 +336,156 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/prog/status-pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your status pages
+         * @description Oldest first.
+         */
+        get: operations["ProgStatusPagesController_list"];
+        put?: never;
+        /**
+         * Publish a status page
+         * @description Shows the chosen jobs and monitors (yours only) with their current state, 90 days of daily uptime and the incidents, at /status/{slug} and, with custom_domain, at that host (point a CNAME at this service). Never their URLs, headers, bodies or ids.
+         */
+        post: operations["ProgStatusPagesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/prog/status-pages/{page_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a status page */
+        get: operations["ProgStatusPagesController_get"];
+        /**
+         * Replace a status page definition
+         * @description Send the full definition; items not sent leave the page.
+         */
+        put: operations["ProgStatusPagesController_update"];
+        post?: never;
+        /**
+         * Delete a status page
+         * @description Its URL, feed, custom domain and badges answer 404 from then on.
+         */
+        delete: operations["ProgStatusPagesController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/prog/status-pages/{page_id}/incidents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the incidents of a status page
+         * @description Failure episodes of the page's jobs and monitors over 90 days, newest first, with your notes.
+         */
+        get: operations["ProgStatusPagesController_incidents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/prog/status-pages/{page_id}/incidents/note": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Write the public note on an incident
+         * @description Names the incident by its job_id or monitor_id and started_at; an empty note removes it.
+         */
+        put: operations["ProgStatusPagesController_note"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/prog/status-badges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List your badges */
+        get: operations["ProgStatusBadgesController_list"];
+        put?: never;
+        /**
+         * Create a badge
+         * @description An SVG of the state and 90-day uptime of one of your jobs, monitors or status pages (exactly one of job_id, monitor_id, page_id), at an unguessable URL.
+         */
+        post: operations["ProgStatusBadgesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/prog/status-badges/{badge_id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a badge a new URL
+         * @description The old URL answers 404 from then on.
+         */
+        post: operations["ProgStatusBadgesController_rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/prog/status-badges/{badge_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a badge
+         * @description Its URL answers 404 from then on.
+         */
+        delete: operations["ProgStatusBadgesController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ping/{token}": {
         parameters: {
             query?: never;
@@ -854,6 +1004,74 @@ export interface components {
                 at: string;
                 duration_ms: number | null;
             }[];
+        };
+        StatusPage: {
+            /** Format: uuid */
+            page_id: string;
+            /** @description The page is published at /status/{slug}; unique across the service. */
+            slug: string;
+            title: string;
+            /** @description A host name (a CNAME to this service) that serves the page at / and its feed at /feed.atom. */
+            custom_domain: string | null;
+            /** @description The jobs and monitors shown, in order. */
+            items: {
+                /** Format: uuid */
+                job_id: string | null;
+                /** Format: uuid */
+                monitor_id: string | null;
+                /** @description The public name; null: the job's or monitor's name. */
+                label: string | null;
+            }[];
+            /** Format: uri */
+            url: string;
+            /**
+             * Format: uri
+             * @description Atom feed of the incidents.
+             */
+            feed_url: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        StatusIncident: {
+            /** Format: uuid */
+            job_id: string | null;
+            /** Format: uuid */
+            monitor_id: string | null;
+            /** @description The name the page shows. */
+            name: string;
+            /**
+             * Format: date-time
+             * @description The first failed run (or failed or missed ping) of the episode; identifies the incident.
+             */
+            started_at: string;
+            /**
+             * Format: date-time
+             * @description The success that ended it; null while it lasts.
+             */
+            resolved_at: string | null;
+            /** @description Failed runs (or failed and missed pings) in the episode. */
+            failures: number;
+            /** @description The owner's note, shown on the page and in the feed. */
+            note: string | null;
+        };
+        StatusBadge: {
+            /** Format: uuid */
+            badge_id: string;
+            /** Format: uuid */
+            job_id: string | null;
+            /** Format: uuid */
+            monitor_id: string | null;
+            /** Format: uuid */
+            page_id: string | null;
+            /**
+             * Format: uri
+             * @description The SVG; anyone with the URL sees the state and uptime. Rotate it for a new one.
+             */
+            url: string;
+            /** Format: date-time */
+            created_at: string;
         };
     };
     responses: never;
@@ -3000,6 +3218,1082 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Monitor not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Too many calls with this key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded for this API key; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    ProgStatusPagesController_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                "X-User-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description All status pages of the key owner */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "page_id": "0c7d2a51-3e8f-4b6a-9d1c-5f2e8a4b7c90",
+                     *         "slug": "acme",
+                     *         "title": "Acme services",
+                     *         "custom_domain": "status.acme.com",
+                     *         "items": [
+                     *           {
+                     *             "job_id": "5b0f7a2e-9c1d-4e8a-b3f6-2d4c6e8a0b1c",
+                     *             "monitor_id": null,
+                     *             "label": "Nightly export"
+                     *           },
+                     *           {
+                     *             "job_id": null,
+                     *             "monitor_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *             "label": null
+                     *           }
+                     *         ],
+                     *         "url": "https://cronbeam.com/status/acme",
+                     *         "feed_url": "https://cronbeam.com/status/acme/feed.atom",
+                     *         "created_at": "2026-11-01T09:12:00.000Z",
+                     *         "updated_at": "2026-11-20T16:40:00.000Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["StatusPage"][];
+                };
+            };
+            /** @description Missing, unknown or mismatched key and user id */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Too many calls with this key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded for this API key; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    ProgStatusPagesController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                "X-User-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    slug: string;
+                    title: string;
+                    /** @default null */
+                    custom_domain?: string | null;
+                    /** @default [] */
+                    items?: {
+                        job_id?: string;
+                        monitor_id?: string;
+                        /** @default null */
+                        label?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The published page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "page_id": "0c7d2a51-3e8f-4b6a-9d1c-5f2e8a4b7c90",
+                     *       "slug": "acme",
+                     *       "title": "Acme services",
+                     *       "custom_domain": "status.acme.com",
+                     *       "items": [
+                     *         {
+                     *           "job_id": "5b0f7a2e-9c1d-4e8a-b3f6-2d4c6e8a0b1c",
+                     *           "monitor_id": null,
+                     *           "label": "Nightly export"
+                     *         },
+                     *         {
+                     *           "job_id": null,
+                     *           "monitor_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *           "label": null
+                     *         }
+                     *       ],
+                     *       "url": "https://cronbeam.com/status/acme",
+                     *       "feed_url": "https://cronbeam.com/status/acme/feed.atom",
+                     *       "created_at": "2026-11-01T09:12:00.000Z",
+                     *       "updated_at": "2026-11-20T16:40:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StatusPage"];
+                };
+            };
+            /** @description Missing, unknown or mismatched key and user id */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The account has as many as it may */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "An account has at most 20 status pages"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A field is invalid; each entry names the field and the reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Name can only contain letters, numbers, hyphens (-), and underscores (_)",
+                     *           "type": "invalid_format"
+                     *         },
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "cron_expression"
+                     *           ],
+                     *           "msg": "Cron expression must have 5 fields, or 6 with seconds first",
+                     *           "type": "custom"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many calls with this key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded for this API key; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    ProgStatusPagesController_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                "X-User-ID"?: string;
+            };
+            path: {
+                /** @description The page_id returned at creation */
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "page_id": "0c7d2a51-3e8f-4b6a-9d1c-5f2e8a4b7c90",
+                     *       "slug": "acme",
+                     *       "title": "Acme services",
+                     *       "custom_domain": "status.acme.com",
+                     *       "items": [
+                     *         {
+                     *           "job_id": "5b0f7a2e-9c1d-4e8a-b3f6-2d4c6e8a0b1c",
+                     *           "monitor_id": null,
+                     *           "label": "Nightly export"
+                     *         },
+                     *         {
+                     *           "job_id": null,
+                     *           "monitor_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *           "label": null
+                     *         }
+                     *       ],
+                     *       "url": "https://cronbeam.com/status/acme",
+                     *       "feed_url": "https://cronbeam.com/status/acme/feed.atom",
+                     *       "created_at": "2026-11-01T09:12:00.000Z",
+                     *       "updated_at": "2026-11-20T16:40:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StatusPage"];
+                };
+            };
+            /** @description Missing, unknown or mismatched key and user id */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description No such status page among yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Status page not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Too many calls with this key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded for this API key; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    ProgStatusPagesController_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                "X-User-ID"?: string;
+            };
+            path: {
+                /** @description The page_id returned at creation */
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    slug: string;
+                    title: string;
+                    /** @default null */
+                    custom_domain?: string | null;
+                    /** @default [] */
+                    items?: {
+                        job_id?: string;
+                        monitor_id?: string;
+                        /** @default null */
+                        label?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The updated page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "page_id": "0c7d2a51-3e8f-4b6a-9d1c-5f2e8a4b7c90",
+                     *       "slug": "acme",
+                     *       "title": "Acme services",
+                     *       "custom_domain": "status.acme.com",
+                     *       "items": [
+                     *         {
+                     *           "job_id": "5b0f7a2e-9c1d-4e8a-b3f6-2d4c6e8a0b1c",
+                     *           "monitor_id": null,
+                     *           "label": "Nightly export"
+                     *         },
+                     *         {
+                     *           "job_id": null,
+                     *           "monitor_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *           "label": null
+                     *         }
+                     *       ],
+                     *       "url": "https://cronbeam.com/status/acme",
+                     *       "feed_url": "https://cronbeam.com/status/acme/feed.atom",
+                     *       "created_at": "2026-11-01T09:12:00.000Z",
+                     *       "updated_at": "2026-11-20T16:40:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StatusPage"];
+                };
+            };
+            /** @description Missing, unknown or mismatched key and user id */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description No such status page among yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Status page not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A field is invalid; each entry names the field and the reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Name can only contain letters, numbers, hyphens (-), and underscores (_)",
+                     *           "type": "invalid_format"
+                     *         },
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "cron_expression"
+                     *           ],
+                     *           "msg": "Cron expression must have 5 fields, or 6 with seconds first",
+                     *           "type": "custom"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many calls with this key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded for this API key; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    ProgStatusPagesController_remove: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                "X-User-ID"?: string;
+            };
+            path: {
+                /** @description The page_id returned at creation */
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Status page deleted"
+                     *     }
+                     */
+                    "application/json": {
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or mismatched key and user id */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description No such status page among yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Status page not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Too many calls with this key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded for this API key; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    ProgStatusPagesController_incidents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                "X-User-ID"?: string;
+            };
+            path: {
+                /** @description The page_id returned at creation */
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The incidents */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "incidents": [
+                     *         {
+                     *           "job_id": "5b0f7a2e-9c1d-4e8a-b3f6-2d4c6e8a0b1c",
+                     *           "monitor_id": null,
+                     *           "name": "Nightly export",
+                     *           "started_at": "2026-11-19T03:00:02.000Z",
+                     *           "resolved_at": "2026-11-19T03:15:01.000Z",
+                     *           "failures": 3,
+                     *           "note": "The warehouse was down for maintenance."
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        incidents: components["schemas"]["StatusIncident"][];
+                    };
+                };
+            };
+            /** @description Missing, unknown or mismatched key and user id */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description No such status page among yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Status page not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Too many calls with this key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded for this API key; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    ProgStatusPagesController_note: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                "X-User-ID"?: string;
+            };
+            path: {
+                /** @description The page_id returned at creation */
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    job_id?: string;
+                    monitor_id?: string;
+                    /** Format: date-time */
+                    started_at: string;
+                    note: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The incident with its note */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "job_id": "5b0f7a2e-9c1d-4e8a-b3f6-2d4c6e8a0b1c",
+                     *       "monitor_id": null,
+                     *       "name": "Nightly export",
+                     *       "started_at": "2026-11-19T03:00:02.000Z",
+                     *       "resolved_at": "2026-11-19T03:15:01.000Z",
+                     *       "failures": 3,
+                     *       "note": "The warehouse was down for maintenance."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StatusIncident"];
+                };
+            };
+            /** @description Missing, unknown or mismatched key and user id */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description No such status page among yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Status page not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A field is invalid; each entry names the field and the reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Name can only contain letters, numbers, hyphens (-), and underscores (_)",
+                     *           "type": "invalid_format"
+                     *         },
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "cron_expression"
+                     *           ],
+                     *           "msg": "Cron expression must have 5 fields, or 6 with seconds first",
+                     *           "type": "custom"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many calls with this key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded for this API key; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    ProgStatusBadgesController_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                "X-User-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description All badges of the key owner */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "badge_id": "3f2e1d0c-9b8a-4f7e-a6d5-c4b3a2918f7e",
+                     *         "job_id": "5b0f7a2e-9c1d-4e8a-b3f6-2d4c6e8a0b1c",
+                     *         "monitor_id": null,
+                     *         "page_id": null,
+                     *         "url": "https://cronbeam.com/badge/q7Yc0mF2pL9sX4vN8bR1tK6wE3hJ5gD0aZ2uC7iO9eM.svg",
+                     *         "created_at": "2026-11-01T09:15:00.000Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["StatusBadge"][];
+                };
+            };
+            /** @description Missing, unknown or mismatched key and user id */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Too many calls with this key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded for this API key; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    ProgStatusBadgesController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                "X-User-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    job_id?: string;
+                    monitor_id?: string;
+                    page_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The badge */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "badge_id": "3f2e1d0c-9b8a-4f7e-a6d5-c4b3a2918f7e",
+                     *       "job_id": "5b0f7a2e-9c1d-4e8a-b3f6-2d4c6e8a0b1c",
+                     *       "monitor_id": null,
+                     *       "page_id": null,
+                     *       "url": "https://cronbeam.com/badge/q7Yc0mF2pL9sX4vN8bR1tK6wE3hJ5gD0aZ2uC7iO9eM.svg",
+                     *       "created_at": "2026-11-01T09:15:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StatusBadge"];
+                };
+            };
+            /** @description Missing, unknown or mismatched key and user id */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The account has as many as it may */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "An account has at most 200 badges"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A field is invalid; each entry names the field and the reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Name can only contain letters, numbers, hyphens (-), and underscores (_)",
+                     *           "type": "invalid_format"
+                     *         },
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "cron_expression"
+                     *           ],
+                     *           "msg": "Cron expression must have 5 fields, or 6 with seconds first",
+                     *           "type": "custom"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many calls with this key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded for this API key; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    ProgStatusBadgesController_rotate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                "X-User-ID"?: string;
+            };
+            path: {
+                /** @description The badge_id returned at creation */
+                badge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The badge with its new URL */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "badge_id": "3f2e1d0c-9b8a-4f7e-a6d5-c4b3a2918f7e",
+                     *       "job_id": "5b0f7a2e-9c1d-4e8a-b3f6-2d4c6e8a0b1c",
+                     *       "monitor_id": null,
+                     *       "page_id": null,
+                     *       "url": "https://cronbeam.com/badge/q7Yc0mF2pL9sX4vN8bR1tK6wE3hJ5gD0aZ2uC7iO9eM.svg",
+                     *       "created_at": "2026-11-01T09:15:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StatusBadge"];
+                };
+            };
+            /** @description Missing, unknown or mismatched key and user id */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description No such badge among yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Badge not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Too many calls with this key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded for this API key; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    ProgStatusBadgesController_remove: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                "X-User-ID"?: string;
+            };
+            path: {
+                /** @description The badge_id returned at creation */
+                badge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Badge revoked"
+                     *     }
+                     */
+                    "application/json": {
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or mismatched key and user id */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description No such badge among yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Badge not found"
                      *     }
                      */
                     "application/json": components["schemas"]["MessageError"];
