@@ -21,24 +21,27 @@ function withoutPublicSite(): Plugin {
   };
 }
 
-/** The desktop shell: main process and preload bridge; the window loads the web app (web/), built without the public site. */
+/**
+ * The desktop shell: main process and preload bridge; the window loads the web app (web/), built without the public site.
+ * Everything lands in desktop/out, inside the desktop package that electron-builder ships (desktop/package.json).
+ */
 export default defineConfig({
   main: {
     resolve: { alias: shared },
     build: {
-      outDir: 'out/main',
+      outDir: 'desktop/out/main',
       // keytar is an optional native module, loaded at run time when present (see desktop/main/session/token-vault.ts).
       rollupOptions: { input: { index: resolve(__dirname, 'desktop/main/index.ts') }, external: ['keytar'] },
     },
   },
   preload: {
     resolve: { alias: shared },
-    build: { outDir: 'out/preload', rollupOptions: { input: { index: resolve(__dirname, 'desktop/preload/index.ts') } } },
+    build: { outDir: 'desktop/out/preload', rollupOptions: { input: { index: resolve(__dirname, 'desktop/preload/index.ts') } } },
   },
   renderer: {
     root: resolve(__dirname, 'web'),
     plugins: [withoutPublicSite(), react()],
     resolve: { alias: shared },
-    build: { outDir: 'out/renderer', rollupOptions: { input: { index: resolve(__dirname, 'web/index.html') } } },
+    build: { outDir: 'desktop/out/renderer', rollupOptions: { input: { index: resolve(__dirname, 'web/index.html') } } },
   },
 });

@@ -34,7 +34,7 @@ const LAYERS = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'integrations/*/dist/**', 'out/**', 'node_modules/**', 'coverage/**', 'data/**', 'test/browser/screenshots/**', '**/*.js', '!.ci/**'] },
+  { ignores: ['dist/**', 'integrations/*/dist/**', 'out/**', 'desktop/out/**', 'node_modules/**', 'coverage/**', 'data/**', 'test/browser/screenshots/**', '**/*.js', '!.ci/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -17,7 +17,7 @@ import { APP_ORIGIN, APP_SCHEME, isAppUrl, secureWebPreferences } from './window
  */
 
 const devServerUrl = process.env.ELECTRON_RENDERER_URL;
-const resources = app.isPackaged ? process.resourcesPath : join(__dirname, '../../build');
+const resources = app.isPackaged ? process.resourcesPath : join(__dirname, '../../../build');
 
 protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true, corsEnabled: false } },
