@@ -18,6 +18,7 @@ const MonitoringSection = lazy(() => import('../monitoring/monitoring-section'))
 const DeployN8nSection = lazy(() => import('../deployments/deploy-n8n-section'));
 const AlertChannelsSection = lazy(() => import('../alerts/alert-channels-section'));
 const MonitorsSection = lazy(() => import('../monitors/monitors-section'));
+const StatusPagesSection = lazy(() => import('../status-pages/status-pages-section'));
 
 /** /dashboard: needs a valid ID token; the sections share one job list. */
 export default function DashboardPage() {
@@ -64,6 +65,7 @@ export default function DashboardPage() {
                 <Route path="n8n" element={<DeployN8nSection />} />
                 <Route path="alerts" element={<AlertChannelsSection />} />
                 <Route path="monitors" element={<MonitorsSection />} />
+                <Route path="status-pages" element={<StatusPagesSection />} />
                 <Route path="*" element={<OverviewSection />} />
               </Routes>
             </Suspense>
