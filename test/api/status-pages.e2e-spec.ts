@@ -343,6 +343,15 @@ describe('status pages and badges', () => {
     expect((await server.http.get('/status/prog-page')).status).toBe(404);
   });
 
+  it('holds the page limit under concurrent creations: exactly 20 of 25 at once', async () => {
+    const carol = await signUpAndLogin(server);
+    const answers = await Promise.all(Array.from({ length: 25 }, (_, i) => server.http.post('/api/status-pages', { slug: `carol-${i}`, title: `Carol ${i}` }, as(carol))));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(20);
+    const refused = answers.filter((a) => a.status !== 200);
+    expect(refused.map((a) => [a.status, a.body.detail])).toEqual(Array(5).fill([403, 'An account has at most 20 status pages']));
+    expect((await server.http.get('/api/status-pages', as(carol))).body).toHaveLength(20);
+  });
+
   it('drops a deleted page at once', async () => {
     const temp = (await server.http.post('/api/status-pages', { slug: 'short-lived', title: 'Temp' }, as(alice))).body as StatusPage;
     expect((await server.http.get('/status/short-lived')).status).toBe(200);
