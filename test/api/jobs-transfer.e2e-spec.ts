@@ -80,6 +80,7 @@ describe('clone, export and import of jobs', () => {
       auto_pause_after: null,
       alert_after_failures: 1,
       delivery: 'at_least_once',
+      tags: [],
       notify_on_failure: true,
     });
 

@@ -8,6 +8,7 @@ const monitor = (id: string, status: Monitor['status'], name = `monitor ${id}`):
   ping_url: `https://cronbeam.example/ping/${id}-token-000000`,
   period_seconds: 60,
   cron_expression: null,
+  tags: [],
   time_zone: 'UTC',
   grace_seconds: 0,
   alert_after_misses: 1,

@@ -28,6 +28,11 @@ const cronExpression = fc.constantFrom('*/5 * * * *', '0 9 * * 1-5', '30  2 * * 
 
 const timeZone = fc.constantFrom('UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe');
 
+/** Tags as a client may write them: any case, spaces around, repeated; the API answers them lower-case, each once. */
+const tagChar = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:'.split(''));
+const tag = fc.tuple(fc.constantFrom(...'abcXYZ019'.split('')), fc.string({ unit: tagChar, maxLength: 20 })).map(([first, rest]) => `${first}${rest}`);
+const tags = fc.array(spaced(tag), { maxLength: 10 });
+
 const statusList = fc.constantFrom('200-299', '200', '200-299, 304', '100-599', '200,201 , 204', '404');
 const jsonPath = fc.constantFrom('$.status', 'status', '$.items[0].ok', "$['a b'].c", '$.checks[2]');
 const jsonValue = fc.oneof(fc.string({ maxLength: 30 }), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null));
@@ -60,6 +65,7 @@ export const jobDefinitionWithoutName: fc.Arbitrary<SentDefinition> = fc.record(
     timeout_seconds: fc.oneof(fc.constant(null), fc.integer({ min: 1, max: 10 })),
     auto_pause_after: fc.oneof(fc.constant(null), fc.integer({ min: 1, max: 1000 })),
     delivery: fc.constantFrom(...DELIVERIES),
+    tags,
     notify_on_failure: fc.boolean(),
   },
   { requiredKeys: ['url', 'cron_expression'] },

@@ -27,6 +27,7 @@ describe('job definition rules', () => {
       auto_pause_after: null,
       alert_after_failures: 1,
       delivery: 'at_least_once',
+      tags: [],
     });
     expect(jobDefinitionSchema.parse(valid)).toMatchObject({ method: 'GET', headers: {}, body: '', notify_on_failure: false });
   });

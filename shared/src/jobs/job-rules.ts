@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { cronError } from '../cron/cron-parse';
 import { DEFAULT_TIME_ZONE, TIME_ZONE_MESSAGE, isTimeZone } from '../cron/time-zone';
+import { tagsSchema } from '../tags/tags';
 import { JOB_LIMITS, JOB_LOGS_LIMITS } from './job-limits';
 import { RESPONSE_RULE_LIMITS, RESPONSE_RULE_MESSAGES, responseRulesSchema, type ResponseRules } from './response-rules';
 import { DEFAULT_DELIVERY, DELIVERIES, HTTP_METHODS, JOB_STATUSES, type JobDefinition, type JobReadOnlyField } from './job-types';
@@ -181,6 +182,7 @@ export const jobDefinitionSchema = z
         .max(ALERT_AFTER_MAX, JOB_MESSAGES.alertAfterFailures)
         .default(1),
       delivery: z.enum(DELIVERIES, { error: JOB_MESSAGES.delivery }).default(DEFAULT_DELIVERY),
+      tags: tagsSchema,
       notify_on_failure: z.boolean({ error: JOB_MESSAGES.notifyOnFailure }).default(false),
       job_id: readOnly(readOnlyText('job_id')),
       status: readOnly(z.enum(JOB_STATUSES, { error: JOB_MESSAGES.readOnly('status') })),

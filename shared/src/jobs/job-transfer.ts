@@ -100,6 +100,7 @@ export function exportJobs(jobs: Job[], now = new Date()): JobExport {
       auto_pause_after: j.auto_pause_after,
       alert_after_failures: j.alert_after_failures,
       delivery: j.delivery,
+      tags: j.tags,
       notify_on_failure: j.notify_on_failure,
     })),
   };

@@ -88,6 +88,8 @@ export interface Job {
   alert_after_failures: number;
   /** After a crash, a run that may have reached its target is sent again or recorded as unknown. */
   delivery: Delivery;
+  /** Lower-case labels for filtering, bulk actions, maintenance windows and status pages; [] when none. */
+  tags: string[];
   status: JobStatus;
   notify_on_failure: boolean;
   next_run_at: string | null;
@@ -118,6 +120,7 @@ export interface JobDefinition {
   auto_pause_after?: number | null;
   alert_after_failures?: number;
   delivery?: Delivery;
+  tags?: string[];
   notify_on_failure?: boolean;
 }
 

@@ -1,5 +1,6 @@
 import type { ApiKeySummary } from './api-key-types';
 import { ALERT_AFTER_MAX, JOB_LIMITS } from './job-rules';
+import { TAG_LIMITS, TAG_PATTERN } from '../tags/tags';
 import { RESPONSE_RULE_LIMITS } from './response-rules';
 import { IMPORT_LIMITS, JOB_EXPORT_FORMAT, type JobExport, type JobImportItem, type JobImportRequest, type JobImportResult } from './job-transfer';
 import { DEFAULT_DELIVERY, DELIVERIES, HTTP_METHODS, JOB_STATUSES, type Job, type JobDefinition, type JobLimitExceeded, type JobLogEntry, type JobLogsResponse, type JobReadOnlyField } from './job-types';
@@ -19,6 +20,7 @@ export interface SchemaObject {
   minLength?: number;
   maxLength?: number;
   maxProperties?: number;
+  maxItems?: number;
   minimum?: number;
   maximum?: number;
   nullable?: boolean;
@@ -33,6 +35,16 @@ export interface SchemaObject {
 }
 
 type ObjectSchema<T> = SchemaObject & { type: 'object'; properties: { [K in keyof T]-?: SchemaObject | { $ref: string } } };
+
+/** The tags of a job or monitor, as both define and answer them. */
+export const TAGS_SCHEMA: SchemaObject = {
+  type: 'array',
+  maxItems: TAG_LIMITS.maxPerItem,
+  items: { type: 'string', minLength: 1, maxLength: TAG_LIMITS.maxLength, pattern: TAG_PATTERN.source },
+  default: [],
+  description: `At most ${TAG_LIMITS.maxPerItem} labels, stored lower-case, each kept once in the order given. GET …?tag=<tag> lists the items carrying one; POST …/bulk-action pauses, resumes or deletes them.`,
+  example: ['prod', 'billing'],
+};
 
 const timestamp = (description: string, nullable = false): SchemaObject => ({ type: 'string', format: 'date-time', description, nullable });
 
@@ -115,6 +127,7 @@ const jobDefinitionProperties: ObjectSchema<JobDefinition>['properties'] = {
     description:
       'What becomes of a run that may have reached its target when the server sending it stopped (crash): at_least_once sends it again with the same X-Cronbeam-Execution-Id and marks it possible_duplicate in the log; at_most_once records it failed with its outcome unknown and does not send it again. Runs certainly not sent are sent in both cases.',
   },
+  tags: TAGS_SCHEMA,
   notify_on_failure: { type: 'boolean', default: false, description: 'Email the owner when a run fails.' },
 };
 
@@ -143,7 +156,7 @@ export const JOB_DEFINITION_SCHEMA: ObjectSchema<JobDefinition & Partial<Pick<Jo
 
 export const JOB_SCHEMA: ObjectSchema<Job> = {
   type: 'object',
-  required: ['job_id', 'name', 'url', 'method', 'headers', 'body', 'cron_expression', 'time_zone', 'response_rules', 'timeout_seconds', 'auto_pause_after', 'alert_after_failures', 'delivery', 'status', 'notify_on_failure', 'next_run_at', 'last_run_at', 'created_at', 'updated_at'],
+  required: ['job_id', 'name', 'url', 'method', 'headers', 'body', 'cron_expression', 'time_zone', 'response_rules', 'timeout_seconds', 'auto_pause_after', 'alert_after_failures', 'delivery', 'tags', 'status', 'notify_on_failure', 'next_run_at', 'last_run_at', 'created_at', 'updated_at'],
   properties: {
     ...jobDefinitionProperties,
     ...readOnlyJobProperties,

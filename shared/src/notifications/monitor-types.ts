@@ -33,6 +33,8 @@ export interface Monitor {
   alert_after_misses: number;
   /** Alert channels besides the account email; null: every channel that takes all alerts. */
   channel_ids: string[] | null;
+  /** Lower-case labels for filtering, bulk actions, maintenance windows and status pages; [] when none. */
+  tags: string[];
   status: MonitorStatus;
   last_ping_at: string | null;
   last_duration_ms: number | null;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { cronError } from '../cron/cron-parse';
 import { DEFAULT_TIME_ZONE, TIME_ZONE_MESSAGE, isTimeZone } from '../cron/time-zone';
 import { ALERT_AFTER_MAX } from '../jobs/job-rules';
+import { tagsSchema } from '../tags/tags';
 import { MONITOR_LIMITS } from './monitor-types';
 
 export { MONITOR_LIMITS, MONITOR_STATUSES, type Monitor, type MonitorEvent, type MonitorEventKind, type MonitorStatus } from './monitor-types';
@@ -59,6 +60,7 @@ export const monitorSchema = z
         .max(100, MONITOR_MESSAGES.channelIds)
         .nullable()
         .default(null),
+      tags: tagsSchema,
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? `Unknown field: ${issue.keys.join(', ')}` : undefined) },
   )

@@ -10,6 +10,7 @@ export interface MonitorInput {
   grace_seconds: number;
   alert_after_misses: number;
   channel_ids: string[] | null;
+  tags: string[];
 }
 
 const path = (id: string) => `/monitors/${encodeURIComponent(id)}`;

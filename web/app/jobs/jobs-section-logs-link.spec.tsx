@@ -20,6 +20,7 @@ const job: Job = {
   auto_pause_after: null,
   alert_after_failures: 1,
   delivery: 'at_least_once',
+  tags: [],
   status: 'failed',
   notify_on_failure: true,
   next_run_at: null,

@@ -17,6 +17,7 @@ const saved: Monitor = {
   grace_seconds: 300,
   alert_after_misses: 1,
   channel_ids: null,
+  tags: [],
   status: 'new',
   last_ping_at: null,
   last_duration_ms: null,
@@ -41,7 +42,7 @@ describe('monitor form', () => {
     await userEvent.type(screen.getByLabelText('Alert after missed pings in a row'), '3');
     await userEvent.click(screen.getByRole('button', { name: 'Create Monitor' }));
     await waitFor(() => expect(onSaved).toHaveBeenCalledWith(saved));
-    expect(calls[0]!.body).toEqual({ name: 'backup', period_seconds: 7200, cron_expression: null, grace_seconds: 300, alert_after_misses: 3, channel_ids: ['c1'] });
+    expect(calls[0]!.body).toEqual({ name: 'backup', period_seconds: 7200, cron_expression: null, grace_seconds: 300, alert_after_misses: 3, channel_ids: ['c1'], tags: [] });
   });
 
   it('shows the server’s message beside the field it names, and the quota dialog at the job limit', async () => {

@@ -1,6 +1,7 @@
 import { DEFAULT_TIME_ZONE } from '@shared/cron';
 import type { AlertChannel } from '@shared/notifications/alert-channels';
 import type { Monitor } from '@shared/notifications/monitors';
+import { tagsFromText, tagsToText } from '@shared/tags/tags';
 import { useId, useState, type FormEvent } from 'react';
 import { ApiRequestError, errorMessage, type JobLimitDetail } from '../api/api-error';
 import { monitorsApi, type MonitorInput } from '../api/monitors-api';
@@ -9,7 +10,7 @@ import { SchedulePicker } from '../jobs/schedule/schedule-picker';
 import { notify } from '../ui/toasts';
 import { UNITS, splitSeconds, type Unit } from './monitor-format';
 
-const FIELDS = ['name', 'period_seconds', 'cron_expression', 'time_zone', 'grace_seconds', 'alert_after_misses', 'channel_ids'] as const;
+const FIELDS = ['name', 'period_seconds', 'cron_expression', 'time_zone', 'grace_seconds', 'alert_after_misses', 'channel_ids', 'tags'] as const;
 type FieldErrors = Partial<Record<(typeof FIELDS)[number] | 'form', string>>;
 
 interface MonitorFormProps {
@@ -39,6 +40,7 @@ export function MonitorForm({ monitor, channels, onSaved, onCancel }: MonitorFor
   const [graceUnit, setGraceUnit] = useState<Unit>(grace.unit);
   const [alertAfter, setAlertAfter] = useState(String(monitor?.alert_after_misses ?? 1));
   const [chosen, setChosen] = useState<string[] | null>(monitor?.channel_ids ?? null);
+  const [tags, setTags] = useState(tagsToText(monitor?.tags ?? []));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [limit, setLimit] = useState<JobLimitDetail | null>(null);
   const [busy, setBusy] = useState(false);
@@ -55,6 +57,7 @@ export function MonitorForm({ monitor, channels, onSaved, onCancel }: MonitorFor
       grace_seconds: seconds(graceValue, graceUnit),
       alert_after_misses: alertAfter.trim() === '' ? 1 : Number(alertAfter),
       channel_ids: chosen,
+      tags: tagsFromText(tags),
     };
     setBusy(true);
     setErrors({});
@@ -157,6 +160,12 @@ export function MonitorForm({ monitor, channels, onSaved, onCancel }: MonitorFor
           1 marks the monitor down and alerts at the first missed deadline; 3 waits for three in a row. A /fail ping alerts at once.
         </span>
         {fieldError('alert_after_misses')}
+      </div>
+      <div className="field">
+        <label htmlFor={`${ids}-tags`}>Tags</label>
+        <input id={`${ids}-tags`} type="text" value={tags} placeholder="prod, backups" onChange={(e) => setTags(e.target.value)} aria-invalid={Boolean(errors.tags)} />
+        <span className="field-hint">Separated by commas: filter the list by a tag, or pause, resume or delete every monitor with it.</span>
+        {fieldError('tags')}
       </div>
       <fieldset className="field">
         <legend className="field-label">Alert channels</legend>

@@ -22,6 +22,7 @@ import { RateLimitWindows1763811000000 } from './1763811000000-rate-limit-window
 import { PlanSlotsCheck1763811000001 } from './1763811000001-plan-slots-check';
 import { AlertEpisodes1763811100000 } from './1763811100000-alert-episodes';
 import { AlertThresholds1763811150000 } from './1763811150000-alert-thresholds';
+import { Tags1763900200000 } from './1763900200000-tags';
 import { StatusPages1763900300000 } from './1763900300000-status-pages';
 import { PartitionedJobRuns1763900400000 } from './1763900400000-partitioned-job-runs';
 import { JobsFillfactor1763900400100 } from './1763900400100-jobs-fillfactor';

@@ -19,6 +19,7 @@ export function toJob(job: JobEntity): Job {
     auto_pause_after: job.autoPauseAfter,
     alert_after_failures: job.alertAfterFailures,
     delivery: job.delivery,
+    tags: job.tags,
     status: job.status,
     notify_on_failure: job.notifyOnFailure,
     next_run_at: iso(job.nextRunAt),

@@ -49,6 +49,10 @@ export class JobEntity {
   @Column('text', { default: DEFAULT_DELIVERY })
   delivery: Delivery;
 
+  /** Lower-case labels (shared/tags): list filters, bulk actions, maintenance windows. */
+  @Column('text', { array: true, default: '{}' })
+  tags: string[];
+
   @Column('text', { default: JOB_STATUS.scheduled })
   status: JobStatus;
 

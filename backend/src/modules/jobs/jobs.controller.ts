@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { jobDefinitionSchema, jobLogsQuerySchema, type ValidJobDefinition } from '@shared/jobs/job-rules';
 import type { Job, JobLogEntry, JobLogsResponse } from '@shared/jobs/job-types';
 import { jobCloneRequestSchema, jobImportRequestSchema, type JobExport, type JobImportRequest, type JobImportResult } from '@shared/jobs/job-transfer';
+import { bulkTagActionSchema, tagFilterQuerySchema, type BulkTagActionRequest, type JobBulkTagResult, type TagFilterQuery } from '@shared/tags/tags';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
@@ -65,8 +66,15 @@ export class JobsController {
   }
 
   @Get()
-  list(@CurrentUser() user: AuthenticatedUser): Promise<Job[]> {
-    return this.jobs.list(user.id);
+  list(@CurrentUser() user: AuthenticatedUser, @Query(new ZodPipe(tagFilterQuerySchema, 'query')) query: TagFilterQuery): Promise<Job[]> {
+    return this.jobs.list(user.id, query.tag ?? null);
+  }
+
+  /** Pauses, resumes or deletes every job carrying a tag; answers exactly those jobs. */
+  @Post('bulk-action')
+  @HttpCode(200)
+  bulkAction(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(bulkTagActionSchema)) body: BulkTagActionRequest): Promise<JobBulkTagResult<Job>> {
+    return this.jobs.bulkAction(user.id, body);
   }
 
   /** Every job's definition as one JSON document, for import elsewhere. */

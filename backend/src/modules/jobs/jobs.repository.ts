@@ -12,7 +12,7 @@ import { JobEntity } from './job.entity';
 const HELD = HELD_JOB_STATUSES.map((s) => `'${s}'`).join(', ');
 
 /** The definition columns a user writes; status and run times belong to the scheduler. */
-export type JobDefinitionColumns = Pick<JobEntity, 'name' | 'url' | 'method' | 'headers' | 'body' | 'cronExpression' | 'timeZone' | 'responseRules' | 'timeoutMs' | 'autoPauseAfter' | 'alertAfterFailures' | 'delivery' | 'notifyOnFailure'>;
+export type JobDefinitionColumns = Pick<JobEntity, 'name' | 'url' | 'method' | 'headers' | 'body' | 'cronExpression' | 'timeZone' | 'responseRules' | 'timeoutMs' | 'autoPauseAfter' | 'alertAfterFailures' | 'delivery' | 'tags' | 'notifyOnFailure'>;
 
 /** What executing a job needs, by job id. */
 export interface JobRequestRow {
@@ -66,7 +66,7 @@ const HEADERS_COLUMN: SealedColumn = { table: 'jobs', column: 'headers', id: 'id
 
 /** The columns a job is answered with, read as they are stored (no entity hydration on the hot reads). */
 const JOB_COLUMNS =
-  'id, user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms, auto_pause_after, alert_after_failures, delivery, status, notify_on_failure, next_run_at, last_run_at, created_at, updated_at';
+  'id, user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms, auto_pause_after, alert_after_failures, delivery, tags, status, notify_on_failure, next_run_at, last_run_at, created_at, updated_at';
 
 interface JobRow {
   id: string;
@@ -84,6 +84,7 @@ interface JobRow {
   auto_pause_after: number | null;
   alert_after_failures: number;
   delivery: Delivery;
+  tags: string[];
   status: JobStatus;
   notify_on_failure: boolean;
   next_run_at: Date | null;
@@ -108,6 +109,7 @@ function fromRow(row: JobRow, headers: Record<string, string>): JobEntity {
     autoPauseAfter: row.auto_pause_after,
     alertAfterFailures: row.alert_after_failures,
     delivery: row.delivery,
+    tags: row.tags,
     status: row.status,
     notifyOnFailure: row.notify_on_failure,
     nextRunAt: row.next_run_at,
@@ -165,15 +167,52 @@ export class JobsRepository implements OnModuleInit {
     return fromRow(row, this.openHeaders(row.id, row.headers));
   }
 
-  /** Oldest first, so the dashboard's "first 5" are stable. */
-  async listOwned(userId: string): Promise<JobEntity[]> {
-    const rows: JobRow[] = await this.jobs.query(`SELECT ${JOB_COLUMNS} FROM jobs WHERE user_id = $1 ORDER BY created_at, id`, [userId]);
+  /** Oldest first, so the dashboard's "first 5" are stable; with a tag, only the jobs carrying it. */
+  async listOwned(userId: string, tag: string | null = null): Promise<JobEntity[]> {
+    const rows: JobRow[] = await this.jobs.query(
+      `SELECT ${JOB_COLUMNS} FROM jobs WHERE user_id = $1 AND ($2::text IS NULL OR tags @> ARRAY[$2::text]) ORDER BY created_at, id`,
+      [userId, tag],
+    );
     return rows.map((row) => this.toEntity(row));
   }
 
   /** The user's jobs among `ids`: names and states only (status pages and badges never read a target or its headers). */
   summaries(userId: string, ids: string[]): Promise<Array<{ id: string; name: string; status: JobStatus }>> {
     return this.jobs.query(`SELECT id, name, status FROM jobs WHERE user_id = $1 AND id = ANY($2::uuid[])`, [userId, ids]);
+  }
+
+  /** Pauses the user's jobs carrying `tag` that are not paused yet; answers their ids. */
+  async pauseTagged(userId: string, tag: string): Promise<string[]> {
+    const rows = returnedRows<{ id: string }>(
+      await this.jobs.query(
+        `UPDATE jobs SET status = '${JOB_STATUS.paused}', next_run_at = NULL
+         WHERE user_id = $1 AND tags @> ARRAY[$2::text] AND status <> '${JOB_STATUS.paused}' RETURNING id`,
+        [userId, tag],
+      ),
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Puts paused jobs of the user back on their schedule at the given next runs (only those still paused); answers their ids. */
+  async resumePaused(userId: string, jobIds: string[], nextRunAt: (Date | null)[]): Promise<string[]> {
+    const rows = returnedRows<{ id: string }>(
+      await this.jobs.query(
+        `UPDATE jobs j SET status = '${JOB_STATUS.scheduled}', next_run_at = v.next_run_at
+         FROM unnest($2::uuid[], $3::timestamptz[]) AS v(id, next_run_at)
+         WHERE j.id = v.id AND j.user_id = $1 AND j.status = '${JOB_STATUS.paused}'
+         RETURNING j.id`,
+        [userId, jobIds, nextRunAt],
+      ),
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Deletes the user's jobs carrying `tag` (their logs go with them); answers the deleted ids. */
+  async deleteTagged(userId: string, tag: string): Promise<string[]> {
+    const rows = returnedRows<{ id: string }>(
+      await this.jobs.query(`DELETE FROM jobs WHERE user_id = $1 AND tags @> ARRAY[$2::text] RETURNING id`, [userId, tag]),
+    );
+    return rows.map((r) => r.id);
   }
 
   async findOwned(userId: string, jobId: string): Promise<JobEntity | null> {
@@ -207,6 +246,7 @@ export class JobsRepository implements OnModuleInit {
         auto_pause_after: j.autoPauseAfter,
         alert_after_failures: j.alertAfterFailures,
         delivery: j.delivery,
+        tags: j.tags,
         status: j.status,
         notify_on_failure: j.notifyOnFailure,
         next_run_at: j.nextRunAt?.toISOString() ?? null,
@@ -214,13 +254,13 @@ export class JobsRepository implements OnModuleInit {
     });
     const inserted: JobRow[] = await tx.query(
       `INSERT INTO jobs (id, user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms,
-                         auto_pause_after, alert_after_failures, delivery, status, notify_on_failure, next_run_at, created_at, updated_at)
+                         auto_pause_after, alert_after_failures, delivery, tags, status, notify_on_failure, next_run_at, created_at, updated_at)
        SELECT r.id, $1, r.name, r.url, r.method, r.headers, r.body, r.cron_expression, r.time_zone, r.response_rules, r.timeout_ms,
-              r.auto_pause_after, r.alert_after_failures, r.delivery, r.status, r.notify_on_failure, r.next_run_at,
+              r.auto_pause_after, r.alert_after_failures, r.delivery, ARRAY(SELECT t FROM jsonb_array_elements_text(r.tags) WITH ORDINALITY AS e(t, i) ORDER BY i), r.status, r.notify_on_failure, r.next_run_at,
               now() + (o.n - 1) * interval '1 microsecond', now() + (o.n - 1) * interval '1 microsecond'
          FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS o(item, n)
          CROSS JOIN LATERAL jsonb_to_record(o.item) AS r(id uuid, name text, url text, method text, headers text, body text, cron_expression text,
-              time_zone text, response_rules jsonb, timeout_ms integer, auto_pause_after integer, alert_after_failures integer, delivery text, status text, notify_on_failure boolean,
+              time_zone text, response_rules jsonb, timeout_ms integer, auto_pause_after integer, alert_after_failures integer, delivery text, tags jsonb, status text, notify_on_failure boolean,
               next_run_at timestamptz)
        RETURNING ${JOB_COLUMNS}`,
       [userId, JSON.stringify(rows)],

@@ -4,6 +4,7 @@ import { JOB_MESSAGES, type ValidJobDefinition } from '@shared/jobs/job-rules';
 import { planIntervalError } from '@shared/jobs/plan-schedule';
 import type { PlanId } from '@shared/plans';
 import { JOB_STATUS, type Job, type JobStatus } from '@shared/jobs/job-types';
+import type { BulkTagActionRequest, JobBulkTagResult } from '@shared/tags/tags';
 import { isUniqueViolation } from '../../common/database/constraint-violation';
 import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';
@@ -45,9 +46,40 @@ export class JobsService {
     return this.events.changes$;
   }
 
-  /** Oldest first, so the dashboard's "first 5" are stable. */
-  async list(userId: string): Promise<Job[]> {
-    return (await this.jobs.listOwned(userId)).map(toJob);
+  /** Oldest first, so the dashboard's "first 5" are stable; with a tag, only the jobs carrying it. */
+  async list(userId: string, tag: string | null = null): Promise<Job[]> {
+    return (await this.jobs.listOwned(userId, tag)).map(toJob);
+  }
+
+  /**
+   * Pauses, resumes or deletes every job of the user carrying the tag, and
+   * answers exactly those jobs (after a pause or resume; as they were, for a
+   * delete). Resume puts only paused jobs back on their schedule: a job the
+   * quota holds stays held.
+   */
+  async bulkAction(userId: string, request: BulkTagActionRequest): Promise<JobBulkTagResult<Job>> {
+    const { action, tag } = request;
+    let jobs: JobEntity[];
+    if (action === 'delete') {
+      const tagged = await this.jobs.listOwned(userId, tag);
+      const deleted = new Set(await this.jobs.deleteTagged(userId, tag));
+      jobs = tagged.filter((job) => deleted.has(job.id));
+      for (const job of jobs) this.announce({ ...job, nextRunAt: null }, 'deleted');
+    } else {
+      if (action === 'pause') {
+        for (const jobId of await this.jobs.pauseTagged(userId, tag)) this.events.emit({ jobId, userId, kind: 'paused', nextRunAt: null });
+      } else {
+        const paused = (await this.jobs.listOwned(userId, tag)).filter((job) => job.status === JOB_STATUS.paused);
+        const now = new Date();
+        const next = paused.map((job) => nextRunOrNull(job.cronExpression, now, job.timeZone));
+        const resumed = new Set(await this.jobs.resumePaused(userId, paused.map((job) => job.id), next));
+        paused.forEach((job, i) => {
+          if (resumed.has(job.id)) this.events.emit({ jobId: job.id, userId, kind: 'resumed', nextRunAt: next[i] });
+        });
+      }
+      jobs = await this.jobs.listOwned(userId, tag);
+    }
+    return { action, tag, count: jobs.length, jobs: jobs.map(toJob) };
   }
 
   async get(userId: string, jobId: string): Promise<Job> {
@@ -241,6 +273,7 @@ function columns(definition: ValidJobDefinition): JobDefinitionColumns {
     autoPauseAfter: definition.auto_pause_after,
     alertAfterFailures: definition.alert_after_failures,
     delivery: definition.delivery,
+    tags: definition.tags,
     notifyOnFailure: definition.notify_on_failure,
   };
 }

@@ -1,6 +1,7 @@
-import { All, Body, Controller, Delete, Get, Header, HttpCode, Param, Post, Put, Req, UseGuards } from '@nestjs/common';
+import { All, Body, Controller, Delete, Get, Header, HttpCode, Param, Post, Put, Query, Req, UseGuards } from '@nestjs/common';
 import type { Request } from 'express';
 import { monitorSchema, type Monitor, type MonitorDefinition, type MonitorEvent } from '@shared/notifications/monitors';
+import { bulkTagActionSchema, tagFilterQuerySchema, type BulkTagActionRequest, type MonitorBulkTagResult, type TagFilterQuery } from '@shared/tags/tags';
 import { ApiError } from '../../common/http/api-error';
 import { MemoryRateLimiter } from '../../common/rate-limit/memory-rate-limiter';
 import type { RateLimitBucket } from '../../common/rate-limit/rate-limit';
@@ -17,8 +18,15 @@ export class MonitorsController {
   constructor(private readonly monitors: MonitorsService) {}
 
   @Get()
-  list(@CurrentUser() user: AuthenticatedUser): Promise<Monitor[]> {
-    return this.monitors.list(user.id);
+  list(@CurrentUser() user: AuthenticatedUser, @Query(new ZodPipe(tagFilterQuerySchema, 'query')) query: TagFilterQuery): Promise<Monitor[]> {
+    return this.monitors.list(user.id, query.tag ?? null);
+  }
+
+  /** Pauses, resumes or deletes every monitor carrying a tag; answers exactly those monitors. */
+  @Post('bulk-action')
+  @HttpCode(200)
+  bulkAction(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(bulkTagActionSchema)) body: BulkTagActionRequest): Promise<MonitorBulkTagResult<Monitor>> {
+    return this.monitors.bulkAction(user.id, body);
   }
 
   @Post()

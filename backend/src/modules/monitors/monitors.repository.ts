@@ -19,6 +19,7 @@ export interface MonitorRow {
   /** Deadlines missed since the last ping, while fewer than alert_after_misses. */
   missed_deadlines: number;
   channel_ids: string[] | null;
+  tags: string[];
   status: MonitorStatus;
   last_ping_at: Date | null;
   started_at: Date | null;
@@ -31,7 +32,7 @@ export interface MonitorRow {
 }
 
 /** The fields a user sets (create and update). */
-export type MonitorFields = Pick<MonitorRow, 'name' | 'period_seconds' | 'cron_expression' | 'time_zone' | 'grace_seconds' | 'alert_after_misses' | 'channel_ids'>;
+export type MonitorFields = Pick<MonitorRow, 'name' | 'period_seconds' | 'cron_expression' | 'time_zone' | 'grace_seconds' | 'alert_after_misses' | 'channel_ids' | 'tags'>;
 
 /** A monitor whose status a ping or the sweep just changed, with its status before. */
 export type ChangedMonitorRow = MonitorRow & { was: MonitorStatus };
@@ -47,8 +48,24 @@ const OUTCOME_KINDS = `'success', 'fail', 'missed'`;
 export class MonitorsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  listOwned(userId: string): Promise<MonitorRow[]> {
-    return this.db.query(`SELECT * FROM monitors WHERE user_id = $1 ORDER BY created_at, id`, [userId]);
+  /** Oldest first; with a tag, only the monitors carrying it. */
+  listOwned(userId: string, tag: string | null = null): Promise<MonitorRow[]> {
+    return this.db.query(`SELECT * FROM monitors WHERE user_id = $1 AND ($2::text IS NULL OR tags @> ARRAY[$2::text]) ORDER BY created_at, id`, [userId, tag]);
+  }
+
+  /** Pauses (as setPausedOwned does) or resumes every monitor of the user carrying `tag`. */
+  async setPausedTagged(userId: string, tag: string, paused: boolean): Promise<void> {
+    await this.db.query(
+      paused
+        ? `UPDATE monitors SET status = 'paused', due_at = NULL, started_at = NULL WHERE user_id = $1 AND tags @> ARRAY[$2::text] AND status <> 'paused'`
+        : `UPDATE monitors SET status = 'new' WHERE user_id = $1 AND tags @> ARRAY[$2::text] AND status = 'paused'`,
+      [userId, tag],
+    );
+  }
+
+  /** Deletes every monitor of the user carrying `tag`; answers the deleted rows. */
+  async deleteTagged(userId: string, tag: string): Promise<MonitorRow[]> {
+    return returnedRows<MonitorRow>(await this.db.query(`DELETE FROM monitors WHERE user_id = $1 AND tags @> ARRAY[$2::text] RETURNING *`, [userId, tag]));
   }
 
   async findOwned(userId: string, monitorId: string): Promise<MonitorRow | null> {
@@ -70,9 +87,9 @@ export class MonitorsRepository {
   /** Inserts a monitor, on the creating transaction `tx` (JobLimitService.createWithin's). */
   async insert(tx: Queryable, userId: string, token: string, f: MonitorFields): Promise<MonitorRow> {
     const [row]: MonitorRow[] = await tx.query(
-      `INSERT INTO monitors (user_id, token, name, period_seconds, cron_expression, time_zone, grace_seconds, channel_ids, alert_after_misses)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::uuid[], $9) RETURNING *`,
-      [userId, token, f.name, f.period_seconds, f.cron_expression, f.time_zone, f.grace_seconds, f.channel_ids, f.alert_after_misses],
+      `INSERT INTO monitors (user_id, token, name, period_seconds, cron_expression, time_zone, grace_seconds, channel_ids, alert_after_misses, tags)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::uuid[], $9, $10::text[]) RETURNING *`,
+      [userId, token, f.name, f.period_seconds, f.cron_expression, f.time_zone, f.grace_seconds, f.channel_ids, f.alert_after_misses, f.tags],
     );
     return row!;
   }
@@ -81,9 +98,9 @@ export class MonitorsRepository {
   async updateOwned(userId: string, monitorId: string, f: MonitorFields, dueAt: Date | null): Promise<MonitorRow | null> {
     const [row] = returnedRows<MonitorRow>(await this.db.query(
       `UPDATE monitors SET name = $3, period_seconds = $4, cron_expression = $5, time_zone = $6, grace_seconds = $7, channel_ids = $8::uuid[],
-         due_at = CASE WHEN status = 'up' THEN $9::timestamptz ELSE due_at END, alert_after_misses = $10
+         due_at = CASE WHEN status = 'up' THEN $9::timestamptz ELSE due_at END, alert_after_misses = $10, tags = $11::text[]
        WHERE id = $1 AND user_id = $2 RETURNING *`,
-      [monitorId, userId, f.name, f.period_seconds, f.cron_expression, f.time_zone, f.grace_seconds, f.channel_ids, dueAt, f.alert_after_misses],
+      [monitorId, userId, f.name, f.period_seconds, f.cron_expression, f.time_zone, f.grace_seconds, f.channel_ids, dueAt, f.alert_after_misses, f.tags],
     ));
     return row ?? null;
   }

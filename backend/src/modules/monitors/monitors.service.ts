@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { MONITOR_LIMITS, MONITOR_MESSAGES, type Monitor, type MonitorDefinition, type MonitorEvent, type MonitorStatus } from '@shared/notifications/monitors';
+import type { BulkTagActionRequest, MonitorBulkTagResult } from '@shared/tags/tags';
 import { AppConfig } from '../../config/app-config';
 import { BackgroundWork } from '../../common/background-work';
 import { ApiError } from '../../common/http/api-error';
@@ -55,8 +56,21 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
     await this.background.settled();
   }
 
-  async list(userId: string): Promise<Monitor[]> {
-    return (await this.monitors.listOwned(userId)).map((row) => this.view(row));
+  /** Oldest first; with a tag, only the monitors carrying it. */
+  async list(userId: string, tag: string | null = null): Promise<Monitor[]> {
+    return (await this.monitors.listOwned(userId, tag)).map((row) => this.view(row));
+  }
+
+  /** Pauses, resumes or deletes every monitor of the user carrying the tag; answers exactly those (after the action, or as they were before a delete). */
+  async bulkAction(userId: string, request: BulkTagActionRequest): Promise<MonitorBulkTagResult<Monitor>> {
+    const { action, tag } = request;
+    let rows: MonitorRow[];
+    if (action === 'delete') rows = await this.monitors.deleteTagged(userId, tag);
+    else {
+      await this.monitors.setPausedTagged(userId, tag, action === 'pause');
+      rows = await this.monitors.listOwned(userId, tag);
+    }
+    return { action, tag, count: rows.length, monitors: rows.map((row) => this.view(row)) };
   }
 
   async get(userId: string, monitorId: string): Promise<Monitor> {
@@ -194,6 +208,7 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
       grace_seconds: d.grace_seconds,
       alert_after_misses: d.alert_after_misses,
       channel_ids: d.channel_ids ? [...new Set(d.channel_ids)] : null,
+      tags: d.tags,
     };
   }
 
@@ -213,6 +228,7 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
       grace_seconds: row.grace_seconds,
       alert_after_misses: row.alert_after_misses,
       channel_ids: row.channel_ids,
+      tags: row.tags,
       status: row.status,
       last_ping_at: iso(row.last_ping_at),
       last_duration_ms: row.last_duration_ms,

@@ -26,6 +26,7 @@ export const JOB_EXAMPLE: Job = {
   auto_pause_after: null,
   alert_after_failures: 1,
   delivery: 'at_least_once',
+  tags: ['backups'],
   status: 'pending',
   notify_on_failure: true,
   next_run_at: '2026-01-02T02:00:00.000Z',
@@ -72,7 +73,7 @@ export const EXPORT_EXAMPLE = {
   format: 'cronbeam-jobs',
   version: 1,
   exported_at: '2026-01-01T10:15:00.000Z',
-  jobs: [{ ...JOB_DEFINITION_EXAMPLE, time_zone: 'UTC', response_rules: null, timeout_seconds: null, auto_pause_after: null, alert_after_failures: 1, delivery: 'at_least_once' }],
+  jobs: [{ ...JOB_DEFINITION_EXAMPLE, time_zone: 'UTC', response_rules: null, timeout_seconds: null, auto_pause_after: null, alert_after_failures: 1, delivery: 'at_least_once', tags: ['backups'] }],
 };
 
 export const IMPORT_EXAMPLE = {
@@ -104,6 +105,7 @@ export const IMPORT_RESULT_EXAMPLE = {
         auto_pause_after: null,
         alert_after_failures: 1,
         delivery: 'at_least_once',
+        tags: [],
         notify_on_failure: false,
       },
       job_id: null,
@@ -144,4 +146,14 @@ export const BULK_RESULT_SCHEMA = {
   type: 'object',
   required: ['created', 'jobs'],
   properties: { created: { type: 'integer' }, jobs: { type: 'array', items: schemaRefOf('Job') } },
+};
+
+export const BULK_TAG_ACTION_EXAMPLE = { action: 'pause', tag: 'backups' };
+export const BULK_TAG_RESULT_EXAMPLE = { action: 'pause', tag: 'backups', count: 1, jobs: [PAUSED_JOB_EXAMPLE] };
+
+/** A bulk action's answer: every job that carried the tag. */
+export const BULK_TAG_RESULT_SCHEMA = {
+  type: 'object',
+  required: ['action', 'tag', 'count', 'jobs'],
+  properties: { action: { type: 'string' }, tag: { type: 'string' }, count: { type: 'integer' }, jobs: { type: 'array', items: schemaRefOf('Job') } },
 };

@@ -3,6 +3,7 @@ import { ApiBody, ApiParam, ApiResponse } from '@nestjs/swagger';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { DEFAULT_TIME_ZONE } from '@shared/cron/time-zone';
 import { MONITOR_LIMITS, MONITOR_MESSAGES, MONITOR_STATUSES, monitorSchema, type Monitor, type MonitorEvent } from '@shared/notifications/monitors';
+import { TAGS_SCHEMA } from '@shared/jobs/openapi-schemas';
 import { requestSchema } from './openapi-zod';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -20,6 +21,7 @@ export const MONITOR_EXAMPLE: Monitor = {
   grace_seconds: 600,
   alert_after_misses: 1,
   channel_ids: null,
+  tags: ['backups'],
   status: 'up',
   last_ping_at: '2026-11-23T02:00:41.000Z',
   last_duration_ms: 38_120,
@@ -47,6 +49,7 @@ const MONITOR_PROPERTIES: Record<keyof Monitor, { type: string } & Record<string
   grace_seconds: { type: 'integer', description: 'How late a ping may be before the deadline counts as missed.' },
   alert_after_misses: { type: 'integer', description: 'Missed deadlines in a row that take the monitor down and alert (and it alerts again on the ping that brings it up); 1: the first. A /fail ping takes it down at once.' },
   channel_ids: { type: 'array', items: { type: 'string' }, nullable: true, description: 'Alert channels besides the account email; null: every channel that takes all alerts.' },
+  tags: { ...TAGS_SCHEMA, type: 'array' },
   status: { type: 'string', enum: MONITOR_STATUSES },
   last_ping_at: timestamp('The last success ping.'),
   last_duration_ms: { type: 'integer', nullable: true, description: 'Run time: from a /start ping to the success ping after it.' },

@@ -1,6 +1,7 @@
-import { Body, Controller, Delete, Get, Header, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Header, HttpCode, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { monitorSchema, type Monitor, type MonitorDefinition, type MonitorEvent } from '@shared/notifications/monitors';
+import { BULK_TAG_ACTIONS, bulkTagActionSchema, tagFilterQuerySchema, type BulkTagActionRequest, type MonitorBulkTagResult, type TagFilterQuery } from '@shared/tags/tags';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { ApiKeyGuard } from '../api-keys/api-key.guard';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
@@ -19,10 +20,27 @@ export class ProgMonitorsController {
   constructor(private readonly monitors: MonitorsService) {}
 
   @Get()
-  @ProgOperation('List your monitors', 'Oldest first.')
-  @JsonResponse(200, 'All monitors of the key owner', { type: 'array', items: monitorRef() }, [MONITOR_EXAMPLE])
-  list(@CurrentUser() user: AuthenticatedUser): Promise<Monitor[]> {
-    return this.monitors.list(user.id);
+  @ProgOperation('List your monitors', 'Oldest first; with ?tag=, only the monitors carrying that tag.')
+  @JsonResponse(200, 'The monitors of the key owner', { type: 'array', items: monitorRef() }, [MONITOR_EXAMPLE])
+  list(@CurrentUser() user: AuthenticatedUser, @Query(new ZodPipe(tagFilterQuerySchema, 'query')) query: TagFilterQuery): Promise<Monitor[]> {
+    return this.monitors.list(user.id, query.tag ?? null);
+  }
+
+  @Post('bulk-action')
+  @HttpCode(200)
+  @ProgOperation(
+    'Pause, resume or delete every monitor with a tag',
+    'Acts on the monitors of the key owner that carry the tag and answers exactly those: as they are after a pause or resume, as they were before a delete.',
+  )
+  @ApiBody({ schema: { type: 'object', required: ['action', 'tag'], properties: { action: { type: 'string', enum: [...BULK_TAG_ACTIONS] }, tag: { type: 'string' } } }, examples: { pause: { summary: 'Pause every backup monitor', value: { action: 'pause', tag: 'backups' } } } })
+  @JsonResponse(
+    200,
+    'The monitors that carry the tag',
+    { type: 'object', required: ['action', 'tag', 'count', 'monitors'], properties: { action: { type: 'string' }, tag: { type: 'string' }, count: { type: 'integer' }, monitors: { type: 'array', items: monitorRef() } } },
+    { action: 'pause', tag: 'backups', count: 1, monitors: [{ ...MONITOR_EXAMPLE, status: 'paused', due_at: null }] },
+  )
+  bulkAction(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(bulkTagActionSchema)) body: BulkTagActionRequest): Promise<MonitorBulkTagResult<Monitor>> {
+    return this.monitors.bulkAction(user.id, body);
   }
 
   @Post()

@@ -1,8 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { JOB_LOGS_LIMITS, jobDefinitionSchema, type ValidJobDefinition } from '@shared/jobs/job-rules';
 import type { Job, JobLogEntry, JobLogsResponse } from '@shared/jobs/job-types';
 import { jobCloneRequestSchema, jobImportRequestSchema, type JobExport, type JobImportRequest, type JobImportResult } from '@shared/jobs/job-transfer';
+import { BULK_TAG_ACTIONS, bulkTagActionSchema, tagFilterQuerySchema, type BulkTagActionRequest, type JobBulkTagResult, type TagFilterQuery } from '@shared/tags/tags';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { ApiKeyGuard } from '../api-keys/api-key.guard';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
@@ -11,7 +12,7 @@ import { JobRunsService } from '../jobs/job-runs.service';
 import { JobTransferService } from '../jobs/job-transfer.service';
 import { JobsService } from '../jobs/jobs.service';
 import { JobDefinitionBody, JobIdParam, JobLimitResponse, JsonResponse, ProgOperation, schemaRef } from './prog-docs.decorators';
-import { BULK_EXAMPLE, BULK_REQUEST_SCHEMA, BULK_RESULT_EXAMPLE, BULK_RESULT_SCHEMA, BULK_VALIDATION_EXAMPLE, CLONE_EXAMPLE, EXPORT_EXAMPLE, IMPORT_EXAMPLE, IMPORT_RESULT_EXAMPLE, JOB_EXAMPLE, JOB_LOGS_EXAMPLE, PAUSED_JOB_EXAMPLE, RESUMED_JOB_EXAMPLE, VALIDATION_EXAMPLE } from './prog-examples';
+import { BULK_TAG_ACTION_EXAMPLE, BULK_TAG_RESULT_EXAMPLE, BULK_TAG_RESULT_SCHEMA, BULK_EXAMPLE, BULK_REQUEST_SCHEMA, BULK_RESULT_EXAMPLE, BULK_RESULT_SCHEMA, BULK_VALIDATION_EXAMPLE, CLONE_EXAMPLE, EXPORT_EXAMPLE, IMPORT_EXAMPLE, IMPORT_RESULT_EXAMPLE, JOB_EXAMPLE, JOB_LOGS_EXAMPLE, PAUSED_JOB_EXAMPLE, RESUMED_JOB_EXAMPLE, VALIDATION_EXAMPLE } from './prog-examples';
 
 /**
  * The public programmatic API (/prog), authenticated by API key. Same jobs,
@@ -56,10 +57,24 @@ export class ProgController {
 
   @Get('jobs')
   @UseGuards(ApiKeyGuard)
-  @ProgOperation('List your jobs', 'Oldest first.')
-  @JsonResponse(200, 'All jobs of the key owner', { type: 'array', items: schemaRef('Job') }, [JOB_EXAMPLE])
-  list(@CurrentUser() user: AuthenticatedUser): Promise<Job[]> {
-    return this.jobs.list(user.id);
+  @ProgOperation('List your jobs', 'Oldest first; with ?tag=, only the jobs carrying that tag.')
+  @JsonResponse(200, 'The jobs of the key owner', { type: 'array', items: schemaRef('Job') }, [JOB_EXAMPLE])
+  list(@CurrentUser() user: AuthenticatedUser, @Query(new ZodPipe(tagFilterQuerySchema, 'query')) query: TagFilterQuery): Promise<Job[]> {
+    return this.jobs.list(user.id, query.tag ?? null);
+  }
+
+  @Post('jobs/bulk-action')
+  @HttpCode(200)
+  @UseGuards(ApiKeyGuard)
+  @ProgOperation(
+    'Pause, resume or delete every job with a tag',
+    'Acts on the jobs of the key owner that carry the tag and answers exactly those: as they are after a pause or resume, as they were before a delete. ' +
+      'Resume puts paused jobs back on their schedule; a job held by the quota stays held.',
+  )
+  @ApiBody({ schema: { type: 'object', required: ['action', 'tag'], properties: { action: { type: 'string', enum: [...BULK_TAG_ACTIONS] }, tag: { type: 'string' } } }, examples: { pause: { summary: 'Pause every backup job', value: BULK_TAG_ACTION_EXAMPLE } } })
+  @JsonResponse(200, 'The jobs that carry the tag', BULK_TAG_RESULT_SCHEMA, BULK_TAG_RESULT_EXAMPLE)
+  bulkAction(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(bulkTagActionSchema)) body: BulkTagActionRequest): Promise<JobBulkTagResult<Job>> {
+    return this.jobs.bulkAction(user.id, body);
   }
 
   @Get('jobs/export')

@@ -168,7 +168,7 @@ export class ProgClient {
 }
 
 /** What create and replace send: the monitor fields, optional ones left to the server's defaults. */
-export type MonitorInput = Pick<Monitor, 'name'> & Partial<Pick<Monitor, 'period_seconds' | 'cron_expression' | 'time_zone' | 'grace_seconds' | 'alert_after_misses' | 'channel_ids'>>;
+export type MonitorInput = Pick<Monitor, 'name'> & Partial<Pick<Monitor, 'period_seconds' | 'cron_expression' | 'time_zone' | 'grace_seconds' | 'alert_after_misses' | 'channel_ids' | 'tags'>>;
 
 const job = (id: string): CallSubject => ({ kind: 'job', id });
 const monitor = (id: string): CallSubject => ({ kind: 'monitor', id });

@@ -3,6 +3,7 @@ import { CRON_MESSAGES } from '@shared/cron/cron-messages';
 import { JOB_LIMITS, jobDefinitionSchema } from '@shared/jobs/job-rules';
 import { DELIVERIES, HTTP_METHODS, JOB_STATUSES, type Job, type JobLogEntry, type ResponseRules } from '@shared/jobs/job-types';
 import { RESPONSE_RULE_MESSAGES } from '@shared/jobs/response-rules';
+import { TAG_LIMITS } from '@shared/tags/tags';
 
 /**
  * Tool arguments built from the shared job rules, so an assistant is held to
@@ -32,6 +33,7 @@ const descriptions = {
     'What counts as a successful run (null: any 2xx status): expected_status lists codes and ranges ("200-299, 304"; default "200-299"), body_contains is text the body must contain, json_path ("$.status") with json_equals (a text, number, boolean or null) checks a JSON value. A failed run names the rule that failed.',
   timeout_seconds: "Seconds a run may take before it fails (at least 1, at most the server's maximum); null uses the server's execution timeout.",
   auto_pause_after: 'Pause the job (with an alert) after this many failed runs in a row; null (default) never pauses it.',
+  tags: `Labels to group jobs by (at most ${TAG_LIMITS.maxPerItem}, each up to ${TAG_LIMITS.maxLength} letters, digits, - _ . or :, stored lower-case), e.g. ["prod", "billing"]. Default none.`,
 } as const;
 
 /**
@@ -89,6 +91,7 @@ export const jobDefinitionFields = {
   response_rules: responseRulesInput.default(null).describe(descriptions.response_rules),
   timeout_seconds: rules.timeout_seconds.describe(descriptions.timeout_seconds),
   auto_pause_after: rules.auto_pause_after.describe(descriptions.auto_pause_after),
+  tags: rules.tags.describe(descriptions.tags),
   notify_on_failure: rules.notify_on_failure.describe(descriptions.notify_on_failure),
 };
 
@@ -108,6 +111,7 @@ export const jobChangeFields = {
   response_rules: responseRulesInput.optional().describe(`Replaces all response rules; null turns them off. ${descriptions.response_rules}`),
   timeout_seconds: rules.timeout_seconds.unwrap().optional().describe(descriptions.timeout_seconds),
   auto_pause_after: rules.auto_pause_after.unwrap().optional().describe(descriptions.auto_pause_after),
+  tags: rules.tags.unwrap().optional().describe(`Replaces all tags. ${descriptions.tags}`),
   notify_on_failure: rules.notify_on_failure.unwrap().optional().describe(descriptions.notify_on_failure),
 };
 
@@ -128,6 +132,7 @@ export const jobOutput = z.object({
   auto_pause_after: z.number().int().nullable(),
   alert_after_failures: z.number().int(),
   delivery: z.enum(DELIVERIES),
+  tags: z.array(z.string()),
   status: z.enum(JOB_STATUSES),
   notify_on_failure: z.boolean(),
   next_run_at: z.string().nullable(),

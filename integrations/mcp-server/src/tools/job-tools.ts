@@ -16,18 +16,22 @@ export function registerJobTools(server: McpServer, client: ProgClient): void {
     'list_jobs',
     {
       title: 'List jobs',
-      description: 'Lists the cron jobs of the account the API key belongs to (oldest first), optionally only those with one status or whose name contains some text.',
+      description: 'Lists the cron jobs of the account the API key belongs to (oldest first), optionally only those with one status, a tag, or whose name contains some text.',
       inputSchema: {
         status: z.enum(JOB_STATUSES).optional().describe('Only jobs with this status.'),
+        tag: z.string().optional().describe('Only jobs carrying this tag (ignoring case).'),
         name_contains: z.string().optional().describe('Only jobs whose name contains this text (ignoring case).'),
       },
       outputSchema: { jobs: z.array(jobOutput), count: z.number() },
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    ({ status, name_contains }) =>
+    ({ status, tag, name_contains }) =>
       guarded(async () => {
         const needle = name_contains?.toLowerCase();
-        const jobs = (await client.listJobs()).filter((job) => (!status || job.status === status) && (!needle || job.name.toLowerCase().includes(needle)));
+        const wanted = tag?.trim().toLowerCase();
+        const jobs = (await client.listJobs()).filter(
+          (job) => (!status || job.status === status) && (!wanted || job.tags.includes(wanted)) && (!needle || job.name.toLowerCase().includes(needle)),
+        );
         const summary = jobs.length === 0 ? 'No jobs match.' : `${jobs.length} job(s):\n${jobs.map(jobLine).join('\n')}`;
         return toolResult(summary, { jobs, count: jobs.length });
       }),

@@ -55,6 +55,7 @@ export const monitorOutput = z.object({
   grace_seconds: z.number(),
   alert_after_misses: z.number().int(),
   channel_ids: z.array(z.string()).nullable(),
+  tags: z.array(z.string()),
   status: z.enum(MONITOR_STATUSES),
   last_ping_at: z.string().nullable(),
   last_duration_ms: z.number().nullable(),
@@ -95,6 +96,7 @@ const definitionOf = (m: Monitor): MonitorInput => ({
   grace_seconds: m.grace_seconds,
   alert_after_misses: m.alert_after_misses,
   channel_ids: m.channel_ids,
+  tags: m.tags,
 });
 
 /** Tools for the heartbeat monitors of the /prog API (a job elsewhere pings a URL; a missed ping raises an alert). */
@@ -106,13 +108,17 @@ export function registerMonitorTools(server: McpServer, client: ProgClient): voi
     {
       title: 'List monitors',
       description: 'Lists the heartbeat monitors of the account (oldest first): each has a ping URL a job elsewhere calls; optionally only those with one status.',
-      inputSchema: { status: z.enum(MONITOR_STATUSES).optional().describe('Only monitors with this status (down: a ping was missed or a failure reported).') },
+      inputSchema: {
+        status: z.enum(MONITOR_STATUSES).optional().describe('Only monitors with this status (down: a ping was missed or a failure reported).'),
+        tag: z.string().optional().describe('Only monitors carrying this tag (ignoring case).'),
+      },
       outputSchema: { monitors: z.array(monitorOutput), count: z.number() },
       annotations: read,
     },
-    ({ status }) =>
+    ({ status, tag }) =>
       guarded(async () => {
-        const monitors = (await client.listMonitors()).filter((m) => !status || m.status === status);
+        const wanted = tag?.trim().toLowerCase();
+        const monitors = (await client.listMonitors()).filter((m) => (!status || m.status === status) && (!wanted || m.tags.includes(wanted)));
         const summary = monitors.length === 0 ? 'No monitors match.' : `${monitors.length} monitor(s):\n${monitors.map(monitorLine).join('\n')}`;
         return toolResult(summary, { monitors, count: monitors.length });
       }),

@@ -27,7 +27,7 @@ export interface paths {
         };
         /**
          * List your jobs
-         * @description Oldest first.
+         * @description Oldest first; with ?tag=, only the jobs carrying that tag.
          */
         get: operations["ProgController_list"];
         put?: never;
@@ -56,6 +56,26 @@ export interface paths {
          * @description Up to 1000 definitions in one request, created all or none: any invalid item (its index is in the error's loc, e.g. ["body", "jobs", 3, "url"]), a name already taken, or the plan's job limit refuses the whole request. The created jobs come back in the order sent.
          */
         post: operations["ProgController_createMany"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/prog/jobs/bulk-action": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause, resume or delete every job with a tag
+         * @description Acts on the jobs of the key owner that carry the tag and answers exactly those: as they are after a pause or resume, as they were before a delete. Resume puts paused jobs back on their schedule; a job held by the quota stays held.
+         */
+        post: operations["ProgController_bulkAction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -236,7 +256,7 @@ export interface paths {
         };
         /**
          * List your monitors
-         * @description Oldest first.
+         * @description Oldest first; with ?tag=, only the monitors carrying that tag.
          */
         get: operations["ProgMonitorsController_list"];
         put?: never;
@@ -245,6 +265,26 @@ export interface paths {
          * @description A ping URL your job calls when it runs: give period_seconds (a ping every N seconds) or cron_expression (a ping at each instant, in time_zone). It starts as new and goes down when a ping is later than grace_seconds after it was due. Monitors count toward the plan's job limit.
          */
         post: operations["ProgMonitorsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/prog/monitors/bulk-action": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause, resume or delete every monitor with a tag
+         * @description Acts on the monitors of the key owner that carry the tag and answers exactly those: as they are after a pause or resume, as they were before a delete.
+         */
+        post: operations["ProgMonitorsController_bulkAction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -652,6 +692,15 @@ export interface components {
              */
             delivery?: "at_least_once" | "at_most_once";
             /**
+             * @description At most 10 labels, stored lower-case, each kept once in the order given. GET …?tag=<tag> lists the items carrying one; POST …/bulk-action pauses, resumes or deletes them.
+             * @default []
+             * @example [
+             *       "prod",
+             *       "billing"
+             *     ]
+             */
+            tags?: string[];
+            /**
              * @description Email the owner when a run fails.
              * @default false
              */
@@ -761,6 +810,15 @@ export interface components {
              * @enum {string}
              */
             delivery: "at_least_once" | "at_most_once";
+            /**
+             * @description At most 10 labels, stored lower-case, each kept once in the order given. GET …?tag=<tag> lists the items carrying one; POST …/bulk-action pauses, resumes or deletes them.
+             * @default []
+             * @example [
+             *       "prod",
+             *       "billing"
+             *     ]
+             */
+            tags: string[];
             notify_on_failure: boolean;
             /**
              * Format: uuid
@@ -953,6 +1011,15 @@ export interface components {
              * @default null
              */
             channel_ids?: string[] | null;
+            /**
+             * @description At most 10 labels, stored lower-case, each kept once in the order given. GET …?tag=<tag> lists the items carrying one; POST …/bulk-action pauses, resumes or deletes them.
+             * @default []
+             * @example [
+             *       "prod",
+             *       "billing"
+             *     ]
+             */
+            tags?: unknown[];
         } & ({
             period_seconds: number;
         } | {
@@ -979,6 +1046,15 @@ export interface components {
             alert_after_misses: number;
             /** @description Alert channels besides the account email; null: every channel that takes all alerts. */
             channel_ids: string[] | null;
+            /**
+             * @description At most 10 labels, stored lower-case, each kept once in the order given. GET …?tag=<tag> lists the items carrying one; POST …/bulk-action pauses, resumes or deletes them.
+             * @default []
+             * @example [
+             *       "prod",
+             *       "billing"
+             *     ]
+             */
+            tags: string[];
             /** @enum {string} */
             status: "new" | "up" | "down" | "paused";
             /**
@@ -1111,7 +1187,9 @@ export interface operations {
     };
     ProgController_list: {
         parameters: {
-            query?: never;
+            query?: {
+                tag?: string;
+            };
             header?: {
                 /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
@@ -1121,7 +1199,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description All jobs of the key owner */
+            /** @description The jobs of the key owner */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1145,6 +1223,9 @@ export interface operations {
                      *         "auto_pause_after": null,
                      *         "alert_after_failures": 1,
                      *         "delivery": "at_least_once",
+                     *         "tags": [
+                     *           "backups"
+                     *         ],
                      *         "status": "pending",
                      *         "notify_on_failure": true,
                      *         "next_run_at": "2026-01-02T02:00:00.000Z",
@@ -1169,6 +1250,37 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A field is invalid; each entry names the field and the reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Name can only contain letters, numbers, hyphens (-), and underscores (_)",
+                     *           "type": "invalid_format"
+                     *         },
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "cron_expression"
+                     *           ],
+                     *           "msg": "Cron expression must have 5 fields, or 6 with seconds first",
+                     *           "type": "custom"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description Too many calls with this key; wait Retry-After seconds */
@@ -1228,6 +1340,9 @@ export interface operations {
                      *       "auto_pause_after": null,
                      *       "alert_after_failures": 1,
                      *       "delivery": "at_least_once",
+                     *       "tags": [
+                     *         "backups"
+                     *       ],
                      *       "status": "pending",
                      *       "notify_on_failure": true,
                      *       "next_run_at": "2026-01-02T02:00:00.000Z",
@@ -1367,6 +1482,9 @@ export interface operations {
                      *           "auto_pause_after": null,
                      *           "alert_after_failures": 1,
                      *           "delivery": "at_least_once",
+                     *           "tags": [
+                     *             "backups"
+                     *           ],
                      *           "status": "pending",
                      *           "notify_on_failure": true,
                      *           "next_run_at": "2026-01-02T02:00:00.000Z",
@@ -1388,6 +1506,9 @@ export interface operations {
                      *           "auto_pause_after": null,
                      *           "alert_after_failures": 1,
                      *           "delivery": "at_least_once",
+                     *           "tags": [
+                     *             "backups"
+                     *           ],
                      *           "status": "pending",
                      *           "notify_on_failure": false,
                      *           "next_run_at": "2026-01-01T11:00:00.000Z",
@@ -1482,6 +1603,138 @@ export interface operations {
             };
         };
     };
+    ProgController_bulkAction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                "X-User-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "pause" | "resume" | "delete";
+                    tag: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The jobs that carry the tag */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "action": "pause",
+                     *       "tag": "backups",
+                     *       "count": 1,
+                     *       "jobs": [
+                     *         {
+                     *           "job_id": "8b7f7c1e-2f4c-4a8e-9f55-0f3b6d3f3a10",
+                     *           "name": "nightly-backup",
+                     *           "url": "https://example.com/hooks/backup",
+                     *           "method": "POST",
+                     *           "headers": {
+                     *             "Content-Type": "application/json"
+                     *           },
+                     *           "body": "{\"full\": true}",
+                     *           "cron_expression": "0 2 * * *",
+                     *           "time_zone": "UTC",
+                     *           "response_rules": null,
+                     *           "timeout_seconds": null,
+                     *           "auto_pause_after": null,
+                     *           "alert_after_failures": 1,
+                     *           "delivery": "at_least_once",
+                     *           "tags": [
+                     *             "backups"
+                     *           ],
+                     *           "status": "paused",
+                     *           "notify_on_failure": true,
+                     *           "next_run_at": null,
+                     *           "last_run_at": null,
+                     *           "created_at": "2026-01-01T10:15:00.000Z",
+                     *           "updated_at": "2026-01-01T10:15:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        action: string;
+                        tag: string;
+                        count: number;
+                        jobs: components["schemas"]["Job"][];
+                    };
+                };
+            };
+            /** @description Missing, unknown or mismatched key and user id */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A field is invalid; each entry names the field and the reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Name can only contain letters, numbers, hyphens (-), and underscores (_)",
+                     *           "type": "invalid_format"
+                     *         },
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "cron_expression"
+                     *           ],
+                     *           "msg": "Cron expression must have 5 fields, or 6 with seconds first",
+                     *           "type": "custom"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many calls with this key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded for this API key; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
     ProgController_exportAll: {
         parameters: {
             query?: never;
@@ -1521,7 +1774,10 @@ export interface operations {
                      *           "timeout_seconds": null,
                      *           "auto_pause_after": null,
                      *           "alert_after_failures": 1,
-                     *           "delivery": "at_least_once"
+                     *           "delivery": "at_least_once",
+                     *           "tags": [
+                     *             "backups"
+                     *           ]
                      *         }
                      *       ]
                      *     }
@@ -1607,6 +1863,7 @@ export interface operations {
                      *             "auto_pause_after": null,
                      *             "alert_after_failures": 1,
                      *             "delivery": "at_least_once",
+                     *             "tags": [],
                      *             "notify_on_failure": false
                      *           },
                      *           "job_id": null
@@ -1732,6 +1989,9 @@ export interface operations {
                      *       "auto_pause_after": null,
                      *       "alert_after_failures": 1,
                      *       "delivery": "at_least_once",
+                     *       "tags": [
+                     *         "backups"
+                     *       ],
                      *       "status": "pending",
                      *       "notify_on_failure": true,
                      *       "next_run_at": "2026-01-02T02:00:00.000Z",
@@ -1879,6 +2139,9 @@ export interface operations {
                      *       "auto_pause_after": null,
                      *       "alert_after_failures": 1,
                      *       "delivery": "at_least_once",
+                     *       "tags": [
+                     *         "backups"
+                     *       ],
                      *       "status": "pending",
                      *       "notify_on_failure": true,
                      *       "next_run_at": "2026-01-02T02:00:00.000Z",
@@ -1978,6 +2241,9 @@ export interface operations {
                      *       "auto_pause_after": null,
                      *       "alert_after_failures": 1,
                      *       "delivery": "at_least_once",
+                     *       "tags": [
+                     *         "backups"
+                     *       ],
                      *       "status": "pending",
                      *       "notify_on_failure": true,
                      *       "next_run_at": "2026-01-02T02:00:00.000Z",
@@ -2181,6 +2447,9 @@ export interface operations {
                      *       "auto_pause_after": null,
                      *       "alert_after_failures": 1,
                      *       "delivery": "at_least_once",
+                     *       "tags": [
+                     *         "backups"
+                     *       ],
                      *       "status": "paused",
                      *       "notify_on_failure": true,
                      *       "next_run_at": null,
@@ -2276,6 +2545,9 @@ export interface operations {
                      *       "auto_pause_after": null,
                      *       "alert_after_failures": 1,
                      *       "delivery": "at_least_once",
+                     *       "tags": [
+                     *         "backups"
+                     *       ],
                      *       "status": "scheduled",
                      *       "notify_on_failure": true,
                      *       "next_run_at": "2026-01-02T02:00:00.000Z",
@@ -2509,7 +2781,9 @@ export interface operations {
     };
     ProgMonitorsController_list: {
         parameters: {
-            query?: never;
+            query?: {
+                tag?: string;
+            };
             header?: {
                 /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
@@ -2519,7 +2793,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description All monitors of the key owner */
+            /** @description The monitors of the key owner */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2537,6 +2811,9 @@ export interface operations {
                      *         "grace_seconds": 600,
                      *         "alert_after_misses": 1,
                      *         "channel_ids": null,
+                     *         "tags": [
+                     *           "backups"
+                     *         ],
                      *         "status": "up",
                      *         "last_ping_at": "2026-11-23T02:00:41.000Z",
                      *         "last_duration_ms": 38120,
@@ -2560,6 +2837,37 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A field is invalid; each entry names the field and the reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Name can only contain letters, numbers, hyphens (-), and underscores (_)",
+                     *           "type": "invalid_format"
+                     *         },
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "cron_expression"
+                     *           ],
+                     *           "msg": "Cron expression must have 5 fields, or 6 with seconds first",
+                     *           "type": "custom"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description Too many calls with this key; wait Retry-After seconds */
@@ -2613,6 +2921,9 @@ export interface operations {
                      *       "grace_seconds": 600,
                      *       "alert_after_misses": 1,
                      *       "channel_ids": null,
+                     *       "tags": [
+                     *         "backups"
+                     *       ],
                      *       "status": "new",
                      *       "last_ping_at": null,
                      *       "last_duration_ms": null,
@@ -2699,6 +3010,131 @@ export interface operations {
             };
         };
     };
+    ProgMonitorsController_bulkAction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                "X-User-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "pause" | "resume" | "delete";
+                    tag: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The monitors that carry the tag */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "action": "pause",
+                     *       "tag": "backups",
+                     *       "count": 1,
+                     *       "monitors": [
+                     *         {
+                     *           "monitor_id": "5b0f7a2e-9c1d-4e8a-b3f6-2d4c6e8a0b1c",
+                     *           "name": "nightly-backup",
+                     *           "ping_url": "https://cronbeam.com/ping/Q2xvY2tzIHRpY2sgYW5kIGJlYXQ",
+                     *           "period_seconds": null,
+                     *           "cron_expression": "0 3 * * *",
+                     *           "time_zone": "Europe/Berlin",
+                     *           "grace_seconds": 600,
+                     *           "alert_after_misses": 1,
+                     *           "channel_ids": null,
+                     *           "tags": [
+                     *             "backups"
+                     *           ],
+                     *           "status": "paused",
+                     *           "last_ping_at": "2026-11-23T02:00:41.000Z",
+                     *           "last_duration_ms": 38120,
+                     *           "due_at": null,
+                     *           "created_at": "2026-11-01T09:12:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        action: string;
+                        tag: string;
+                        count: number;
+                        monitors: components["schemas"]["Monitor"][];
+                    };
+                };
+            };
+            /** @description Missing, unknown or mismatched key and user id */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A field is invalid; each entry names the field and the reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Name can only contain letters, numbers, hyphens (-), and underscores (_)",
+                     *           "type": "invalid_format"
+                     *         },
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "cron_expression"
+                     *           ],
+                     *           "msg": "Cron expression must have 5 fields, or 6 with seconds first",
+                     *           "type": "custom"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many calls with this key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded for this API key; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
     ProgMonitorsController_get: {
         parameters: {
             query?: never;
@@ -2731,6 +3167,9 @@ export interface operations {
                      *       "grace_seconds": 600,
                      *       "alert_after_misses": 1,
                      *       "channel_ids": null,
+                     *       "tags": [
+                     *         "backups"
+                     *       ],
                      *       "status": "up",
                      *       "last_ping_at": "2026-11-23T02:00:41.000Z",
                      *       "last_duration_ms": 38120,
@@ -2823,6 +3262,9 @@ export interface operations {
                      *       "grace_seconds": 600,
                      *       "alert_after_misses": 1,
                      *       "channel_ids": null,
+                     *       "tags": [
+                     *         "backups"
+                     *       ],
                      *       "status": "up",
                      *       "last_ping_at": "2026-11-23T02:00:41.000Z",
                      *       "last_duration_ms": 38120,
@@ -3011,6 +3453,9 @@ export interface operations {
                      *       "grace_seconds": 600,
                      *       "alert_after_misses": 1,
                      *       "channel_ids": null,
+                     *       "tags": [
+                     *         "backups"
+                     *       ],
                      *       "status": "paused",
                      *       "last_ping_at": "2026-11-23T02:00:41.000Z",
                      *       "last_duration_ms": 38120,
@@ -3099,6 +3544,9 @@ export interface operations {
                      *       "grace_seconds": 600,
                      *       "alert_after_misses": 1,
                      *       "channel_ids": null,
+                     *       "tags": [
+                     *         "backups"
+                     *       ],
                      *       "status": "new",
                      *       "last_ping_at": "2026-11-23T02:00:41.000Z",
                      *       "last_duration_ms": 38120,

@@ -1,5 +1,6 @@
 import { jobDefinitionSchema } from '@shared/jobs/job-rules';
 import { DEFAULT_DELIVERY, type Delivery, type HttpMethod, type Job, type JobDefinition } from '@shared/jobs/job-types';
+import { tagsFromText, tagsToText } from '@shared/tags/tags';
 import { DEFAULT_CRON } from '../schedule/cron-builder';
 
 export interface HeaderRow {
@@ -29,10 +30,12 @@ export interface JobFormValues {
   alert_after_failures: string;
   /** After a crash, a run that may have reached its target is sent again or recorded as unknown. */
   delivery: Delivery;
+  /** Comma-separated, as typed. */
+  tags: string;
 }
 
 /** The fields whose messages the form shows next to them. */
-export type JobFormField = 'name' | 'url' | 'method' | 'headers' | 'body' | 'cron_expression' | 'time_zone' | 'notify_on_failure' | 'response_rules' | 'timeout_seconds' | 'auto_pause_after' | 'alert_after_failures';
+export type JobFormField = 'name' | 'url' | 'method' | 'headers' | 'body' | 'cron_expression' | 'time_zone' | 'notify_on_failure' | 'response_rules' | 'timeout_seconds' | 'auto_pause_after' | 'alert_after_failures' | 'tags';
 export type JobFormErrors = Partial<Record<JobFormField, string>>;
 
 let nextRowId = 1;
@@ -55,6 +58,7 @@ export const EMPTY_FORM: JobFormValues = {
   auto_pause_after: '',
   alert_after_failures: '1',
   delivery: DEFAULT_DELIVERY,
+  tags: '',
 };
 
 const DEFAULT_STATUSES = '200-299';
@@ -95,6 +99,7 @@ export function valuesFromJob(job: Job): JobFormValues {
     auto_pause_after: job.auto_pause_after === null || job.auto_pause_after === undefined ? '' : String(job.auto_pause_after),
     alert_after_failures: String(job.alert_after_failures ?? 1),
     delivery: job.delivery ?? DEFAULT_DELIVERY,
+    tags: tagsToText(job.tags ?? []),
   };
 }
 
@@ -124,6 +129,7 @@ export function definitionFromValues(values: JobFormValues): JobDefinition {
     auto_pause_after: numberOf(values.auto_pause_after) as number | null,
     alert_after_failures: (numberOf(values.alert_after_failures) ?? 1) as number,
     delivery: values.delivery,
+    tags: tagsFromText(values.tags),
   };
 }
 

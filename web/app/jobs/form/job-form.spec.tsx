@@ -117,6 +117,7 @@ describe('job form rules', () => {
       auto_pause_after: null,
       alert_after_failures: 1,
       delivery: 'at_least_once',
+      tags: [],
     });
   });
 
@@ -135,6 +136,7 @@ describe('job form rules', () => {
       auto_pause_after: null,
       alert_after_failures: 1,
       delivery: 'at_most_once',
+      tags: ['prod'],
       notify_on_failure: false,
       last_run_at: null,
       created_at: '2026-06-01T12:00:00.000Z',
@@ -143,6 +145,9 @@ describe('job form rules', () => {
     const values = valuesFromJob(job);
     expect(definitionFromValues(values).delivery).toBe('at_most_once');
     expect(definitionFromValues({ ...values, delivery: 'at_least_once' }).delivery).toBe('at_least_once');
+    // Tags are kept through an edit too (a PUT without them would clear them).
+    expect(definitionFromValues(values).tags).toEqual(['prod']);
+    expect(definitionFromValues({ ...values, tags: 'prod, Billing  ops' }).tags).toEqual(['prod', 'Billing', 'ops']);
   });
 
   it('sends response rules, timeout and auto-pause, and shows the rules’ message for a bad status list', async () => {

@@ -299,6 +299,27 @@ export function JobForm({ job, onSaved, onCancel }: JobFormProps) {
           )}
         </div>
       )}
+      <div className="field">
+        <label htmlFor="job-tags">Tags</label>
+        <input
+          id="job-tags"
+          type="text"
+          value={values.tags}
+          placeholder="prod, billing"
+          onChange={(e) => set('tags', e.target.value)}
+          onBlur={() => check('tags')}
+          aria-invalid={Boolean(errors.tags)}
+          aria-describedby="job-tags-hint"
+        />
+        <span id="job-tags-hint" className="field-hint">
+          Separated by commas. Filter the list by a tag, pause, resume or delete every job with it, or mute its alerts in a maintenance window.
+        </span>
+        {errors.tags && (
+          <span className="field-error" role="alert">
+            {errors.tags}
+          </span>
+        )}
+      </div>
       <div className="button-row form-actions">
         {onCancel && (
           <button type="button" className="button button-secondary" onClick={onCancel}>
