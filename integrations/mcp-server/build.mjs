@@ -1,7 +1,8 @@
 // Bundles the server into one CommonJS file with a shebang (the package's bin).
-// The shared job rules and cron code (shared/src) are compiled into the bundle,
-// so the published package needs no copy of them; its npm dependencies
-// (the MCP SDK, zod, croner) stay external and install with the package.
+// The shared job rules and cron code (shared/src) and the Cronbeam SDK (from
+// source, with openapi-fetch) are compiled into the bundle, so the published
+// package needs no copy of them; its npm dependencies (the MCP SDK, zod,
+// croner) stay external and install with the package.
 // Usage: node build.mjs [output file, default dist/cronbeam-mcp.js]
 import { chmod } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -15,7 +16,12 @@ await build({
   input: resolve(packageDir, 'src/main.ts'),
   platform: 'node',
   external: [/^@modelcontextprotocol\/sdk(\/|$)/, /^zod(\/|$)/, /^croner$/, /^node:/],
-  resolve: { alias: { '@shared': resolve(packageDir, '../../shared/src') } },
+  resolve: {
+    alias: {
+      '@shared': resolve(packageDir, '../../shared/src'),
+      '@cronbeam/sdk': resolve(packageDir, '../sdk/src/index.ts'),
+    },
+  },
   logLevel: 'warn',
   output: { file: outFile, format: 'cjs', banner: '#!/usr/bin/env node', sourcemap: false },
 });

@@ -3,7 +3,6 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 const packageDir = resolve(__dirname, '../../integrations/n8n-node');
-const repoRoot = resolve(packageDir, '../..');
 const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
 
 /** What a plain Node process (as n8n's loader) finds in one file the n8n section lists. */
@@ -21,7 +20,7 @@ interface LoadedEntry {
 }
 
 /**
- * The package as n8n installs it: built with tsc into dist/, then loaded by
+ * The package as n8n installs it: bundled into dist/ (build.mjs), then loaded by
  * a separate Node process (no TypeScript, no jest) from the paths in the
  * package.json n8n section, icons and codex files beside the code.
  */
@@ -29,8 +28,7 @@ describe('n8n package build', () => {
   let loaded: LoadedEntry[];
 
   beforeAll(() => {
-    execFileSync(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', join(packageDir, 'tsconfig.json')], { stdio: 'pipe' });
-    execFileSync(process.execPath, [join(packageDir, 'scripts/copy-static.mjs')], { stdio: 'pipe' });
+    execFileSync(process.execPath, [join(packageDir, 'build.mjs')], { stdio: 'pipe' });
     const loader = `
       const { dirname, resolve } = require('node:path');
       const manifest = require('./package.json');
@@ -86,14 +84,21 @@ describe('n8n package build', () => {
     for (const node of [action, trigger]) {
       const codex = join(packageDir, node.file.replace(/\.js$/, '.json'));
       expect(JSON.parse(readFileSync(codex, 'utf8')).node).toBe(`n8n-nodes-cronbeam.${node.name}`);
-      expect(existsSync(join(dirname(join(packageDir, node.file)), '..', 'shared', 'api.js'))).toBe(true);
     }
   });
 
-  it('needs nothing at run time but n8n-workflow: the shared rules it uses are compiled in', () => {
+  it('needs nothing at run time but n8n-workflow: the shared rules and the SDK core it uses are compiled in, every relative require stays in dist', () => {
     const files = (readdirSync(join(packageDir, 'dist'), { recursive: true }) as string[]).filter((file) => file.endsWith('.js'));
-    expect(files).toEqual(expect.arrayContaining([join('nodes', 'shared', 'rules', 'jobs', 'job-limits.js')]));
-    const required = new Set(files.flatMap((file) => [...readFileSync(join(packageDir, 'dist', file), 'utf8').matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1])));
-    expect([...required].filter((id) => !id.startsWith('.'))).toEqual(['n8n-workflow']);
+    const requires = files.flatMap((file) => [...readFileSync(join(packageDir, 'dist', file), 'utf8').matchAll(/require\("([^"]+)"\)/g)].map((m) => ({ file, id: m[1] })));
+    expect([...new Set(requires.filter(({ id }) => !id.startsWith('.')).map(({ id }) => id))]).toEqual(['n8n-workflow']);
+    for (const { file, id } of requires.filter(({ id }) => id.startsWith('.'))) {
+      const target = resolve(join(packageDir, 'dist', dirname(file)), id);
+      expect(target.startsWith(join(packageDir, 'dist'))).toBe(true);
+      expect(existsSync(target)).toBe(true);
+    }
+    const code = files.map((file) => readFileSync(join(packageDir, 'dist', file), 'utf8')).join('\n');
+    // The SDK's path builder and the job name limit of the shared rules.
+    expect(code).toContain('encodeURIComponent');
+    expect(code).toMatch(/nameMaxLength/);
   });
 });

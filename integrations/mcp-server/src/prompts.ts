@@ -20,7 +20,7 @@ const quotas = PLAN_IDS.filter((id) => id !== 'unlimited')
   .map((id) => `${id}: ${PLAN_LIMITS[id].maxJobs} jobs, ${PLAN_LIMITS[id].executionsPerMonth} executions a month`)
   .join('; ');
 
-const RULES = `Cronbeam rules to respect: schedules are standard 5-field cron in UTC (no seconds, no L/W/#; day of week 0-6, Sunday 0); job names are unique per account, letters, digits, '-' and '_', at most ${JOB_LIMITS.nameMaxLength} characters; URLs must be public http(s) addresses (prefer https); plans: ${quotas}.`;
+const RULES = `Cronbeam rules to respect: schedules are standard 5-field cron (no seconds, no L/W/#; day of week 0-6, Sunday 0), read in the job's time_zone (an IANA name such as Europe/Berlin; UTC when none is given); job names are unique per account, letters, digits, '-' and '_', at most ${JOB_LIMITS.nameMaxLength} characters; URLs must be public http(s) addresses (prefer https); plans: ${quotas}.`;
 
 /** "09:00 UTC"-style guidance when an optional argument is missing. */
 const orAsk = (value: string | undefined, what: string) => (value?.trim() ? value.trim() : `(not given: ask the user for ${what}, or propose a sensible default and confirm it)`);
@@ -30,7 +30,7 @@ function cronFacts(expression: string): string {
   const parsed = parseCron(expression);
   if (!parsed.ok) return `'${expression}' is NOT a valid Cronbeam schedule: ${parsed.error}.`;
   const runs = nextRuns(parsed.cron.normalized, 5).map((d) => d.toISOString());
-  return `'${parsed.cron.normalized}' means: ${describeCron(expression)} (UTC). Next runs: ${runs.join(', ')}.`;
+  return `'${parsed.cron.normalized}' means: ${describeCron(expression)}. Next runs if read in UTC: ${runs.join(', ')} (a job's time_zone shifts them).`;
 }
 
 export const PROMPTS: PromptDefinition[] = [
@@ -111,7 +111,7 @@ ${a.crontab}
 \`\`\`
 1. Skip comments, variables (e.g. MAILTO) and empty lines. Expand @hourly, @daily, @weekly, @monthly, @yearly/@annually, @midnight into 5 fields; @reboot has no equivalent (say so).
 2. Cronbeam calls URLs, it does not run commands: map each command to an HTTP endpoint ${a.base_url?.trim() ? `under ${a.base_url.trim()}` : '(ask the user for the endpoint of each command)'}.
-3. The crontab's time zone is ${a.timezone?.trim() || 'UTC'}; Cronbeam runs in UTC, so shift hours (and days, and mind daylight saving time) when it is not UTC.
+3. The crontab's time zone is ${a.timezone?.trim() || 'UTC'}: give each job that time_zone (an IANA name), so the hours stay as written and daylight saving time is followed; do not shift the hours.
 4. Check every expression with validate_cron (7 for Sunday is not accepted: use 0), name each job, show the full list to the user, then create_job each after confirmation.
 ${RULES}`,
   },
@@ -125,7 +125,7 @@ ${RULES}`,
 \`\`\`yaml
 ${a.workflow}
 \`\`\`
-1. Read each \`schedule: - cron:\` entry (GitHub Actions cron is UTC too, and its shortest interval is 5 minutes and it is often delayed; Cronbeam runs on the minute).
+1. Read each \`schedule: - cron:\` entry (GitHub Actions cron is always UTC, so the job keeps time_zone UTC; its shortest interval is 5 minutes and it is often delayed; Cronbeam runs on the minute).
 2. Each becomes a job: POST https://api.github.com/repos/${a.repository?.trim() || '{owner}/{repo}'}/actions/workflows/${a.workflow_file?.trim() || '{workflow_file}'}/dispatches with body {"ref":"main"} and headers Accept: application/vnd.github+json, Authorization: Bearer <a fine-grained token with Actions write access> (ask the user for it; never invent one), User-Agent: cronbeam.
 3. The workflow needs a \`workflow_dispatch:\` trigger; show the YAML change, and that the \`schedule:\` block can be removed once the job runs.
 4. validate_cron, create_job with notify_on_failure true, run_job_now and expect HTTP 204.
@@ -171,11 +171,11 @@ ${RULES}`;
   {
     name: 'schedule_from_description',
     title: 'Schedule a job from a plain-language description',
-    description: 'Turns "every weekday at 9 in Berlin" into a UTC cron expression and creates the job.',
+    description: 'Turns "every weekday at 9 in Berlin" into a cron expression with its time zone and creates the job.',
     args: { schedule: 'When it should run, in words', url: 'The URL to call', method: 'HTTP method (default GET)?' },
     render: (a) =>
       `The user wants ${a.method?.trim().toUpperCase() || 'GET'} ${a.url} to run: "${a.schedule}".
-1. Translate that into a 5-field cron expression in UTC (convert local times; mention daylight saving shifts if a time zone is involved).
+1. Translate that into a 5-field cron expression in the time zone the user means (set the job's time_zone to its IANA name, e.g. Europe/Berlin, so local times and daylight saving time are followed; UTC when none is meant).
 2. explain_cron on it and check the description matches what the user said; show the next 5 runs.
 3. Propose a job name, confirm, then create_job.
 ${RULES}`,
@@ -188,7 +188,7 @@ ${RULES}`,
     render: (a) =>
       `Explain the cron expression \`${a.cron_expression}\`${a.audience?.trim() ? ` for a ${a.audience.trim()} audience` : ''}.
 Facts from Cronbeam's cron rules: ${cronFacts(a.cron_expression ?? '')}
-Explain each of the five fields, what the schedule means in practice (times are UTC), and common pitfalls (day-of-month and day-of-week together mean either one; 7 is not Sunday here). If it is invalid, explain the error and propose a corrected expression, checked with validate_cron. Offer next_cron_runs for more run times, or create_job to schedule it.`,
+Explain each of the five fields, what the schedule means in practice (in the time zone of the job that uses it, UTC by default), and common pitfalls (day-of-month and day-of-week together mean either one; 7 is not Sunday here). If it is invalid, explain the error and propose a corrected expression, checked with validate_cron. Offer next_cron_runs for more run times, or create_job to schedule it.`,
   },
   {
     name: 'convert_schedule_to_utc',

@@ -447,10 +447,20 @@ describe('MCP server against a running Cronbeam', () => {
     });
 
     it('reports a CRONBEAM_URL that is not the Cronbeam API', async () => {
-      const elsewhere = await open({ ...alice.env, CRONBEAM_URL: `${cronbeam.baseUrl}/elsewhere` });
+      // A web server without the API.
+      target.on('/elsewhere/prog/jobs', (_req, res) => {
+        res.writeHead(404, { 'content-type': 'text/html' });
+        res.end('<html>Not Found</html>');
+      });
+      const elsewhere = await open({ ...alice.env, CRONBEAM_URL: `${target.url}/elsewhere` });
       const missing = await callTool(elsewhere, 'list_jobs');
       expect(errorOf(missing)).toMatchObject({ kind: 'configuration', status: 404 });
-      expect(resultText(missing)).toContain(`${cronbeam.baseUrl}/elsewhere has no Cronbeam /prog API (404)`);
+      expect(resultText(missing)).toContain(`${target.url}/elsewhere has no Cronbeam /prog API (404)`);
+      // Cronbeam's own web app under a wrong path: a page, not the API.
+      const page = await open({ ...alice.env, CRONBEAM_URL: `${cronbeam.baseUrl}/elsewhere` });
+      const html = await callTool(page, 'list_jobs');
+      expect(errorOf(html)).toMatchObject({ kind: 'configuration' });
+      expect(resultText(html)).toContain('answered, but not as the Cronbeam API does');
       // Any other server answering JSON.
       const stranger = await open({ ...alice.env, CRONBEAM_URL: target.url });
       const odd = await callTool(stranger, 'list_jobs');

@@ -156,7 +156,7 @@ describe('MCP prompts', () => {
     const ok = await mcp.client.getPrompt({ name: 'explain_cron', arguments: { cron_expression: '*/10 8-17 * * 1-5' } });
     const text = ok.messages[0].content.type === 'text' ? ok.messages[0].content.text : '';
     expect(text).toContain(describeCron('*/10 8-17 * * 1-5'));
-    expect(text).toMatch(/Next runs: \d{4}-\d\d-\d\dT/);
+    expect(text).toMatch(/Next runs if read in UTC: \d{4}-\d\d-\d\dT/);
     const bad = await mcp.client.getPrompt({ name: 'explain_cron', arguments: { cron_expression: '0 0 * * 7' } });
     expect(bad.messages[0].content.type === 'text' && bad.messages[0].content.text).toContain("is NOT a valid Cronbeam schedule: Day of week must be between 0 and 6");
   });

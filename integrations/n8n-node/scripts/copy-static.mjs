@@ -1,4 +1,4 @@
-// Copies what tsc does not emit but n8n reads next to the compiled nodes: the
+// Copies what the bundler does not emit but n8n reads next to the compiled nodes: the
 // SVG icons (referenced as file:../../icons/...) and each node's codex JSON.
 import { cpSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -10,7 +10,6 @@ const outDir = join(packageDir, 'dist');
 function copyMatching(dir, test) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    // The entries of nodes/shared/rules are links to single shared files (Dirent.isDirectory() is false for them): nothing of shared/src is walked.
     if (entry.isDirectory()) copyMatching(path, test);
     else if (test(entry.name)) {
       const target = join(outDir, relative(packageDir, path));

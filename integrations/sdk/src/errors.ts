@@ -5,17 +5,28 @@ export interface ValidationIssue {
   type?: string;
 }
 
-/** The API's `detail`: a sentence, or the field problems of a 422. */
-export type ApiDetail = string | ValidationIssue[];
+/** A refusal with figures (the 403 of a plan limit): the sentence in `error`, the numbers beside it. */
+export interface DetailWithFigures {
+  error: string;
+  [figure: string]: unknown;
+}
 
-function isIssueList(value: unknown): value is ValidationIssue[] {
-  return Array.isArray(value) && value.every((item) => typeof item === 'object' && item !== null && 'msg' in item);
+/** The API's `detail`: a sentence, the field problems of a 422, or a sentence with figures. */
+export type ApiDetail = string | ValidationIssue[] | DetailWithFigures;
+
+/** The field problems of a 422: a list of `{loc, msg}`. */
+export function isIssueList(value: unknown): value is ValidationIssue[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'object' && item !== null && typeof (item as { msg?: unknown }).msg === 'string');
+}
+
+export function isDetailWithFigures(value: unknown): value is DetailWithFigures {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { error?: unknown }).error === 'string';
 }
 
 /** Reads `detail` from an error body; anything else becomes a sentence naming the status. */
 export function detailOf(body: unknown, status: number): ApiDetail {
   const detail = typeof body === 'object' && body !== null && 'detail' in body ? (body as { detail: unknown }).detail : undefined;
-  if (typeof detail === 'string' || isIssueList(detail)) return detail;
+  if (typeof detail === 'string' || isIssueList(detail) || isDetailWithFigures(detail)) return detail;
   if (typeof body === 'string' && body.trim() !== '') return `HTTP ${status}: ${body.trim().slice(0, 200)}`;
   return `HTTP ${status}`;
 }
@@ -23,6 +34,10 @@ export function detailOf(body: unknown, status: number): ApiDetail {
 /** The detail as one line: field problems read `body.name: Name is required; ...`. */
 export function describeDetail(detail: ApiDetail): string {
   if (typeof detail === 'string') return detail;
+  if (!Array.isArray(detail)) {
+    const figures = Object.entries(detail).filter(([key]) => key !== 'error');
+    return figures.length ? `${detail.error} (${figures.map(([key, value]) => `${key}: ${String(value)}`).join(', ')})` : detail.error;
+  }
   return detail.map((issue) => `${issue.loc.filter((part) => part !== 'body').join('.') || 'request'}: ${issue.msg}`).join('; ');
 }
 
@@ -43,7 +58,7 @@ export class CronbeamApiError extends Error {
 
   /** The field problems of a 422; empty for other errors. */
   get issues(): ValidationIssue[] {
-    return typeof this.detail === 'string' ? [] : this.detail;
+    return Array.isArray(this.detail) ? this.detail : [];
   }
 }
 

@@ -1,3 +1,4 @@
+import { isIssueList, type ValidationIssue } from '@cronbeam/sdk';
 import type { JobLimitExceeded } from '@shared/jobs/job-types';
 
 /** What went wrong with a call, in the terms an assistant can act on. */
@@ -11,13 +12,6 @@ export type CronbeamErrorKind =
   | 'rate_limited'
   | 'server_error'
   | 'refused';
-
-/** One entry of the API's 422 `detail` list. */
-export interface ValidationIssue {
-  loc: Array<string | number>;
-  msg: string;
-  type?: string;
-}
 
 /**
  * A failed call to Cronbeam. `message` is written for the model (what happened
@@ -48,9 +42,6 @@ export class CronbeamError extends Error {
   }
 }
 
-const isIssueList = (detail: unknown): detail is ValidationIssue[] =>
-  Array.isArray(detail) && detail.every((d) => d && typeof d === 'object' && typeof (d as ValidationIssue).msg === 'string');
-
 /** "name: A job with this name already exists" — the field named as the tool's argument (the API prefixes "body"). */
 export function describeIssue(issue: ValidationIssue): string {
   const path = issue.loc.filter((part, i) => !(i === 0 && (part === 'body' || part === 'query'))).join('.');
@@ -66,7 +57,7 @@ export interface CallSubject {
 }
 
 /** Maps an HTTP answer of the /prog API that is not 2xx to a CronbeamError. */
-export function errorFromResponse(status: number, detail: unknown, retryAfter: string | null, subject: CallSubject | null, baseUrl: string): CronbeamError {
+export function errorFromResponse(status: number, detail: unknown, retryAfterSeconds: number | null, subject: CallSubject | null, baseUrl: string): CronbeamError {
   if (status === 401) {
     return new CronbeamError(
       'invalid_credentials',
@@ -98,7 +89,7 @@ export function errorFromResponse(status: number, detail: unknown, retryAfter: s
     );
   }
   if (status === 429) {
-    const seconds = retryAfter !== null && /^\d+$/.test(retryAfter) ? Number(retryAfter) : null;
+    const seconds = retryAfterSeconds;
     return new CronbeamError(
       'rate_limited',
       `Cronbeam's rate limit for this API key was reached (429 ${detailText(detail)}).${seconds !== null ? ` Wait ${seconds} seconds before the next call.` : ' Wait a minute before the next call.'}`,

@@ -1,17 +1,33 @@
-import type { Job, JobDefinition, JobLogEntry, JobLogsResponse } from '@shared/jobs/job-types';
+import type { Job, JobDefinition, JobLogEntry } from '@shared/jobs/job-types';
 import type { Monitor, MonitorEvent } from '@shared/notifications/monitors';
+import { createCronbeamClient, CronbeamApiError, CronbeamConnectionError, type CronbeamClient, type JobDefinition as SdkJobDefinition, type MonitorDefinition as SdkMonitorDefinition } from '@cronbeam/sdk';
 import type { CronbeamSettings } from '../config';
 import { type CallSubject, CronbeamError, errorFromResponse } from './cronbeam-errors';
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
 /**
- * The /prog API over fetch. One instance per server process; every call reads
- * the same settings, so a configuration problem fails each tool call with the
+ * The /prog API through the SDK's generated client (paths, parameters and
+ * bodies typed from the OpenAPI document, error statuses thrown as
+ * CronbeamApiError). One instance per server process; every call reads the
+ * same settings, so a configuration problem fails each tool call with the
  * same message rather than the process.
  */
 export class ProgClient {
-  constructor(private readonly settings: CronbeamSettings) {}
+  private readonly client: CronbeamClient | null;
+
+  constructor(private readonly settings: CronbeamSettings) {
+    this.client = settings.urlProblem
+      ? null
+      : createCronbeamClient({
+          baseUrl: settings.baseUrl,
+          apiKey: settings.apiKey ?? '',
+          userId: settings.userId,
+          timeoutMs: settings.timeoutMs,
+          // Short waits the API asks for (429, 503) are waited out; longer ones reach the model as rate_limited, with the wait.
+          retry: { maxRetries: 2, maxDelayMs: 5_000 },
+          // A redirect would resend the key to another address or turn a POST into a GET: CRONBEAM_URL must be the API itself.
+          fetch: (input, init) => fetch(input, { ...init, redirect: 'error' }),
+        });
+  }
 
   get baseUrl(): string {
     return this.settings.baseUrl;
@@ -22,89 +38,92 @@ export class ProgClient {
   }
 
   /** The unauthenticated health route: tells "service down" from "wrong key". */
-  ping(): Promise<{ message: string }> {
-    return this.call('GET', '/prog/ping', undefined, null, false);
+  async ping(): Promise<{ message: string }> {
+    const { message } = await this.call(null, (c) => c.GET('/prog/ping', { headers: { authorization: null, 'x-api-key': null, 'x-user-id': null } }), false);
+    return { message: message ?? '' };
   }
 
   async listJobs(): Promise<Job[]> {
-    const jobs = await this.call<unknown>('GET', '/prog/jobs', undefined, null);
+    const jobs = await this.call(null, (c) => c.GET('/prog/jobs'));
     if (!Array.isArray(jobs)) throw this.notCronbeam();
     return jobs as Job[];
   }
 
   getJob(jobId: string): Promise<Job> {
-    return this.call('GET', jobPath(jobId), undefined, job(jobId));
+    return this.call(job(jobId), (c) => c.GET('/prog/jobs/{job_id}', { params: { path: { job_id: jobId } } })) as Promise<Job>;
   }
 
   createJob(definition: JobDefinition): Promise<Job> {
-    return this.call('POST', '/prog/jobs', definition, null);
+    return this.call(null, (c) => c.POST('/prog/jobs', { body: definition as SdkJobDefinition })) as Promise<Job>;
   }
 
   /** PUT replaces the whole definition. */
   replaceJob(jobId: string, definition: JobDefinition): Promise<Job> {
-    return this.call('PUT', jobPath(jobId), definition, job(jobId));
+    return this.call(job(jobId), (c) => c.PUT('/prog/jobs/{job_id}', { params: { path: { job_id: jobId } }, body: definition as SdkJobDefinition })) as Promise<Job>;
   }
 
-  deleteJob(jobId: string): Promise<{ message: string }> {
-    return this.call('DELETE', jobPath(jobId), undefined, job(jobId));
+  async deleteJob(jobId: string): Promise<{ message: string }> {
+    const { message } = await this.call(job(jobId), (c) => c.DELETE('/prog/jobs/{job_id}', { params: { path: { job_id: jobId } } }));
+    return { message: message ?? 'Job deleted' };
   }
 
   pauseJob(jobId: string): Promise<Job> {
-    return this.call('POST', `${jobPath(jobId)}/pause`, undefined, job(jobId));
+    return this.call(job(jobId), (c) => c.POST('/prog/jobs/{job_id}/pause', { params: { path: { job_id: jobId } } })) as Promise<Job>;
   }
 
   resumeJob(jobId: string): Promise<Job> {
-    return this.call('POST', `${jobPath(jobId)}/resume`, undefined, job(jobId));
+    return this.call(job(jobId), (c) => c.POST('/prog/jobs/{job_id}/resume', { params: { path: { job_id: jobId } } })) as Promise<Job>;
   }
 
   /** Executes the job once now and answers that execution (a manual run, counted in the quota). */
   runJobNow(jobId: string): Promise<JobLogEntry> {
-    return this.call('POST', `${jobPath(jobId)}/run`, undefined, job(jobId));
+    return this.call(job(jobId), (c) => c.POST('/prog/jobs/{job_id}/run', { params: { path: { job_id: jobId } } })) as Promise<JobLogEntry>;
   }
 
   /** The latest finished executions, newest first. */
   async jobLogs(jobId: string): Promise<JobLogEntry[]> {
-    const answer = await this.call<Partial<JobLogsResponse>>('GET', `${jobPath(jobId)}/logs`, undefined, job(jobId));
-    if (!Array.isArray(answer.logs)) throw this.notCronbeam();
-    return answer.logs;
+    const answer: { logs?: unknown } = await this.call(job(jobId), (c) => c.GET('/prog/jobs/{job_id}/logs', { params: { path: { job_id: jobId } } }));
+    if (!Array.isArray(answer?.logs)) throw this.notCronbeam();
+    return answer.logs as JobLogEntry[];
   }
 
   async listMonitors(): Promise<Monitor[]> {
-    const monitors = await this.call<unknown>('GET', '/prog/monitors', undefined, null);
+    const monitors = await this.call(null, (c) => c.GET('/prog/monitors'));
     if (!Array.isArray(monitors)) throw this.notCronbeam();
     return monitors as Monitor[];
   }
 
   getMonitor(monitorId: string): Promise<Monitor> {
-    return this.call('GET', monitorPath(monitorId), undefined, monitor(monitorId));
+    return this.call(monitor(monitorId), (c) => c.GET('/prog/monitors/{monitor_id}', { params: { path: { monitor_id: monitorId } } })) as Promise<Monitor>;
   }
 
   /** The definition as the API takes it (MonitorDefinition's input: defaults filled in by the server). */
   createMonitor(definition: MonitorInput): Promise<Monitor> {
-    return this.call('POST', '/prog/monitors', definition, null);
+    return this.call(null, (c) => c.POST('/prog/monitors', { body: definition as SdkMonitorDefinition })) as Promise<Monitor>;
   }
 
   /** PUT replaces the whole definition; the ping URL stays. */
   replaceMonitor(monitorId: string, definition: MonitorInput): Promise<Monitor> {
-    return this.call('PUT', monitorPath(monitorId), definition, monitor(monitorId));
+    return this.call(monitor(monitorId), (c) => c.PUT('/prog/monitors/{monitor_id}', { params: { path: { monitor_id: monitorId } }, body: definition as SdkMonitorDefinition })) as Promise<Monitor>;
   }
 
-  deleteMonitor(monitorId: string): Promise<{ message: string }> {
-    return this.call('DELETE', monitorPath(monitorId), undefined, monitor(monitorId));
+  async deleteMonitor(monitorId: string): Promise<{ message: string }> {
+    const { message } = await this.call(monitor(monitorId), (c) => c.DELETE('/prog/monitors/{monitor_id}', { params: { path: { monitor_id: monitorId } } }));
+    return { message: message ?? 'Monitor deleted' };
   }
 
   pauseMonitor(monitorId: string): Promise<Monitor> {
-    return this.call('POST', `${monitorPath(monitorId)}/pause`, undefined, monitor(monitorId));
+    return this.call(monitor(monitorId), (c) => c.POST('/prog/monitors/{monitor_id}/pause', { params: { path: { monitor_id: monitorId } } })) as Promise<Monitor>;
   }
 
   resumeMonitor(monitorId: string): Promise<Monitor> {
-    return this.call('POST', `${monitorPath(monitorId)}/resume`, undefined, monitor(monitorId));
+    return this.call(monitor(monitorId), (c) => c.POST('/prog/monitors/{monitor_id}/resume', { params: { path: { monitor_id: monitorId } } })) as Promise<Monitor>;
   }
 
   /** The latest pings and missed pings, newest first. */
   async monitorEvents(monitorId: string): Promise<MonitorEvent[]> {
-    const answer = await this.call<{ events?: unknown }>('GET', `${monitorPath(monitorId)}/events`, undefined, monitor(monitorId));
-    if (!Array.isArray(answer.events)) throw this.notCronbeam();
+    const answer: { events?: unknown } = await this.call(monitor(monitorId), (c) => c.GET('/prog/monitors/{monitor_id}/events', { params: { path: { monitor_id: monitorId } } }));
+    if (!Array.isArray(answer?.events)) throw this.notCronbeam();
     return answer.events as MonitorEvent[];
   }
 
@@ -113,74 +132,42 @@ export class ProgClient {
     return new CronbeamError('configuration', `${this.settings.baseUrl} answered, but not as the Cronbeam API does. Check that CRONBEAM_URL is the address of the Cronbeam API.`);
   }
 
-  /** Headers for a call; throws the configuration problems that stop it (only the URL's for the unauthenticated ping). */
-  private headersFor(authenticated: boolean): Record<string, string> {
+  /**
+   * One call; `subject` names the job or monitor a 404 is about (null for the
+   * collection routes, where a 404 means a wrong URL). Configuration problems
+   * stop it before anything is sent (only the URL's for the unauthenticated ping).
+   */
+  private async call<Data>(subject: CallSubject | null, send: (client: CronbeamClient) => Promise<{ data?: Data; response: Response }>, authenticated = true): Promise<Exclude<Data, undefined>> {
     const { settings } = this;
     const blocking = authenticated ? settings.problems : settings.urlProblem ? [settings.urlProblem] : [];
-    if (blocking.length > 0 || (authenticated && !settings.apiKey)) {
+    if (blocking.length > 0 || !this.client) {
       throw new CronbeamError('configuration', `The Cronbeam MCP server is not configured: ${blocking.join(' ')}`);
     }
-    if (!authenticated) return { accept: 'application/json' };
-    // The guard accepts the key as a bearer token; X-User-ID, when given, must name the key's owner.
-    return { accept: 'application/json', authorization: `Bearer ${settings.apiKey}`, ...(settings.userId ? { 'x-user-id': settings.userId } : {}) };
-  }
-
-  /** One call; `subject` names the job or monitor a 404 is about (null for the collection routes, where a 404 means a wrong URL). */
-  private async call<T>(method: Method, path: string, body: unknown, subject: CallSubject | null, authenticated = true): Promise<T> {
-    const headers = this.headersFor(authenticated);
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const url = `${this.settings.baseUrl}${path}`;
-    let response: Response;
-    let text: string;
+    let answer: { data?: Data; response: Response };
     try {
-      response = await fetch(url, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.settings.timeoutMs),
-        // A redirect would resend the key to another address or turn a POST into a GET: CRONBEAM_URL must be the API itself.
-        redirect: 'error',
-      });
-      // The timeout also covers reading the body.
-      text = await response.text();
+      answer = await send(this.client);
     } catch (error) {
-      const reason = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${this.settings.timeoutMs} ms` : describeNetworkError(error);
-      throw new CronbeamError(
-        'unreachable',
-        `Cannot reach Cronbeam at ${this.settings.baseUrl} (${reason}). Check CRONBEAM_URL; if it is right, the service may be starting: try again in a few seconds.`,
-      );
+      if (error instanceof CronbeamApiError) throw errorFromResponse(error.status, error.detail, error.retryAfterSeconds, subject, settings.baseUrl);
+      if (error instanceof CronbeamConnectionError) throw unreachable(settings, error.cause);
+      // openapi-fetch parses the body after the fetch returned: a page that is not JSON (a web app at a wrong path) lands here.
+      if (error instanceof SyntaxError) throw this.notCronbeam();
+      throw unreachable(settings, error);
     }
-    let parsed: unknown = null;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      parsed = null;
-    }
-    if (!response.ok) {
-      const detail = parsed && typeof parsed === 'object' && 'detail' in parsed ? (parsed as { detail: unknown }).detail : text.slice(0, 500) || response.statusText;
-      throw errorFromResponse(response.status, detail, response.headers.get('retry-after'), subject, this.settings.baseUrl);
-    }
-    if (parsed === null) {
-      throw new CronbeamError('server_error', `Cronbeam answered ${response.status} without JSON at ${url}; is CRONBEAM_URL the API's address?`, response.status);
-    }
-    return parsed as T;
+    if (answer.data === undefined || answer.data === null) throw this.notCronbeam();
+    return answer.data as Exclude<Data, undefined>;
   }
 }
+
+const unreachable = (settings: CronbeamSettings, cause: unknown) => {
+  const reason = cause instanceof Error && cause.name === 'TimeoutError' ? `no answer within ${settings.timeoutMs} ms` : describeNetworkError(cause);
+  return new CronbeamError('unreachable', `Cannot reach Cronbeam at ${settings.baseUrl} (${reason}). Check CRONBEAM_URL; if it is right, the service may be starting: try again in a few seconds.`);
+};
 
 /** What create and replace send: the monitor fields, optional ones left to the server's defaults. */
 export type MonitorInput = Pick<Monitor, 'name'> & Partial<Pick<Monitor, 'period_seconds' | 'cron_expression' | 'time_zone' | 'grace_seconds' | 'alert_after_misses' | 'channel_ids' | 'tags'>>;
 
 const job = (id: string): CallSubject => ({ kind: 'job', id });
 const monitor = (id: string): CallSubject => ({ kind: 'monitor', id });
-
-/** Ids travel in the path: anything odd is escaped, so an id can never reach another route. */
-function jobPath(jobId: string): string {
-  return `/prog/jobs/${encodeURIComponent(jobId)}`;
-}
-
-function monitorPath(monitorId: string): string {
-  return `/prog/monitors/${encodeURIComponent(monitorId)}`;
-}
 
 function describeNetworkError(error: unknown): string {
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;

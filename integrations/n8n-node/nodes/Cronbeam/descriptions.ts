@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { JOB_LIMITS, JOB_LOGS_LIMITS } from '../shared/rules/jobs/job-limits';
-import { HTTP_METHODS, JOB_STATUSES } from '../shared/rules/jobs/job-types';
+import { JOB_LIMITS, JOB_LOGS_LIMITS } from '../../../../shared/src/jobs/job-limits';
+import { HTTP_METHODS, JOB_STATUSES } from '../../../../shared/src/jobs/job-types';
 import { jobLocator } from '../shared/jobs';
 import { getManyFields } from './list-options';
 

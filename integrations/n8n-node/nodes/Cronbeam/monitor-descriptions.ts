@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { MONITOR_LIMITS, MONITOR_STATUSES } from '../shared/rules/notifications/monitor-types';
+import { MONITOR_LIMITS, MONITOR_STATUSES } from '../../../../shared/src/notifications/monitor-types';
 import { monitorLocator } from '../shared/monitors';
 import { getManyFields } from './list-options';
 

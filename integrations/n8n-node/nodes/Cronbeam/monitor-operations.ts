@@ -1,7 +1,8 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
-import type { Monitor, MonitorEvent } from '../shared/rules/notifications/monitor-types';
+import { progPath } from '../../../sdk/src/core';
+import type { Monitor, MonitorEvent } from '../../../../shared/src/notifications/monitor-types';
 import { cronbeamApiRequest, cronbeamPing } from '../shared/api';
-import { listMonitors, monitorPath, resolveMonitor, resolveMonitorId } from '../shared/monitors';
+import { listMonitors, resolveMonitor, resolveMonitorId } from '../shared/monitors';
 import { limitResults, statusFilter } from './list-options';
 
 /** The body PUT /prog/monitors/{id} takes: it replaces the whole definition. */
@@ -78,24 +79,24 @@ export async function runMonitorOperation(this: IExecuteFunctions, operation: st
     }
     case 'getEvents': {
       const monitorId = await resolveMonitorId.call(this, i);
-      const { events } = await request<{ events: MonitorEvent[] }>('GET', monitorPath(monitorId, '/events'));
+      const { events } = await request<{ events: MonitorEvent[] }>('GET', progPath('/prog/monitors/{monitor_id}/events', { monitor_id: monitorId }));
       return limitResults(this, events, i).map((event) => ({ monitor_id: monitorId, ...event }));
     }
     case 'update': {
       const fields = this.getNodeParameter('updateFields', i, {}) as MonitorFields;
       if (!Object.values(fields).some((value) => value !== undefined)) throw new NodeOperationError(this.getNode(), 'Add at least one field to update', { itemIndex: i });
       const monitor = await resolveMonitor.call(this, i);
-      return await request<IDataObject>('PUT', monitorPath(monitor.monitor_id), applyFields(definitionOf(monitor), fields) as unknown as IDataObject);
+      return await request<IDataObject>('PUT', progPath('/prog/monitors/{monitor_id}', { monitor_id: monitor.monitor_id }), applyFields(definitionOf(monitor), fields) as unknown as IDataObject);
     }
     case 'delete': {
       const monitorId = await resolveMonitorId.call(this, i);
-      const answer = await request<{ message: string }>('DELETE', monitorPath(monitorId));
+      const answer = await request<{ message: string }>('DELETE', progPath('/prog/monitors/{monitor_id}', { monitor_id: monitorId }));
       return { monitor_id: monitorId, deleted: true, message: answer.message };
     }
     case 'pause':
-      return await request<IDataObject>('POST', monitorPath(await resolveMonitorId.call(this, i), '/pause'));
+      return await request<IDataObject>('POST', progPath('/prog/monitors/{monitor_id}/pause', { monitor_id: await resolveMonitorId.call(this, i) }));
     case 'resume':
-      return await request<IDataObject>('POST', monitorPath(await resolveMonitorId.call(this, i), '/resume'));
+      return await request<IDataObject>('POST', progPath('/prog/monitors/{monitor_id}/resume', { monitor_id: await resolveMonitorId.call(this, i) }));
     case 'ping': {
       const monitor = await resolveMonitor.call(this, i);
       const kind = this.getNodeParameter('pingKind', i, 'success') as 'success' | 'start' | 'fail';

@@ -1,7 +1,8 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
-import type { Job, JobDefinition, JobLogEntry, JobLogsResponse } from '../shared/rules/jobs/job-types';
+import { progPath } from '../../../sdk/src/core';
+import type { Job, JobDefinition, JobLogEntry, JobLogsResponse } from '../../../../shared/src/jobs/job-types';
 import { cronbeamApiRequest } from '../shared/api';
-import { jobPath, listJobs, resolveJobId } from '../shared/jobs';
+import { listJobs, resolveJobId } from '../shared/jobs';
 import { limitResults, statusFilter } from './list-options';
 import { runMonitorOperation } from './monitor-operations';
 
@@ -93,7 +94,7 @@ export async function runOperation(this: IExecuteFunctions, resource: string, op
         return await request<IDataObject>('POST', '/prog/jobs', definitionChanges(fields) as IDataObject);
       }
       case 'get':
-        return await request<IDataObject>('GET', jobPath(await resolveJobId.call(this, i)));
+        return await request<IDataObject>('GET', progPath('/prog/jobs/{job_id}', { job_id: await resolveJobId.call(this, i) }));
       case 'getAll': {
         const wanted = statusFilter(this, i);
         const jobs = (await listJobs.call(this, i)).filter((job) => !wanted.length || wanted.includes(job.status));
@@ -104,22 +105,22 @@ export async function runOperation(this: IExecuteFunctions, resource: string, op
         if (!Object.keys(definitionChanges(fields)).length) throw new NodeOperationError(this.getNode(), 'Add at least one field to update', { itemIndex: i });
         const jobId = await resolveJobId.call(this, i);
         // PUT replaces the whole definition: the job goes back as the API answered it, with the changes (its read-only fields are ignored).
-        const current = await request<Job>('GET', jobPath(jobId));
+        const current = await request<Job>('GET', progPath('/prog/jobs/{job_id}', { job_id: jobId }));
         const changes = definitionChanges(fields, current.response_rules);
-        return await request<IDataObject>('PUT', jobPath(jobId), { ...current, ...changes } as IDataObject);
+        return await request<IDataObject>('PUT', progPath('/prog/jobs/{job_id}', { job_id: jobId }), { ...current, ...changes } as IDataObject);
       }
       case 'delete': {
         const jobId = await resolveJobId.call(this, i);
-        const answer = await request<{ message: string }>('DELETE', jobPath(jobId));
+        const answer = await request<{ message: string }>('DELETE', progPath('/prog/jobs/{job_id}', { job_id: jobId }));
         return { job_id: jobId, deleted: true, message: answer.message };
       }
       case 'pause':
-        return await request<IDataObject>('POST', jobPath(await resolveJobId.call(this, i), '/pause'));
+        return await request<IDataObject>('POST', progPath('/prog/jobs/{job_id}/pause', { job_id: await resolveJobId.call(this, i) }));
       case 'resume':
-        return await request<IDataObject>('POST', jobPath(await resolveJobId.call(this, i), '/resume'));
+        return await request<IDataObject>('POST', progPath('/prog/jobs/{job_id}/resume', { job_id: await resolveJobId.call(this, i) }));
       case 'run': {
         const jobId = await resolveJobId.call(this, i);
-        const entry = await request<JobLogEntry>('POST', jobPath(jobId, '/run'));
+        const entry = await request<JobLogEntry>('POST', progPath('/prog/jobs/{job_id}/run', { job_id: jobId }));
         return { job_id: jobId, ...entry };
       }
     }
@@ -128,7 +129,7 @@ export async function runOperation(this: IExecuteFunctions, resource: string, op
   if (resource === 'log' && operation === 'getAll') {
     const jobId = await resolveJobId.call(this, i);
     const wanted = statusFilter(this, i);
-    const { logs } = await request<JobLogsResponse>('GET', jobPath(jobId, '/logs'));
+    const { logs } = await request<JobLogsResponse>('GET', progPath('/prog/jobs/{job_id}/logs', { job_id: jobId }));
     const matching = logs.filter((entry) => !wanted.length || wanted.includes(entry.status));
     return limitResults(this, matching, i).map((entry) => ({ job_id: jobId, ...entry }));
   }

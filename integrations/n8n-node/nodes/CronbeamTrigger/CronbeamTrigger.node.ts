@@ -6,12 +6,13 @@ import {
   type INodeTypeDescription,
   type IPollFunctions,
 } from 'n8n-workflow';
-import type { Job, JobLogEntry, JobLogsResponse } from '../shared/rules/jobs/job-types';
-import type { Monitor, MonitorEvent } from '../shared/rules/notifications/monitor-types';
+import { progPath } from '../../../sdk/src/core';
+import type { Job, JobLogEntry, JobLogsResponse } from '../../../../shared/src/jobs/job-types';
+import type { Monitor, MonitorEvent } from '../../../../shared/src/notifications/monitor-types';
 import { cronbeamApiRequest } from '../shared/api';
-import { getJobOptions, jobPath, listJobs } from '../shared/jobs';
+import { getJobOptions, listJobs } from '../shared/jobs';
 import { newMonitorAlerts, type MonitorAlert, type MonitorAlertMatch, type MonitorWatchState } from '../shared/monitor-alerts';
-import { getMonitorOptions, listMonitors, monitorPath } from '../shared/monitors';
+import { getMonitorOptions, listMonitors } from '../shared/monitors';
 import { newRunEvents, type JobWatchState, type RunEvent, type RunEventMatch } from '../shared/run-events';
 
 /**
@@ -203,7 +204,7 @@ async function pollRuns(this: IPollFunctions, state: TriggerState, manual: boole
       items: await listJobs.call(this),
       chosen: this.getNodeParameter('jobs', []) as string[],
       idOf: (job) => job.job_id,
-      historyOf: async (job) => ((await cronbeamApiRequest.call(this, 'GET', jobPath(job.job_id, '/logs'))) as JobLogsResponse).logs,
+      historyOf: async (job) => ((await cronbeamApiRequest.call(this, 'GET', progPath('/prog/jobs/{job_id}/logs', { job_id: job.job_id }))) as JobLogsResponse).logs,
       fresh: () => ({ seen: [], lastOutcome: null }),
       compare: (previous, logs) => newRunEvents(previous, logs, wanted),
       toItem: runItem,
@@ -225,7 +226,7 @@ async function pollMonitors(this: IPollFunctions, state: TriggerState, manual: b
       items: await listMonitors.call(this),
       chosen: this.getNodeParameter('monitors', []) as string[],
       idOf: (monitor) => monitor.monitor_id,
-      historyOf: async (monitor) => ((await cronbeamApiRequest.call(this, 'GET', monitorPath(monitor.monitor_id, '/events'))) as { events: MonitorEvent[] }).events,
+      historyOf: async (monitor) => ((await cronbeamApiRequest.call(this, 'GET', progPath('/prog/monitors/{monitor_id}/events', { monitor_id: monitor.monitor_id }))) as { events: MonitorEvent[] }).events,
       fresh: () => ({ seen: [], down: null }),
       compare: (previous, events) => newMonitorAlerts(previous, events, wanted),
       toItem: monitorItem,

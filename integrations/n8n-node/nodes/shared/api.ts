@@ -9,6 +9,7 @@ import {
   type IPollFunctions,
   type JsonObject,
 } from 'n8n-workflow';
+import { describeDetail, detailOf, isDetailWithFigures } from '../../../sdk/src/core';
 
 export const CREDENTIAL_TYPE = 'cronbeamApi';
 
@@ -28,39 +29,18 @@ export function normalizeBaseUrl(baseUrl: unknown): string {
     .replace(/(?<!\/)\/+$/, '');
 }
 
-interface ValidationIssue {
-  loc?: unknown[];
-  msg?: string;
-}
-
 /**
  * The API answers every error as `{"detail": ...}`: a sentence, a list of
  * field issues (422: `loc` names the field, `body` first) or an object with an
- * `error` sentence and figures (403 plan limits). Returns the sentence a user
- * should read, naming the field where there is one.
+ * `error` sentence and figures (403 plan limits). Read by the SDK's rules; null
+ * when the body is not the API's (a proxy's error page).
  */
-export function apiErrorMessage(body: unknown): string | null {
-  const detail = body && typeof body === 'object' ? (body as { detail?: unknown }).detail : undefined;
-  if (typeof detail === 'string') return detail;
-  if (Array.isArray(detail)) {
-    const parts = (detail as ValidationIssue[]).map((issue) => {
-      const field = (issue.loc ?? []).filter((part) => part !== 'body').join('.');
-      return field ? `${field}: ${issue.msg ?? 'invalid'}` : (issue.msg ?? 'invalid');
-    });
-    return parts.length ? parts.join('; ') : null;
-  }
-  if (detail && typeof detail === 'object' && typeof (detail as { error?: unknown }).error === 'string') {
-    return (detail as { error: string }).error;
-  }
-  return null;
-}
-
-/** For object details (plan limits): the figures besides the sentence, e.g. "plan: free, job_count: 2, max_jobs: 2". */
-function apiErrorFigures(body: unknown): string | undefined {
-  const detail = body && typeof body === 'object' ? (body as { detail?: unknown }).detail : undefined;
-  if (!detail || typeof detail !== 'object' || Array.isArray(detail)) return undefined;
-  const figures = Object.entries(detail as Record<string, unknown>).filter(([key]) => key !== 'error');
-  return figures.length ? figures.map(([key, value]) => `${key}: ${String(value)}`).join(', ') : undefined;
+function apiError(body: unknown, status: number): { message: string; figures?: string } | null {
+  if (!body || typeof body !== 'object' || !('detail' in body)) return null;
+  const detail = detailOf(body, status);
+  if (!isDetailWithFigures(detail)) return { message: describeDetail(detail) };
+  const figures = Object.entries(detail).filter(([key]) => key !== 'error');
+  return { message: detail.error, figures: figures.length ? figures.map(([key, value]) => `${key}: ${String(value)}`).join(', ') : undefined };
 }
 
 /** Where the credential says Cronbeam answers (its Base URL, without a trailing slash). */
@@ -95,10 +75,11 @@ async function exchange(
   }
 
   if (response.statusCode >= 400) {
+    const refusal = apiError(response.body, response.statusCode);
     throw new NodeApiError(this.getNode(), (response.body ?? {}) as JsonObject, {
-      message: apiErrorMessage(response.body) ?? `Cronbeam answered ${response.statusCode} to ${request.method} ${path}`,
+      message: refusal?.message ?? `Cronbeam answered ${response.statusCode} to ${request.method} ${path}`,
       // Always set: NodeApiError would otherwise repeat a fragment of the body as the description.
-      description: apiErrorFigures(response.body) ?? `${request.method} ${path} answered ${response.statusCode}`,
+      description: refusal?.figures ?? `${request.method} ${path} answered ${response.statusCode}`,
       httpCode: String(response.statusCode),
       itemIndex,
     });

@@ -5,8 +5,8 @@ import {
   type INodeListSearchResult,
   type INodePropertyOptions,
 } from 'n8n-workflow';
-import { JOB_LIMITS } from './rules/jobs/job-limits';
-import type { Job } from './rules/jobs/job-types';
+import { JOB_LIMITS } from '../../../../shared/src/jobs/job-limits';
+import type { Job } from '../../../../shared/src/jobs/job-types';
 import { cronbeamApiRequest, type CronbeamContext } from './api';
 import { accountItemLocator, locatorValue, pickerOptions, searchResults } from './locators';
 
@@ -18,8 +18,6 @@ export const jobLocator = accountItemLocator({
   namePlaceholder: 'e.g. nightly-backup',
   nameHint: `Job names are unique per account: letters, numbers, - and _, at most ${JOB_LIMITS.nameMaxLength} characters`,
 });
-
-export const jobPath = (jobId: string, action = '') => `/prog/jobs/${encodeURIComponent(jobId)}${action}`;
 
 export async function listJobs(this: CronbeamContext, itemIndex?: number): Promise<Job[]> {
   return (await cronbeamApiRequest.call(this, 'GET', '/prog/jobs', { itemIndex })) as Job[];

@@ -1,4 +1,4 @@
-import type { MonitorEvent } from './rules/notifications/monitor-types';
+import type { MonitorEvent } from '../../../../shared/src/notifications/monitor-types';
 
 /** What the trigger can fire on for a heartbeat monitor: it went down, or came back up after being down. */
 export const MONITOR_ALERTS = ['down', 'recovered'] as const;

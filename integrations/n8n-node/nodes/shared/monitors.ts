@@ -5,7 +5,8 @@ import {
   type INodeListSearchResult,
   type INodePropertyOptions,
 } from 'n8n-workflow';
-import { MONITOR_LIMITS, type Monitor } from './rules/notifications/monitor-types';
+import { progPath } from '../../../sdk/src/core';
+import { MONITOR_LIMITS, type Monitor } from '../../../../shared/src/notifications/monitor-types';
 import { cronbeamApiRequest, type CronbeamContext } from './api';
 import { accountItemLocator, locatorValue, pickerOptions, searchResults } from './locators';
 
@@ -17,8 +18,6 @@ export const monitorLocator = accountItemLocator({
   namePlaceholder: 'e.g. nightly backup',
   nameHint: `The monitor's name (ignoring case), at most ${MONITOR_LIMITS.nameMaxLength} characters`,
 });
-
-export const monitorPath = (monitorId: string, action = '') => `/prog/monitors/${encodeURIComponent(monitorId)}${action}`;
 
 export async function listMonitors(this: CronbeamContext, itemIndex?: number): Promise<Monitor[]> {
   return (await cronbeamApiRequest.call(this, 'GET', '/prog/monitors', { itemIndex })) as Monitor[];
@@ -66,5 +65,5 @@ export async function resolveMonitorId(this: IExecuteFunctions, itemIndex: numbe
 /** The monitor the locator names, as the API holds it now. */
 export async function resolveMonitor(this: IExecuteFunctions, itemIndex: number): Promise<Monitor> {
   const located = await locateMonitor.call(this, itemIndex);
-  return typeof located === 'string' ? ((await cronbeamApiRequest.call(this, 'GET', monitorPath(located), { itemIndex })) as Monitor) : located;
+  return typeof located === 'string' ? ((await cronbeamApiRequest.call(this, 'GET', progPath('/prog/monitors/{monitor_id}', { monitor_id: located }), { itemIndex })) as Monitor) : located;
 }

@@ -1,4 +1,4 @@
-import type { JobLogEntry, RunOutcome } from './rules/jobs/job-types';
+import type { JobLogEntry, RunOutcome } from '../../../../shared/src/jobs/job-types';
 
 /** What the trigger can fire on: a failed run, a successful one, or the first success after a failure. */
 export const RUN_EVENTS = ['failed', 'succeeded', 'recovered'] as const;

@@ -1,1 +1,0 @@
-../../../../../../shared/src/jobs/job-types.ts

@@ -1,1 +1,0 @@
-../../../../../../shared/src/notifications/monitor-types.ts
