@@ -320,6 +320,7 @@ describe('cronbeam CLI', () => {
     ok(await runCommand('npm', ['install', '--offline', '--omit=optional', '--no-audit', '--no-fund', join(packDir, tarball)], env, undefined, join(packDir, 'project')));
     const bin = join(packDir, 'project', 'node_modules', '.bin', 'cronbeam');
     expect(ok(await runCommand(bin, ['--version'], {}))).toBe('0.1.0\n');
+    expect(ok(await runCommand(bin, ['--help'], {}))).toMatch(/^Usage: cronbeam /);
     const jobs = JSON.parse(ok(await runCommand(bin, ['jobs', 'list', '--json'], { ...alice.env, CRONBEAM_CONFIG_DIR: join(packDir, 'config') })));
     expect(jobs).toEqual(await unwrap(sdkFor(alice).GET('/prog/jobs')));
   });

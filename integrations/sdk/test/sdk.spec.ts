@@ -165,6 +165,9 @@ describe('@cronbeam/sdk', () => {
         unwrap(client.GET('/prog/jobs')).then((jobs) => console.log(JSON.stringify(jobs.map((job) => job.name))));`;
       const { stdout } = await run(process.execPath, ['-e', script, cronbeam.baseUrl, alice.apiKey, alice.account.userId], { cwd: project });
       expect(JSON.parse(stdout)).toEqual([]);
+      // The transport-free core is its own entry (the n8n node's part of the SDK).
+      const core = `const { progPath } = require('@cronbeam/sdk/core'); console.log(progPath('/prog/jobs/{job_id}/logs', { job_id: 'a/b' }));`;
+      expect((await run(process.execPath, ['-e', core], { cwd: project })).stdout.trim()).toBe('/prog/jobs/a%2Fb/logs');
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
