@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -51,9 +51,11 @@ describe('@cronbeam/sdk', () => {
     await target?.close();
   });
 
-  it('its generated types are those of the /prog document the server serves now', () => {
-    // A child process: openapi-typescript loads ES modules that jest's module system cannot.
-    expect(() => execFileSync('npm', ['run', 'generate', '--', '--check'], { cwd: packageDir, stdio: 'pipe' })).not.toThrow();
+  it('its generated types are those of the /prog document the server serves now', async () => {
+    // A child process: openapi-typescript loads ES modules that jest's module system cannot. Run without
+    // blocking: the server lives in this process, and a blocked event loop lets its keep-alive sockets
+    // time out under the client's next request (ECONNRESET in the test after this one).
+    await expect(promisify(execFile)('npm', ['run', 'generate', '--', '--check'], { cwd: packageDir })).resolves.toBeDefined();
   });
 
   it('creates, reads, replaces with its own representation, runs, lists and deletes a job', async () => {
