@@ -126,6 +126,7 @@ describe('status pages and badges', () => {
     expect(html.status).toBe(200);
     expect(html.headers.get('content-type')).toMatch(/^text\/html/);
     expect(html.headers.get('cache-control')).toBe('public, max-age=30');
+    expect(html.headers.get('content-encoding')).toBe('gzip');
     expect(html.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(html.text).not.toContain('<script');
     expect(html.text).toContain('<h1>Acme services</h1>');
