@@ -112,9 +112,9 @@ describe('status pages and badges', () => {
       title: 'Acme services',
       custom_domain: null,
       items: [
-        { job_id: secretJob.job_id, monitor_id: null, label: null },
-        { job_id: historyJob.job_id, monitor_id: null, label: 'Data sync' },
-        { job_id: null, monitor_id: monitor.monitor_id, label: null },
+        { job_id: secretJob.job_id, monitor_id: null, tag: null, label: null },
+        { job_id: historyJob.job_id, monitor_id: null, tag: null, label: 'Data sync' },
+        { job_id: null, monitor_id: monitor.monitor_id, tag: null, label: null },
       ],
       url: `${server.config.publicUrl}/status/acme-status`,
       feed_url: `${server.config.publicUrl}/status/acme-status/feed.atom`,
@@ -316,7 +316,7 @@ describe('status pages and badges', () => {
     const auth = { token: key };
     const created = await server.http.post('/prog/status-pages', { slug: 'prog-page', title: 'From the API', items: [{ job_id: historyJob.job_id }] }, auth);
     expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ slug: 'prog-page', items: [{ job_id: historyJob.job_id, monitor_id: null, label: null }] });
+    expect(created.body).toMatchObject({ slug: 'prog-page', items: [{ job_id: historyJob.job_id, monitor_id: null, tag: null, label: null }] });
     expect((await server.http.get('/prog/status-pages', auth)).body.map((p: StatusPage) => p.slug)).toContain('prog-page');
     expect((await server.http.get(`/prog/status-pages/${created.body.page_id}`, auth)).body.title).toBe('From the API');
     const taken = await server.http.post('/prog/status-pages', { slug: 'acme-status', title: 'x' }, auth);
@@ -351,6 +351,38 @@ describe('status pages and badges', () => {
     const refused = answers.filter((a) => a.status !== 200);
     expect(refused.map((a) => [a.status, a.body.detail])).toEqual(Array(5).fill([403, 'An account has at most 20 status pages']));
     expect((await server.http.get('/api/status-pages', as(carol))).body).toHaveLength(20);
+  });
+
+  it("shows every job and monitor of a tag, the owner's only, and follows the tag as items change", async () => {
+    const tagged = (await server.http.post('/api/jobs', jobDefinition({ name: 'tagged-job', tags: ['Billing'] }), as(alice))).body;
+    const taggedMonitor = (await server.http.post('/api/monitors', { name: 'tagged-box', period_seconds: 3600, tags: ['billing'] }, as(alice))).body;
+    await server.http.post('/api/jobs', jobDefinition({ name: 'untagged-job' }), as(alice));
+    const bobs = (await server.http.post('/api/jobs', jobDefinition({ name: 'bobs-billing', tags: ['billing'] }), as(bob))).body;
+    expect(bobs.job_id).toBeDefined();
+    const created = await server.http.post('/api/status-pages', { slug: 'by-tag', title: 'Billing', items: [{ job_id: tagged.job_id, label: 'First' }, { tag: 'BILLING' }] }, as(alice));
+    expect(created.status).toBe(200);
+    expect(created.body.items).toEqual([
+      { job_id: tagged.job_id, monitor_id: null, tag: null, label: 'First' },
+      { job_id: null, monitor_id: null, tag: 'billing', label: null },
+    ]);
+    let html = (await server.http.get('/status/by-tag')).text;
+    // The job named on its own keeps its place and label; the tag adds the monitor, not the job twice.
+    expect(html.match(/class="name">[^<]+/g)).toEqual(['class="name">First', 'class="name">tagged-box']);
+    expect(html).not.toContain('untagged-job');
+    expect(html).not.toContain('bobs-billing');
+
+    const later = (await server.http.post('/api/jobs', jobDefinition({ name: 'later-billing', tags: ['billing'] }), as(alice))).body;
+    await server.http.put(`/api/status-pages/${created.body.page_id}`, { slug: 'by-tag', title: 'Billing', items: [{ tag: 'billing' }] }, as(alice));
+    html = (await server.http.get('/status/by-tag')).text;
+    expect(html.match(/class="name">[^<]+/g)?.sort()).toEqual(['class="name">later-billing', 'class="name">tagged-box', 'class="name">tagged-job']);
+    const twice = await server.http.post('/api/status-pages', { slug: 'tag-twice', title: 't', items: [{ tag: 'billing' }, { tag: 'Billing' }] }, as(alice));
+    expect(twice.status).toBe(422);
+    expect(twice.body.detail[0].loc).toEqual(['body', 'items', 1, 'tag']);
+    const bad = await server.http.post('/api/status-pages', { slug: 'tag-bad', title: 't', items: [{ tag: 'no spaces' }] }, as(alice));
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0].loc).toEqual(['body', 'items', 0, 'tag']);
+    for (const id of [tagged.job_id, later.job_id]) await server.http.delete(`/api/jobs/${id}`, as(alice));
+    await server.http.delete(`/api/monitors/${taggedMonitor.monitor_id}`, as(alice));
   });
 
   it('drops a deleted page at once', async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tagSchema } from '../tags/tags';
 
 /** Limits of public status pages and badges. */
 export const STATUS_PAGE_LIMITS = {
@@ -21,8 +22,9 @@ export const STATUS_PAGE_MESSAGES = {
   customDomain: 'custom_domain must be a host name such as status.example.com (no scheme, port or path), or null',
   customDomainTaken: 'This custom domain is used by another status page',
   customDomainOurs: "custom_domain cannot be one of this service's own hosts",
-  items: `items must be a list of at most ${STATUS_PAGE_LIMITS.itemsPerPage} entries, each with either job_id or monitor_id`,
-  item: 'Each item names either job_id or monitor_id, not both',
+  items: `items must be a list of at most ${STATUS_PAGE_LIMITS.itemsPerPage} entries, each with one of job_id, monitor_id or tag`,
+  item: 'Each item names one of job_id, monitor_id or tag',
+  noteItem: 'A note names either job_id or monitor_id',
   label: `label must be 1 to ${STATUS_PAGE_LIMITS.labelMaxLength} characters, or null for the job's or monitor's name`,
   duplicateItem: 'This job or monitor is already on the page',
   unknownJob: 'job_id names a job that is not yours',
@@ -64,9 +66,11 @@ const idField = (message: string) => z.string({ error: message }).min(1, message
 const itemSchema = strictObject({
   job_id: idField(STATUS_PAGE_MESSAGES.item).optional(),
   monitor_id: idField(STATUS_PAGE_MESSAGES.item).optional(),
+  /** Every job and monitor of the owner carrying this tag, now and later. */
+  tag: tagSchema.optional(),
   label: z.string({ error: STATUS_PAGE_MESSAGES.label }).trim().min(1, STATUS_PAGE_MESSAGES.label).max(STATUS_PAGE_LIMITS.labelMaxLength, STATUS_PAGE_MESSAGES.label).nullable().default(null),
 }).superRefine((item, ctx) => {
-  if ((item.job_id === undefined) === (item.monitor_id === undefined)) ctx.addIssue({ code: 'custom', message: STATUS_PAGE_MESSAGES.item, path: ['job_id'] });
+  if ([item.job_id, item.monitor_id, item.tag].filter((v) => v !== undefined).length !== 1) ctx.addIssue({ code: 'custom', message: STATUS_PAGE_MESSAGES.item, path: ['job_id'] });
 });
 
 /** A status page definition, for create and for update (PUT replaces it whole). */
@@ -96,7 +100,7 @@ export const incidentNoteSchema = strictObject({
   started_at: z.iso.datetime({ offset: true, error: STATUS_PAGE_MESSAGES.startedAt }),
   note: z.string({ error: STATUS_PAGE_MESSAGES.note }).trim().max(STATUS_PAGE_LIMITS.noteMaxLength, STATUS_PAGE_MESSAGES.note),
 }).superRefine((n, ctx) => {
-  if ((n.job_id === undefined) === (n.monitor_id === undefined)) ctx.addIssue({ code: 'custom', message: STATUS_PAGE_MESSAGES.item, path: ['job_id'] });
+  if ((n.job_id === undefined) === (n.monitor_id === undefined)) ctx.addIssue({ code: 'custom', message: STATUS_PAGE_MESSAGES.noteItem, path: ['job_id'] });
 });
 export type IncidentNoteDefinition = z.infer<typeof incidentNoteSchema>;
 
@@ -114,6 +118,8 @@ export type BadgeDefinition = z.infer<typeof badgeSchema>;
 export interface StatusPageItem {
   job_id: string | null;
   monitor_id: string | null;
+  /** Every job and monitor carrying the tag (each under its own name). */
+  tag: string | null;
   label: string | null;
 }
 

@@ -6,7 +6,7 @@ export interface StatusPageInput {
   slug: string;
   title: string;
   custom_domain: string | null;
-  items: Array<{ job_id: string; label: string | null } | { monitor_id: string; label: string | null }>;
+  items: Array<{ job_id: string; label: string | null } | { monitor_id: string; label: string | null } | { tag: string; label: null }>;
 }
 
 /** A note on one incident of an item of the page; empty removes it. */

@@ -16,7 +16,7 @@ const page: StatusPage = {
   slug: 'acme',
   title: 'Acme services',
   custom_domain: null,
-  items: [{ job_id: null, monitor_id: 'm1', label: null }],
+  items: [{ job_id: null, monitor_id: 'm1', tag: null, label: null }],
   url: 'http://localhost/status/acme',
   feed_url: 'http://localhost/status/acme/feed.atom',
   created_at: '2026-11-23T00:00:00.000Z',
@@ -36,6 +36,9 @@ describe('status page form', () => {
     await userEvent.click(screen.getByRole('checkbox', { name: /backup-box/ }));
     await userEvent.click(screen.getByRole('checkbox', { name: /billing-export/ }));
     await userEvent.type(screen.getByLabelText('Public name of billing-export'), 'Billing');
+    await userEvent.type(screen.getByLabelText('Tag to show'), 'Prod');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Tag' }));
+    expect(screen.getByRole('checkbox', { name: 'Everything tagged prod' })).toBeChecked();
     await userEvent.click(screen.getByRole('button', { name: 'Publish Status Page' }));
     await waitFor(() => expect(onSaved).toHaveBeenCalledWith(page));
     expect(calls[0]!.body).toEqual({
@@ -45,6 +48,7 @@ describe('status page form', () => {
       items: [
         { monitor_id: 'm1', label: null },
         { job_id: 'j1', label: 'Billing' },
+        { tag: 'prod', label: null },
       ],
     });
   });

@@ -20,6 +20,7 @@ interface StatusPageFormProps {
 /** The key of a job or monitor in the form's choice: one list holds both. */
 const jobKey = (id: string) => `job:${id}`;
 const monitorKey = (id: string) => `monitor:${id}`;
+const tagKey = (tag: string) => `tag:${tag}`;
 
 /**
  * Publishes or edits a status page: its address (slug and, optionally, a
@@ -29,12 +30,14 @@ const monitorKey = (id: string) => `monitor:${id}`;
  */
 export function StatusPageForm({ page, jobs, monitors, onSaved, onCancel }: StatusPageFormProps) {
   const ids = useId();
-  const initial = new Map((page?.items ?? []).map((i) => [i.job_id ? jobKey(i.job_id) : monitorKey(i.monitor_id!), i.label ?? '']));
+  const initial = new Map((page?.items ?? []).map((i) => [i.job_id ? jobKey(i.job_id) : i.monitor_id ? monitorKey(i.monitor_id) : tagKey(i.tag!), i.label ?? '']));
   const [slug, setSlug] = useState(page?.slug ?? '');
   const [title, setTitle] = useState(page?.title ?? '');
   const [domain, setDomain] = useState(page?.custom_domain ?? '');
   // Insertion order is the order on the page: the items kept first, then those ticked.
   const [chosen, setChosen] = useState<Map<string, string>>(initial);
+  const [newTag, setNewTag] = useState('');
+  const tags = [...chosen.keys()].filter((k) => k.startsWith('tag:')).map((k) => k.slice('tag:'.length));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
 
@@ -49,8 +52,10 @@ export function StatusPageForm({ page, jobs, monitors, onSaved, onCancel }: Stat
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const items = [...chosen].map(([key, label]) => {
-      const [kind, id] = key.split(':') as ['job' | 'monitor', string];
+      const kind = key.slice(0, key.indexOf(':'));
+      const id = key.slice(key.indexOf(':') + 1);
       const shown = label.trim() === '' ? null : label.trim();
+      if (kind === 'tag') return { tag: id, label: null };
       return kind === 'job' ? { job_id: id, label: shown } : { monitor_id: id, label: shown };
     });
     const input: StatusPageInput = { slug: slug.trim(), title: title.trim(), custom_domain: domain.trim() === '' ? null : domain.trim(), items };
@@ -134,6 +139,33 @@ export function StatusPageForm({ page, jobs, monitors, onSaved, onCancel }: Stat
             {monitors.map((monitor) => choice(monitorKey(monitor.monitor_id), monitor.name, 'monitor'))}
           </ul>
         )}
+        <ul className="status-item-choices">
+          {tags.map((tag) => (
+            <li key={tagKey(tag)} className="status-item-choice">
+              <label className="checkbox-row">
+                <input type="checkbox" checked onChange={() => toggle(tagKey(tag), false)} />
+                Everything tagged {tag}
+              </label>
+            </li>
+          ))}
+        </ul>
+        <div className="status-item-choice">
+          <label htmlFor={`${ids}-tag`} className="visually-hidden">
+            Tag to show
+          </label>
+          <input id={`${ids}-tag`} value={newTag} onChange={(e) => setNewTag(e.target.value)} placeholder="a tag, e.g. billing" />
+          <button
+            type="button"
+            className="button button-secondary button-small"
+            disabled={!newTag.trim()}
+            onClick={() => {
+              toggle(tagKey(newTag.trim().toLowerCase()), true);
+              setNewTag('');
+            }}
+          >
+            Add Tag
+          </button>
+        </div>
         {fieldError('items')}
       </fieldset>
       {fieldError('form')}

@@ -16,8 +16,9 @@ export const STATUS_PAGE_EXAMPLE: StatusPage = {
   title: 'Acme services',
   custom_domain: 'status.acme.com',
   items: [
-    { job_id: '5b0f7a2e-9c1d-4e8a-b3f6-2d4c6e8a0b1c', monitor_id: null, label: 'Nightly export' },
-    { job_id: null, monitor_id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', label: null },
+    { job_id: '5b0f7a2e-9c1d-4e8a-b3f6-2d4c6e8a0b1c', monitor_id: null, tag: null, label: 'Nightly export' },
+    { job_id: null, monitor_id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', tag: null, label: null },
+    { job_id: null, monitor_id: null, tag: 'billing', label: null },
   ],
   url: 'https://cronbeam.com/status/acme',
   feed_url: 'https://cronbeam.com/status/acme/feed.atom',
@@ -55,8 +56,13 @@ const PAGE_PROPERTIES: Record<keyof StatusPage, object> = {
     description: 'The jobs and monitors shown, in order.',
     items: {
       type: 'object',
-      properties: { job_id: nullableUuid, monitor_id: nullableUuid, label: { type: 'string', nullable: true, description: "The public name; null: the job's or monitor's name." } },
-      required: ['job_id', 'monitor_id', 'label'],
+      properties: {
+        job_id: nullableUuid,
+        monitor_id: nullableUuid,
+        tag: { type: 'string', nullable: true, description: 'Every job and monitor of yours carrying this tag, each under its own name.' },
+        label: { type: 'string', nullable: true, description: "The public name; null: the job's or monitor's name." },
+      },
+      required: ['job_id', 'monitor_id', 'tag', 'label'],
     },
   },
   url: { type: 'string', format: 'uri' },
@@ -123,5 +129,5 @@ export const STATUS_PAGE_DEFINITION_EXAMPLE = {
   slug: 'acme',
   title: 'Acme services',
   custom_domain: 'status.acme.com',
-  items: [{ job_id: '5b0f7a2e-9c1d-4e8a-b3f6-2d4c6e8a0b1c', label: 'Nightly export' }, { monitor_id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' }],
+  items: [{ job_id: '5b0f7a2e-9c1d-4e8a-b3f6-2d4c6e8a0b1c', label: 'Nightly export' }, { monitor_id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' }, { tag: 'billing' }],
 };

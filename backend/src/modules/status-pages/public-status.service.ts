@@ -86,7 +86,7 @@ export class PublicStatusService {
           slug: row.slug,
           title: row.title,
           snapshot: await this.history.snapshot(row.user_id, row.items, PUBLIC_INCIDENTS),
-          notes: await this.owners.notes(row.user_id, row.items),
+          notes: await this.owners.notes(row.user_id, await this.history.expand(row.user_id, row.items)),
         }
       : null;
     this.pageCache.set(slug, page);
@@ -147,7 +147,7 @@ export class PublicStatusService {
       const mean = uptimes.length ? Math.floor((uptimes.reduce((a, b) => a + b, 0) / uptimes.length) * 100) / 100 : null;
       return badgeSvg(row.title, overallState(items.map((i) => i.state)), mean);
     }
-    const { items } = await this.history.snapshot(badge.user_id, [{ job_id: badge.job_id, monitor_id: badge.monitor_id, label: null }], 0);
+    const { items } = await this.history.snapshot(badge.user_id, [{ job_id: badge.job_id, monitor_id: badge.monitor_id, tag: null, label: null }], 0);
     const item = items[0];
     return item ? badgeSvg(item.name, item.state, item.uptime) : null;
   }

@@ -67,7 +67,33 @@ export class StatusHistoryService {
     return new Date((epochDay(now) - STATUS_PAGE_LIMITS.historyDays + 1) * 86_400_000);
   }
 
-  async snapshot(userId: string, items: StatusPageItemRow[], incidentLimit: number, now = new Date()): Promise<HistorySnapshot> {
+  /**
+   * The items with each tag replaced by the owner's jobs and monitors that
+   * carry it (each under its own name), at the tag's place, leaving out any
+   * already on the page.
+   */
+  async expand(userId: string, items: StatusPageItemRow[]): Promise<StatusPageItemRow[]> {
+    if (!items.some((i) => i.tag)) return items;
+    const named = new Set(items.flatMap((i) => [i.job_id, i.monitor_id]).filter(Boolean));
+    const expanded: StatusPageItemRow[] = [];
+    for (const item of items) {
+      if (!item.tag) {
+        expanded.push(item);
+        continue;
+      }
+      const [jobs, monitors] = await Promise.all([this.jobs.list(userId, item.tag), this.monitors.list(userId, item.tag)]);
+      for (const id of [...jobs.map((j) => `j${j.job_id}`), ...monitors.map((m) => `m${m.monitor_id}`)]) {
+        const subject = id.slice(1);
+        if (named.has(subject)) continue;
+        named.add(subject);
+        expanded.push({ job_id: id[0] === 'j' ? subject : null, monitor_id: id[0] === 'm' ? subject : null, tag: null, label: null });
+      }
+    }
+    return expanded;
+  }
+
+  async snapshot(userId: string, pageItems: StatusPageItemRow[], incidentLimit: number, now = new Date()): Promise<HistorySnapshot> {
+    const items = await this.expand(userId, pageItems);
     const since = StatusHistoryService.since(now);
     const jobIds = items.flatMap((i) => (i.job_id ? [i.job_id] : []));
     const monitorIds = items.flatMap((i) => (i.monitor_id ? [i.monitor_id] : []));

@@ -7,6 +7,7 @@ import { pipelinedTransaction } from '../../common/database/transaction';
 export interface StatusPageItemRow {
   job_id: string | null;
   monitor_id: string | null;
+  tag: string | null;
   label: string | null;
 }
 
@@ -47,13 +48,13 @@ export interface StatusBadgeRow {
 
 /** A page with its items in order, as one row. */
 const PAGE = `SELECT p.id, p.user_id, p.slug, p.title, p.custom_domain, p.created_at, p.updated_at,
-  coalesce((SELECT json_agg(json_build_object('job_id', i.job_id, 'monitor_id', i.monitor_id, 'label', i.label) ORDER BY i.position)
+  coalesce((SELECT json_agg(json_build_object('job_id', i.job_id, 'monitor_id', i.monitor_id, 'tag', i.tag, 'label', i.label) ORDER BY i.position)
               FROM status_page_items i WHERE i.page_id = p.id), '[]'::json) AS items
   FROM status_pages p`;
 
 /** Inserts the items of JSON list $ITEMS for the page(s) of the FROM clause that follows. */
-const insertItems = (items: string) => `INSERT INTO status_page_items (page_id, position, job_id, monitor_id, label)
-  SELECT p.id, i.n - 1, (i.item->>'job_id')::uuid, (i.item->>'monitor_id')::uuid, i.item->>'label'
+const insertItems = (items: string) => `INSERT INTO status_page_items (page_id, position, job_id, monitor_id, tag, label)
+  SELECT p.id, i.n - 1, (i.item->>'job_id')::uuid, (i.item->>'monitor_id')::uuid, i.item->>'tag', i.item->>'label'
     FROM jsonb_array_elements(${items}::jsonb) WITH ORDINALITY AS i(item, n)`;
 
 /**

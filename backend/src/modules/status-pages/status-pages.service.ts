@@ -94,7 +94,7 @@ export class StatusPagesService {
   async incidents(userId: string, pageId: string): Promise<StatusIncident[]> {
     const page = await this.find(userId, pageId);
     const snapshot = await this.history.snapshot(userId, page.items, OWNER_INCIDENTS);
-    const notes = await this.notes(userId, page.items);
+    const notes = await this.notes(userId, await this.history.expand(userId, page.items));
     return snapshot.incidents.map((i) => ({
       job_id: i.kind === 'job' ? i.subjectId : null,
       monitor_id: i.kind === 'monitor' ? i.subjectId : null,
@@ -120,7 +120,7 @@ export class StatusPagesService {
     const page = await this.find(userId, pageId);
     const subjectId = (body.job_id ?? body.monitor_id)!;
     const field = body.job_id !== undefined ? 'job_id' : 'monitor_id';
-    const onPage = page.items.some((i) => (field === 'job_id' ? i.job_id : i.monitor_id) === subjectId);
+    const onPage = (await this.history.expand(userId, page.items)).some((i) => (field === 'job_id' ? i.job_id : i.monitor_id) === subjectId);
     if (!onPage) throw ApiError.invalidField(['body', field], STATUS_PAGE_MESSAGES.notOnPage);
     const startedAt = new Date(body.started_at);
     const incident = (await this.incidents(userId, page.id)).find((i) => (i.job_id ?? i.monitor_id) === subjectId && Date.parse(i.started_at) === startedAt.getTime());
@@ -128,7 +128,7 @@ export class StatusPagesService {
     if (body.note === '') await this.pages.deleteNote(userId, subjectId, startedAt);
     else await this.pages.saveNote(userId, { jobId: body.job_id ?? null, monitorId: body.monitor_id ?? null }, startedAt, body.note);
     // Every page showing the item shows the note: they all drop what they cached.
-    for (const other of await this.pages.listOwned(userId)) if (other.items.some((i) => (i.job_id ?? i.monitor_id) === subjectId)) this.changed({ pageId: other.id });
+    for (const other of await this.pages.listOwned(userId)) if (other.items.some((i) => i.tag || (i.job_id ?? i.monitor_id) === subjectId)) this.changed({ pageId: other.id });
     return { ...incident, note: body.note === '' ? null : body.note };
   }
 
@@ -182,8 +182,9 @@ export class StatusPagesService {
     if (definition.custom_domain && this.isOwnHost(definition.custom_domain)) throw ApiError.invalidField(['body', 'custom_domain'], STATUS_PAGE_MESSAGES.customDomainOurs);
     const seen = new Set<string>();
     definition.items.forEach((item, index) => {
-      const id = (item.job_id ?? item.monitor_id)!;
-      if (seen.has(id)) throw ApiError.invalidField(['body', 'items', index, item.job_id !== undefined ? 'job_id' : 'monitor_id'], STATUS_PAGE_MESSAGES.duplicateItem);
+      const id = item.job_id ?? item.monitor_id ?? `tag:${item.tag!}`;
+      const field = item.job_id !== undefined ? 'job_id' : item.monitor_id !== undefined ? 'monitor_id' : 'tag';
+      if (seen.has(id)) throw ApiError.invalidField(['body', 'items', index, field], STATUS_PAGE_MESSAGES.duplicateItem);
       seen.add(id);
     });
     const jobIds = definition.items.flatMap((i) => (i.job_id !== undefined ? [i.job_id] : []));
@@ -198,7 +199,7 @@ export class StatusPagesService {
       slug: definition.slug,
       title: definition.title,
       customDomain: definition.custom_domain,
-      items: definition.items.map((i) => ({ job_id: i.job_id ?? null, monitor_id: i.monitor_id ?? null, label: i.label })),
+      items: definition.items.map((i) => ({ job_id: i.job_id ?? null, monitor_id: i.monitor_id ?? null, tag: i.tag ?? null, label: i.label })),
     };
   }
 
@@ -228,7 +229,7 @@ export class StatusPagesService {
       slug: row.slug,
       title: row.title,
       custom_domain: row.custom_domain,
-      items: row.items.map((i) => ({ job_id: i.job_id, monitor_id: i.monitor_id, label: i.label })),
+      items: row.items.map((i) => ({ job_id: i.job_id, monitor_id: i.monitor_id, tag: i.tag, label: i.label })),
       url,
       feed_url: `${url}/feed.atom`,
       created_at: new Date(row.created_at).toISOString(),

@@ -1095,6 +1095,8 @@ export interface components {
                 job_id: string | null;
                 /** Format: uuid */
                 monitor_id: string | null;
+                /** @description Every job and monitor of yours carrying this tag, each under its own name. */
+                tag: string | null;
                 /** @description The public name; null: the job's or monitor's name. */
                 label: string | null;
             }[];
@@ -3718,11 +3720,19 @@ export interface operations {
                      *           {
                      *             "job_id": "5b0f7a2e-9c1d-4e8a-b3f6-2d4c6e8a0b1c",
                      *             "monitor_id": null,
+                     *             "tag": null,
                      *             "label": "Nightly export"
                      *           },
                      *           {
                      *             "job_id": null,
                      *             "monitor_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *             "tag": null,
+                     *             "label": null
+                     *           },
+                     *           {
+                     *             "job_id": null,
+                     *             "monitor_id": null,
+                     *             "tag": "billing",
                      *             "label": null
                      *           }
                      *         ],
@@ -3785,10 +3795,10 @@ export interface operations {
                     title: string;
                     /** @default null */
                     custom_domain?: string | null;
-                    /** @default [] */
                     items?: {
                         job_id?: string;
                         monitor_id?: string;
+                        tag?: string;
                         /** @default null */
                         label?: string | null;
                     }[];
@@ -3812,11 +3822,19 @@ export interface operations {
                      *         {
                      *           "job_id": "5b0f7a2e-9c1d-4e8a-b3f6-2d4c6e8a0b1c",
                      *           "monitor_id": null,
+                     *           "tag": null,
                      *           "label": "Nightly export"
                      *         },
                      *         {
                      *           "job_id": null,
                      *           "monitor_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *           "tag": null,
+                     *           "label": null
+                     *         },
+                     *         {
+                     *           "job_id": null,
+                     *           "monitor_id": null,
+                     *           "tag": "billing",
                      *           "label": null
                      *         }
                      *       ],
@@ -3937,11 +3955,19 @@ export interface operations {
                      *         {
                      *           "job_id": "5b0f7a2e-9c1d-4e8a-b3f6-2d4c6e8a0b1c",
                      *           "monitor_id": null,
+                     *           "tag": null,
                      *           "label": "Nightly export"
                      *         },
                      *         {
                      *           "job_id": null,
                      *           "monitor_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *           "tag": null,
+                     *           "label": null
+                     *         },
+                     *         {
+                     *           "job_id": null,
+                     *           "monitor_id": null,
+                     *           "tag": "billing",
                      *           "label": null
                      *         }
                      *       ],
@@ -4020,10 +4046,10 @@ export interface operations {
                     title: string;
                     /** @default null */
                     custom_domain?: string | null;
-                    /** @default [] */
                     items?: {
                         job_id?: string;
                         monitor_id?: string;
+                        tag?: string;
                         /** @default null */
                         label?: string | null;
                     }[];
@@ -4047,11 +4073,19 @@ export interface operations {
                      *         {
                      *           "job_id": "5b0f7a2e-9c1d-4e8a-b3f6-2d4c6e8a0b1c",
                      *           "monitor_id": null,
+                     *           "tag": null,
                      *           "label": "Nightly export"
                      *         },
                      *         {
                      *           "job_id": null,
                      *           "monitor_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *           "tag": null,
+                     *           "label": null
+                     *         },
+                     *         {
+                     *           "job_id": null,
+                     *           "monitor_id": null,
+                     *           "tag": "billing",
                      *           "label": null
                      *         }
                      *       ],
