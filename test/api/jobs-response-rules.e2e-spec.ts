@@ -101,7 +101,7 @@ describe('response rules, job timeout and auto-pause', () => {
 
   it('names the server’s maximum when the timeout exceeds it', async () => {
     const res = await server.http.post('/api/jobs', jobDefinition({ timeout_seconds: 11 }), as());
-    expect(res.body.detail[0].msg).toBe('timeout_seconds must be a whole number from 1 to 10');
+    expect(res.body.detail[0].msg).toBe('timeout_seconds: this server allows requests of at most 10 seconds (the pro plan would allow 1800); 11 asked');
   });
 
   it('pauses a job after its N-th failed run in a row, says so by email, and a success resets the count', async () => {

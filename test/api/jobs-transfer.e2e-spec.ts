@@ -1,6 +1,7 @@
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { jobDefinition, setPlan, TEST_ADMIN_TOKEN } from './jobs-fixtures';
+import { DEFAULT_RETRY_POLICY } from '@shared/jobs/retry-policy';
 
 jest.setTimeout(60_000);
 
@@ -81,6 +82,8 @@ describe('clone, export and import of jobs', () => {
       alert_after_failures: 1,
       delivery: 'at_least_once',
       tags: [],
+      retry: DEFAULT_RETRY_POLICY,
+      identity_token: null,
       notify_on_failure: true,
     });
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { FORBIDDEN_HEADERS } from '@shared/jobs/job-rules';
-import { DELIVERIES, HTTP_METHODS, type JobDefinition, type ResponseRules } from '@shared/jobs/job-types';
+import { DELIVERIES, HTTP_METHODS, RETRY_OUTCOMES, type JobDefinition, type ResponseRules, type RetryPolicy } from '@shared/jobs/job-types';
 
 /**
  * Valid job definitions in every shape a client may send: optional fields
@@ -49,6 +49,26 @@ const responseRules = fc
   )
   .map(({ json, ...rules }) => (json ? { ...rules, ...json } : json === null ? { ...rules, json_path: null } : rules));
 
+/**
+ * A retry policy with each field left out or given: outcomes and 4xx statuses
+ * in any order and repeated (the API keeps them sorted, once), the maximum
+ * wait never below the initial one.
+ */
+const retryPolicy: fc.Arbitrary<Partial<RetryPolicy>> = fc
+  .record(
+    {
+      attempts: fc.integer({ min: 0, max: 10 }),
+      initial_backoff_seconds: fc.oneof(fc.constant(null), fc.integer({ min: 1, max: 3600 })),
+      extra_backoff_seconds: fc.integer({ min: 0, max: 80_000 }),
+      retry_on: fc.array(fc.constantFrom(...RETRY_OUTCOMES), { maxLength: 6 }),
+      retry_on_status: fc.array(fc.integer({ min: 400, max: 499 }), { maxLength: 6 }),
+    },
+    { requiredKeys: [] },
+  )
+  .map(({ extra_backoff_seconds, ...policy }) =>
+    extra_backoff_seconds === undefined ? policy : { ...policy, max_backoff_seconds: (policy.initial_backoff_seconds ?? 1) + extra_backoff_seconds },
+  );
+
 /** A definition as a client may send it: the method in any case, the body text or a JSON object. */
 export type SentDefinition = Omit<JobDefinition, 'name' | 'method' | 'body'> & { method?: string; body?: string | Record<string, unknown> };
 
@@ -66,6 +86,7 @@ export const jobDefinitionWithoutName: fc.Arbitrary<SentDefinition> = fc.record(
     auto_pause_after: fc.oneof(fc.constant(null), fc.integer({ min: 1, max: 1000 })),
     delivery: fc.constantFrom(...DELIVERIES),
     tags,
+    retry: retryPolicy,
     notify_on_failure: fc.boolean(),
   },
   { requiredKeys: ['url', 'cron_expression'] },

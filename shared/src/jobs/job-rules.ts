@@ -4,12 +4,14 @@ import { DEFAULT_TIME_ZONE, TIME_ZONE_MESSAGE, isTimeZone } from '../cron/time-z
 import { tagsSchema } from '../tags/tags';
 import { JOB_LIMITS, JOB_LOGS_LIMITS } from './job-limits';
 import { RESPONSE_RULE_LIMITS, RESPONSE_RULE_MESSAGES, responseRulesSchema, type ResponseRules } from './response-rules';
-import { DEFAULT_DELIVERY, DELIVERIES, HTTP_METHODS, JOB_STATUSES, type JobDefinition, type JobReadOnlyField } from './job-types';
+import { retryPolicySchema, type RetryPolicy } from './retry-policy';
+import { identityTokenSchema } from './request-signing';
+import { DEFAULT_DELIVERY, DELIVERIES, HTTP_METHODS, JOB_STATUSES, type IdentityToken, type JobDefinition, type JobReadOnlyField } from './job-types';
 
 export { JOB_LIMITS, JOB_LOGS_LIMITS };
 
-/** The longest per-job timeout any server accepts; a server's own EXECUTION_TIMEOUT_MS may be lower. */
-export const JOB_TIMEOUT_CAP_SECONDS = 600;
+/** The longest per-job timeout any server accepts (the biggest plan's); the plan and the server's EXECUTION_TIMEOUT_MS may allow less. */
+export const JOB_TIMEOUT_CAP_SECONDS = 7_200;
 const AUTO_PAUSE_MAX = 1000;
 /** The most failed runs (or missed pings) in a row an alert may wait for. */
 export const ALERT_AFTER_MAX = 1000;
@@ -183,6 +185,9 @@ export const jobDefinitionSchema = z
         .default(1),
       delivery: z.enum(DELIVERIES, { error: JOB_MESSAGES.delivery }).default(DEFAULT_DELIVERY),
       tags: tagsSchema,
+      // Delivery policies (retry, signing, callbacks): see retry-policy.ts.
+      retry: retryPolicySchema,
+      identity_token: identityTokenSchema,
       notify_on_failure: z.boolean({ error: JOB_MESSAGES.notifyOnFailure }).default(false),
       job_id: readOnly(readOnlyText('job_id')),
       status: readOnly(z.enum(JOB_STATUSES, { error: JOB_MESSAGES.readOnly('status') })),
@@ -190,6 +195,7 @@ export const jobDefinitionSchema = z
       last_run_at: readOnly(readOnlyText('last_run_at').nullable()),
       created_at: readOnly(readOnlyText('created_at')),
       updated_at: readOnly(readOnlyText('updated_at')),
+      signing_secret: readOnly(readOnlyText('signing_secret')),
     },
     { error: JOB_MESSAGES.notAnObject },
   )
@@ -197,7 +203,11 @@ export const jobDefinitionSchema = z
   .catchall(z.custom(() => false, { error: JOB_MESSAGES.unknownField }));
 
 /** A definition after validation: trimmed, defaults filled in, ready to store. */
-export type ValidJobDefinition = Required<Omit<JobDefinition, 'response_rules'>> & { response_rules: ResponseRules | null };
+export type ValidJobDefinition = Required<Omit<JobDefinition, 'response_rules' | 'retry' | 'identity_token'>> & {
+  response_rules: ResponseRules | null;
+  retry: RetryPolicy;
+  identity_token: IdentityToken | null;
+};
 
 /** The job form's non-blocking notice for plain-HTTP targets. */
 export function urlWarning(url: string): string | null {

@@ -101,6 +101,8 @@ export function exportJobs(jobs: Job[], now = new Date()): JobExport {
       alert_after_failures: j.alert_after_failures,
       delivery: j.delivery,
       tags: j.tags,
+      retry: j.retry,
+      identity_token: j.identity_token,
       notify_on_failure: j.notify_on_failure,
     })),
   };

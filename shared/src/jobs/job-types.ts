@@ -1,5 +1,6 @@
 import type { PlanId } from '../plans';
 
+
 /**
  * Types of the job API, shared by the backend, the web app, the desktop app
  * and the integrations. The OpenAPI document is generated from the same rules.
@@ -52,6 +53,30 @@ export const DELIVERIES = ['at_least_once', 'at_most_once'] as const;
 export type Delivery = (typeof DELIVERIES)[number];
 export const DEFAULT_DELIVERY: Delivery = 'at_least_once';
 
+/** Failures a retry policy can retry: no answer in time, no connection (DNS, refused, reset, TLS), a 5xx, a 429. */
+export const RETRY_OUTCOMES = ['timeout', 'network', '5xx', '429'] as const;
+export type RetryOutcome = (typeof RETRY_OUTCOMES)[number];
+
+/** How a job's failed scheduled runs are retried (rules and defaults in retry-policy.ts). */
+export interface RetryPolicy {
+  /** Retries after the first attempt, 0 to 10. */
+  attempts: number;
+  /** The first retry's wait; each later one doubles it. Null: the server's base (10 s unless its operator changed it). */
+  initial_backoff_seconds: number | null;
+  /** No wait is longer, a Retry-After header's included. */
+  max_backoff_seconds: number;
+  /** Failures that are retried. */
+  retry_on: RetryOutcome[];
+  /** 4xx statuses that are retried too (for example 408 or 409). */
+  retry_on_status: number[];
+}
+
+/** A job's request carries `Authorization: Bearer <JWT>` signed by Cronbeam (see request-signing.ts). */
+export interface IdentityToken {
+  /** The token's `aud`; null: the job's URL. */
+  audience: string | null;
+}
+
 /**
  * What counts as a successful response for a job. Without rules a run
  * succeeds on any 2xx status; with them every rule given must hold.
@@ -90,6 +115,15 @@ export interface Job {
   delivery: Delivery;
   /** Lower-case labels for filtering, bulk actions, maintenance windows and status pages; [] when none. */
   tags: string[];
+  /** How failed scheduled runs are retried (count, waits, which failures). */
+  retry: RetryPolicy;
+  /** Send a Cronbeam-signed JWT in Authorization; null: none. */
+  identity_token: IdentityToken | null;
+  /**
+   * The secret of the job's X-Cronbeam-Signature: answered once, when the job
+   * is created (and by a rotation); absent from every other answer.
+   */
+  signing_secret?: string;
   status: JobStatus;
   notify_on_failure: boolean;
   next_run_at: string | null;
@@ -102,7 +136,7 @@ export interface Job {
  * The fields of a job only the server sets. Sent back with a job (PUT of a
  * job as GET answered it, or POST of a copy) they are ignored.
  */
-export const JOB_READ_ONLY_FIELDS = ['job_id', 'status', 'next_run_at', 'last_run_at', 'created_at', 'updated_at'] as const satisfies ReadonlyArray<keyof Job>;
+export const JOB_READ_ONLY_FIELDS = ['job_id', 'status', 'next_run_at', 'last_run_at', 'created_at', 'updated_at', 'signing_secret'] as const satisfies ReadonlyArray<keyof Job>;
 export type JobReadOnlyField = (typeof JOB_READ_ONLY_FIELDS)[number];
 
 /** What a client sends to create or (in full) replace a job. */
@@ -121,6 +155,8 @@ export interface JobDefinition {
   alert_after_failures?: number;
   delivery?: Delivery;
   tags?: string[];
+  retry?: Partial<RetryPolicy>;
+  identity_token?: Partial<IdentityToken> | null;
   notify_on_failure?: boolean;
 }
 

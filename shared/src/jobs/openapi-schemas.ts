@@ -2,6 +2,8 @@ import type { ApiKeySummary } from './api-key-types';
 import { ALERT_AFTER_MAX, JOB_LIMITS } from './job-rules';
 import { TAG_LIMITS, TAG_PATTERN } from '../tags/tags';
 import { RESPONSE_RULE_LIMITS } from './response-rules';
+import { DEFAULT_RETRY_POLICY, RETRY_LIMITS, RETRY_OUTCOMES } from './retry-policy';
+import { SIGNING_LIMITS } from './request-signing';
 import { IMPORT_LIMITS, JOB_EXPORT_FORMAT, type JobExport, type JobImportItem, type JobImportRequest, type JobImportResult } from './job-transfer';
 import { DEFAULT_DELIVERY, DELIVERIES, HTTP_METHODS, JOB_STATUSES, type Job, type JobDefinition, type JobLimitExceeded, type JobLogEntry, type JobLogsResponse, type JobReadOnlyField } from './job-types';
 
@@ -104,7 +106,8 @@ const jobDefinitionProperties: ObjectSchema<JobDefinition>['properties'] = {
     nullable: true,
     default: null,
     minimum: RESPONSE_RULE_LIMITS.minTimeoutSeconds,
-    description: "The request's own time limit in seconds, at most the server's (EXECUTION_TIMEOUT_MS); null: the server's.",
+    description:
+      "The request's own time limit in seconds, at most the plan's (free 30, basic 300, pro 1800) and the server's (EXECUTION_TIMEOUT_MS); null: 30 s (or the server's, when lower).",
   },
   auto_pause_after: {
     type: 'integer',
@@ -128,6 +131,54 @@ const jobDefinitionProperties: ObjectSchema<JobDefinition>['properties'] = {
       'What becomes of a run that may have reached its target when the server sending it stopped (crash): at_least_once sends it again with the same X-Cronbeam-Execution-Id and marks it possible_duplicate in the log; at_most_once records it failed with its outcome unknown and does not send it again. Runs certainly not sent are sent in both cases.',
   },
   tags: TAGS_SCHEMA,
+  retry: {
+    type: 'object',
+    additionalProperties: false,
+    default: DEFAULT_RETRY_POLICY,
+    description:
+      'How a failed scheduled run is retried (manual runs never are). Each retry is a new execution of the quota, logged with its attempt number; alerts and auto-pause count a run once its retries are spent.',
+    properties: {
+      attempts: { type: 'integer', minimum: 0, maximum: RETRY_LIMITS.maxAttempts, default: RETRY_LIMITS.defaultAttempts, description: 'Retries after the first attempt; 0: none.' },
+      initial_backoff_seconds: {
+        type: 'integer',
+        nullable: true,
+        minimum: RETRY_LIMITS.minBackoffSeconds,
+        maximum: RETRY_LIMITS.maxInitialBackoffSeconds,
+        default: null,
+        description: "The first retry's wait; each later one doubles it. null: the server's base (10 s unless its operator changed RETRY_BACKOFF_BASE_MS).",
+      },
+      max_backoff_seconds: {
+        type: 'integer',
+        minimum: RETRY_LIMITS.minBackoffSeconds,
+        maximum: RETRY_LIMITS.maxBackoffSeconds,
+        default: RETRY_LIMITS.defaultMaxBackoffSeconds,
+        description: 'No wait is longer, also when the target asks for more with Retry-After (which is otherwise honoured, in seconds or as a date).',
+      },
+      retry_on: {
+        type: 'array',
+        items: { type: 'string', enum: RETRY_OUTCOMES },
+        default: DEFAULT_RETRY_POLICY.retry_on,
+        description: 'Failures that are retried: timeout (no answer in time), network (DNS, refused, reset, TLS, no free connection), 5xx, 429.',
+      },
+      retry_on_status: {
+        type: 'array',
+        items: { type: 'integer', minimum: 400, maximum: 499 },
+        default: [],
+        description: `4xx statuses retried as well, e.g. 408 or 409 (at most ${RETRY_LIMITS.maxStatuses}).`,
+      },
+    },
+  },
+  identity_token: {
+    type: 'object',
+    nullable: true,
+    default: null,
+    additionalProperties: false,
+    description:
+      'Send Authorization: Bearer <JWT> signed by Cronbeam (ES256, keys at /.well-known/target-jwks.json) with each request: iss the service URL, sub job:<id>, job_id, execution_id (also jti), aud, and a 5-minute exp. null: none. Cannot be combined with an Authorization header of the job.',
+    properties: {
+      audience: { type: 'string', nullable: true, default: null, maxLength: SIGNING_LIMITS.audienceMaxLength, description: "The token's aud; null: the job's URL." },
+    },
+  },
   notify_on_failure: { type: 'boolean', default: false, description: 'Email the owner when a run fails.' },
 };
 
@@ -144,6 +195,12 @@ const readOnlyJobProperties: ObjectSchema<Pick<Job, JobReadOnlyField>>['properti
   last_run_at: { ...timestamp('Time of the latest execution; null before the first.', true), readOnly: true },
   created_at: { ...timestamp('Creation time.'), readOnly: true },
   updated_at: { ...timestamp('Last change.'), readOnly: true },
+  signing_secret: {
+    type: 'string',
+    readOnly: true,
+    description:
+      'The secret of the X-Cronbeam-Signature header every request of the job carries (HMAC-SHA256 of "<t>.<METHOD>.<URL>.<body>"): answered only when the job is created and by POST …/signing-secret, which replaces it.',
+  },
 };
 
 export const JOB_DEFINITION_SCHEMA: ObjectSchema<JobDefinition & Partial<Pick<Job, JobReadOnlyField>>> = {
@@ -156,7 +213,7 @@ export const JOB_DEFINITION_SCHEMA: ObjectSchema<JobDefinition & Partial<Pick<Jo
 
 export const JOB_SCHEMA: ObjectSchema<Job> = {
   type: 'object',
-  required: ['job_id', 'name', 'url', 'method', 'headers', 'body', 'cron_expression', 'time_zone', 'response_rules', 'timeout_seconds', 'auto_pause_after', 'alert_after_failures', 'delivery', 'tags', 'status', 'notify_on_failure', 'next_run_at', 'last_run_at', 'created_at', 'updated_at'],
+  required: ['job_id', 'name', 'url', 'method', 'headers', 'body', 'cron_expression', 'time_zone', 'response_rules', 'timeout_seconds', 'auto_pause_after', 'alert_after_failures', 'delivery', 'tags', 'retry', 'identity_token', 'status', 'notify_on_failure', 'next_run_at', 'last_run_at', 'created_at', 'updated_at'],
   properties: {
     ...jobDefinitionProperties,
     ...readOnlyJobProperties,

@@ -5,6 +5,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { useDashboard } from '../dashboard/dashboard-store';
 import { installFakeApi } from '../test-support/fake-api';
 import JobsSection from './jobs-section';
+import { DEFAULT_RETRY_POLICY } from '@shared/jobs/retry-policy';
 
 const job: Job = {
   job_id: '7d1f1e4e-3a55-4c3e-9b0f-2a0e6c1d9e11',
@@ -21,6 +22,7 @@ const job: Job = {
   alert_after_failures: 1,
   delivery: 'at_least_once',
   tags: [],
+  retry: DEFAULT_RETRY_POLICY,
   status: 'failed',
   notify_on_failure: true,
   next_run_at: null,

@@ -27,9 +27,11 @@ import { StatusPages1763900300000 } from './1763900300000-status-pages';
 import { StatusPageTagItems1763900300100 } from './1763900300100-status-page-tag-items';
 import { PartitionedJobRuns1763900400000 } from './1763900400000-partitioned-job-runs';
 import { JobsFillfactor1763900400100 } from './1763900400100-jobs-fillfactor';
+import { JobRetryPolicy1763900100000 } from './1763900100000-job-retry-policy';
+import { JobRequestSigning1763900110000 } from './1763900110000-job-request-signing';
 
 /**
  * Every migration, in order. Listed explicitly so bundled and test builds find
  * them without globbing. Add new ones at the end, one line each.
  */
-export const MIGRATIONS = [InitialSchema1763800000000, CoreDataModel1763800100000, Identity1763800200000, MailOutbox1763800200100, ApiKeysAndJobNames1763800300000, JobAlertStates1763800400000, N8nDeployments1763806000000, Billing1763807000000, AccountSecurity1763808220000, JobTimeZones1763809100000, JobResponseRules1763809200000, AlertChannels1763809300000, HeartbeatMonitors1763809400000, MonitorSchedulesAndAlertQueue1763809600000, SchedulerInstances1763809750000, JobCounts1763809800000, RefreshTokenAuthenticatedAt1763810100000, AlertChannelVerification1763810300000, SealedJobHeaders1763810400000, RunDispatchLog1763810600000, RateLimitWindows1763811000000, PlanSlotsCheck1763811000001, AlertEpisodes1763811100000, AlertThresholds1763811150000, Tags1763900200000, StatusPages1763900300000, StatusPageTagItems1763900300100, PartitionedJobRuns1763900400000, JobsFillfactor1763900400100];
+export const MIGRATIONS = [InitialSchema1763800000000, CoreDataModel1763800100000, Identity1763800200000, MailOutbox1763800200100, ApiKeysAndJobNames1763800300000, JobAlertStates1763800400000, N8nDeployments1763806000000, Billing1763807000000, AccountSecurity1763808220000, JobTimeZones1763809100000, JobResponseRules1763809200000, AlertChannels1763809300000, HeartbeatMonitors1763809400000, MonitorSchedulesAndAlertQueue1763809600000, SchedulerInstances1763809750000, JobCounts1763809800000, RefreshTokenAuthenticatedAt1763810100000, AlertChannelVerification1763810300000, SealedJobHeaders1763810400000, RunDispatchLog1763810600000, RateLimitWindows1763811000000, PlanSlotsCheck1763811000001, AlertEpisodes1763811100000, AlertThresholds1763811150000, Tags1763900200000, StatusPages1763900300000, StatusPageTagItems1763900300100, PartitionedJobRuns1763900400000, JobsFillfactor1763900400100, JobRetryPolicy1763900100000, JobRequestSigning1763900110000];

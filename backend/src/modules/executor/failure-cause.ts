@@ -2,6 +2,8 @@
 export interface FailureCause {
   message: string;
   retryable: boolean;
+  /** For a retry policy: no answer in time, no connection, or neither (a refusal that trying again cannot fix). */
+  kind: 'timeout' | 'network' | 'final';
 }
 
 const TLS_CODE = /^(CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)/;
@@ -33,30 +35,30 @@ export function describeRequestError(error: unknown, timeoutMs: number): Failure
   const find = (test: (e: ErrorLike) => boolean) => errors.find(test);
 
   const blocked = find((e) => e.code === 'ERR_FORBIDDEN_TARGET');
-  if (blocked) return { message: blocked.message ?? 'Blocked target', retryable: false };
+  if (blocked) return { message: blocked.message ?? 'Blocked target', retryable: false, kind: 'final' };
 
   if (find((e) => e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT')) {
-    return { message: `Timeout: no response within ${timeoutMs} ms`, retryable: true };
+    return { message: `Timeout: no response within ${timeoutMs} ms`, retryable: true, kind: 'timeout' };
   }
   const dns = find((e) => e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN' || e.code === 'EAI_NODATA' || e.code === 'EAI_FAIL');
   if (dns) {
     const host = dns.hostname ? ` for ${dns.hostname}` : '';
-    return { message: `DNS lookup failed${host}: host not found (${dns.code})`, retryable: true };
+    return { message: `DNS lookup failed${host}: host not found (${dns.code})`, retryable: true, kind: 'network' };
   }
 
   const refused = find((e) => e.code === 'ECONNREFUSED');
   if (refused) {
     const where = refused.address ? ` by ${refused.address}${refused.port ? `:${refused.port}` : ''}` : '';
-    return { message: `Connection refused${where}`, retryable: true };
+    return { message: `Connection refused${where}`, retryable: true, kind: 'network' };
   }
   const tls = find((e) => typeof e.code === 'string' && TLS_CODE.test(e.code));
-  if (tls) return { message: `TLS/certificate error: ${tls.message ?? tls.code} (${tls.code})`, retryable: true };
+  if (tls) return { message: `TLS/certificate error: ${tls.message ?? tls.code} (${tls.code})`, retryable: true, kind: 'network' };
 
   const network = find((e) => ['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'].includes(e.code ?? ''));
-  if (network) return { message: `Connection error: ${network.message ?? network.code} (${network.code})`, retryable: true };
+  if (network) return { message: `Connection error: ${network.message ?? network.code} (${network.code})`, retryable: true, kind: 'network' };
 
   const first = errors[errors.length - 1] ?? {};
-  return { message: `Request failed: ${first.message ?? String(error)}`, retryable: false };
+  return { message: `Request failed: ${first.message ?? String(error)}`, retryable: false, kind: 'final' };
 }
 
 /**
@@ -67,11 +69,11 @@ export function describeRequestError(error: unknown, timeoutMs: number): Failure
  */
 export function describeNoConnection(host: string, waitedMs: number, redirect: boolean): FailureCause {
   const what = redirect ? `Redirect not followed: no connection to ${host}` : `Not sent: no connection to ${host}`;
-  return { message: `${what} became free within ${waitedMs} ms (other requests to this host were still waiting for answers)`, retryable: true };
+  return { message: `${what} became free within ${waitedMs} ms (other requests to this host were still waiting for answers)`, retryable: true, kind: 'network' };
 }
 
 /** The outcome of an HTTP status: 2xx is success, 5xx is retryable, anything else fails for good. */
-export function describeStatus(status: number): FailureCause | null {
+export function describeStatus(status: number): Omit<FailureCause, 'kind'> | null {
   if (status >= 200 && status < 300) return null;
   if (status >= 500) return { message: `HTTP ${status}: the target answered with a server error`, retryable: true };
   return { message: `HTTP ${status}: the target did not answer with a 2xx status`, retryable: false };

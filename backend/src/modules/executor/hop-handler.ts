@@ -6,6 +6,8 @@ export interface HopResponse {
   statusCode: number;
   contentType: string | undefined;
   location: string | undefined;
+  /** Kept only on 429 and 503 answers, the ones a retry policy may honour it on. */
+  retryAfter: string | undefined;
   body: BodyCapture;
 }
 
@@ -27,6 +29,7 @@ export class HopHandler implements Dispatcher.DispatchHandler {
   private statusCode = 0;
   private contentType: string | undefined;
   private location: string | undefined;
+  private retryAfter: string | undefined;
   private readonly body = new BodyCapture();
   private settled = false;
 
@@ -50,6 +53,7 @@ export class HopHandler implements Dispatcher.DispatchHandler {
     this.statusCode = statusCode;
     this.contentType = first(headers['content-type']);
     this.location = first(headers.location);
+    if (statusCode === 429 || statusCode >= 500) this.retryAfter = first(headers['retry-after']);
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -73,6 +77,6 @@ export class HopHandler implements Dispatcher.DispatchHandler {
     if (this.settled) return;
     this.settled = true;
     if (error) this.settle(error);
-    else this.settle(null, { statusCode: this.statusCode, contentType: this.contentType, location: this.location, body: this.body });
+    else this.settle(null, { statusCode: this.statusCode, contentType: this.contentType, location: this.location, retryAfter: this.retryAfter, body: this.body });
   }
 }

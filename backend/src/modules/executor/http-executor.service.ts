@@ -1,4 +1,4 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Agent } from 'undici';
 import { AppConfig } from '../../config/app-config';
 import { ExecutorSettings } from './executor-settings';
@@ -10,10 +10,13 @@ import { HopHandler, type HopResponse } from './hop-handler';
 import { followRedirect } from './redirect-policy';
 import { WarmConnector } from './warm-connector';
 import { warmUp, type WarmUpOptions, type WarmUpTarget } from './warm-up';
+import { RequestSigner, type RequestSigning } from './request-signer.service';
 import { ForbiddenTargetError } from './target-address';
 import { TargetPolicy } from './target-policy.service';
 import { HTTP_METHODS, type HttpMethod, type ResponseRules } from '@shared/jobs/job-types';
 import { compileResponseRules, responseRuleFailure, type ResponseCheck } from '@shared/jobs/response-rules';
+import { parseRetryAfter, type FailureKind } from '@shared/jobs/retry-policy';
+import { effectiveTimeoutMs } from '@shared/jobs/plan-timeout';
 
 /** Redirects followed per execution, each one re-checked against the target rules and the redirect policy. */
 export const MAX_REDIRECTS = 5;
@@ -33,10 +36,12 @@ export interface ExecutionRequest {
   body: string;
   /** What counts as success; null or absent: any 2xx. */
   responseRules?: ResponseRules | null;
-  /** The job's own time limit (at most the server's); null or absent: the server's. */
+  /** The job's own time limit (at most the server's); null or absent: 30 s (DEFAULT_TIMEOUT_SECONDS), or the server's when lower. */
   timeoutMs?: number | null;
   /** Whose request it is: connections to a host are shared fairly among users. Absent: the service's own. */
   userId?: string;
+  /** A saved job's request is signed for its target (X-Cronbeam-Signature, and an identity token if the job asks). */
+  signing?: RequestSigning | null;
 }
 
 export interface ExecutionResult {
@@ -48,6 +53,14 @@ export interface ExecutionResult {
   errorMessage: string | null;
   /** A failure worth retrying: timeout, DNS, connection, TLS, 5xx. */
   retryable: boolean;
+  /**
+   * How it failed, for the job's retry policy: no answer in time, no
+   * connection, an HTTP status (responseCode), or a refusal nothing fixes.
+   * Absent (an interrupted execution): `retryable` alone decides.
+   */
+  failureKind?: FailureKind | null;
+  /** What the target's Retry-After asked for, in ms (429 and 5xx answers only). */
+  retryAfterMs?: number | null;
 }
 
 /** Where one hop of a request goes; origin and path are read off the URL once (each read builds a new string). */
@@ -67,6 +80,9 @@ function hopTarget(url: URL): HopTarget {
  */
 const UNREADABLE_HEADERS =
   "Not sent: the job's stored headers cannot be decrypted with this server's encryption key; the operator must restore the key";
+
+/** A job that asks for an identity token is not sent without one. */
+const NO_IDENTITY_TOKEN = "Not sent: the key that signs identity tokens cannot be decrypted with this server's encryption key; the operator must restore the key";
 
 /** The request as it goes on the wire, built once before the due instant. */
 export interface PreparedRequest {
@@ -105,6 +121,7 @@ export class HttpExecutor implements OnApplicationShutdown {
     private readonly settings: ExecutorSettings,
     private readonly targets: TargetPolicy,
     config: AppConfig,
+    @Optional() private readonly signer?: RequestSigner,
   ) {
     this.userAgent = `Cronbeam/1.0 (+${config.publicUrl})`;
     this.connector = new WarmConnector({
@@ -142,7 +159,7 @@ export class HttpExecutor implements OnApplicationShutdown {
     return this.settings.warmUpRequests > 0;
   }
 
-  /** The longest time limit a job may ask for: the server's own. */
+  /** The server's ceiling on any request's time limit (EXECUTION_TIMEOUT_MS); plans allow at most this. */
   get maxTimeoutMs(): number {
     return this.settings.executionTimeoutMs;
   }
@@ -165,6 +182,12 @@ export class HttpExecutor implements OnApplicationShutdown {
     }
     headers[EXECUTION_ID_HEADER] = request.executionId;
     const sendsBody = request.body !== '' && request.method !== 'GET' && request.method !== 'HEAD';
+    let refusal = request.headers === null ? UNREADABLE_HEADERS : null;
+    if (request.signing && this.signer) {
+      const signed = this.signer.headers(request.signing, request.executionId, request.method, request.url, sendsBody ? request.body : '');
+      if (signed) Object.assign(headers, signed);
+      else refusal ??= NO_IDENTITY_TOKEN;
+    }
     return {
       target: URL.canParse(request.url) ? hopTarget(new URL(request.url)) : null,
       // The literal, not the string read from the database: V8 compares literals by reference, and undici's code
@@ -173,9 +196,9 @@ export class HttpExecutor implements OnApplicationShutdown {
       headers,
       body: sendsBody ? request.body : undefined,
       check: request.responseRules ? compileResponseRules(request.responseRules) : null,
-      timeoutMs: Math.min(request.timeoutMs ?? this.settings.executionTimeoutMs, this.settings.executionTimeoutMs),
+      timeoutMs: effectiveTimeoutMs(request.timeoutMs ?? null, this.settings.executionTimeoutMs),
       owner: request.userId ?? '',
-      refusal: request.headers === null ? UNREADABLE_HEADERS : null,
+      refusal,
     };
   }
 
@@ -237,7 +260,7 @@ export class HttpExecutor implements OnApplicationShutdown {
           const budget = Math.min(prepared.timeoutMs, this.settings.connectionWaitMs);
           if (!(await this.gate.wait(origin, owner, budget))) {
             const cause = describeNoConnection(url.host, budget, hops > 0);
-            return failure(startedAt, elapsed(), null, cause.message, cause.retryable);
+            return failure(startedAt, elapsed(), null, cause.message, cause.retryable, cause.kind);
           }
           sentAt = performance.now();
         }
@@ -283,11 +306,13 @@ export class HttpExecutor implements OnApplicationShutdown {
           responseBody,
           errorMessage: prepared.check ? ruleFailure : (cause?.message ?? null),
           retryable: failed && (cause?.retryable ?? false),
+          failureKind: failed ? 'status' : null,
+          retryAfterMs: failed ? parseRetryAfter(response.retryAfter, Date.now()) : null,
         };
       }
     } catch (error) {
       const cause = describeRequestError(error, prepared.timeoutMs);
-      return failure(startedAt, elapsed(), null, cause.message, cause.retryable);
+      return failure(startedAt, elapsed(), null, cause.message, cause.retryable, cause.kind);
     } finally {
       deadline?.cancel();
     }
@@ -303,6 +328,6 @@ export class HttpExecutor implements OnApplicationShutdown {
   }
 }
 
-function failure(startedAt: Date, durationMs: number, responseCode: number | null, errorMessage: string, retryable: boolean): ExecutionResult {
-  return { success: false, startedAt, responseCode, durationMs, responseBody: null, errorMessage, retryable };
+function failure(startedAt: Date, durationMs: number, responseCode: number | null, errorMessage: string, retryable: boolean, failureKind: FailureKind = 'final'): ExecutionResult {
+  return { success: false, startedAt, responseCode, durationMs, responseBody: null, errorMessage, retryable, failureKind, retryAfterMs: null };
 }

@@ -21,20 +21,8 @@ export class JobRunsService {
 
   /** Executes a saved job now: logged as a manual run and counted in the quota. */
   async runNow(userId: string, jobId: string): Promise<JobLogEntry> {
-    const job = await this.jobs.findOwned(userId, jobId);
+    const job = await this.jobs.requestOwned(userId, jobId);
     const plan = await this.users.getPlan(userId);
-    return this.runs.runNow({
-      id: job.id,
-      userId,
-      plan,
-      url: job.url,
-      method: job.method,
-      headers: job.headers,
-      body: job.body,
-      notifyOnFailure: job.notifyOnFailure,
-      delivery: job.delivery,
-      responseRules: job.responseRules,
-      timeoutMs: job.timeoutMs,
-    });
+    return this.runs.runNow({ ...job, userId, plan });
   }
 }

@@ -3,8 +3,11 @@ import type { Queryable } from '../../common/database/transaction';
 import type { JobRequest, StoredResult } from '../runs/runs.service';
 import { RunsService } from '../runs/runs.service';
 import { JobEvents } from './job-events';
-import { JobsRepository, type DueJobRow, type HeldJobRow, type JobRequestRow } from './jobs.repository';
+import { JobsRepository, type DueJobRow, type HeldJobRow } from './jobs.repository';
+import { toJobRequest } from './job-request';
 import { nextRunOrNull } from './jobs.service';
+
+export { toJobRequest } from './job-request';
 
 export type { DueJobRow, HeldJobRow } from './jobs.repository';
 
@@ -69,8 +72,4 @@ export class JobScheduleService implements OnModuleInit {
     const paused = await this.jobs.applyResults(tx, results.map((r) => r.jobId), results.map((r) => r.status), results.map((r) => r.executedAt));
     for (const job of paused) this.events.emit({ jobId: job.id, userId: job.user_id, kind: 'paused', nextRunAt: null, autoPausedAfter: job.auto_pause_after });
   }
-}
-
-export function toJobRequest(row: JobRequestRow): JobRequest {
-  return { url: row.url, method: row.method, headers: row.headers, body: row.body, notifyOnFailure: row.notify_on_failure, delivery: row.delivery, responseRules: row.response_rules, timeoutMs: row.timeout_ms };
 }

@@ -1,4 +1,5 @@
 import type { Job } from '@shared/jobs/job-types';
+import { DEFAULT_RETRY_POLICY } from '@shared/jobs/retry-policy';
 import type { JobEntity } from './job.entity';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -20,6 +21,8 @@ export function toJob(job: JobEntity): Job {
     alert_after_failures: job.alertAfterFailures,
     delivery: job.delivery,
     tags: job.tags,
+    retry: job.retryPolicy ?? DEFAULT_RETRY_POLICY,
+    identity_token: job.identityToken,
     status: job.status,
     notify_on_failure: job.notifyOnFailure,
     next_run_at: iso(job.nextRunAt),

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { DEFAULT_DELIVERY, JOB_STATUS, type Delivery, type HttpMethod, type JobStatus, type ResponseRules } from '@shared/jobs/job-types';
+import { DEFAULT_DELIVERY, JOB_STATUS, type Delivery, type HttpMethod, type JobStatus, type IdentityToken, type ResponseRules, type RetryPolicy } from '@shared/jobs/job-types';
 
 @Entity('jobs')
 @Index('jobs_user_idx', ['userId', 'createdAt'])
@@ -52,6 +52,13 @@ export class JobEntity {
   /** Lower-case labels (shared/tags): list filters, bulk actions, maintenance windows. */
   @Column('text', { array: true, default: '{}' })
   tags: string[];
+  /** How failed scheduled runs are retried; null: the plan default (DEFAULT_RETRY_POLICY). */
+  @Column('jsonb', { name: 'retry_policy', nullable: true })
+  retryPolicy: RetryPolicy | null;
+
+  /** Requests carry a Cronbeam-signed JWT with this audience (null inside: the URL); null: none. The signing secrets are JobsRepository's alone. */
+  @Column('jsonb', { name: 'identity_token', nullable: true })
+  identityToken: IdentityToken | null;
 
   @Column('text', { default: JOB_STATUS.scheduled })
   status: JobStatus;

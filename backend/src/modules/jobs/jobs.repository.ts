@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import { HELD_JOB_STATUSES, JOB_STATUS, type Delivery, type HttpMethod, type JobStatus, type ResponseRules } from '@shared/jobs/job-types';
+import { HELD_JOB_STATUSES, JOB_STATUS, type Delivery, type HttpMethod, type IdentityToken, type JobStatus, type ResponseRules, type RetryPolicy } from '@shared/jobs/job-types';
 import { ResealSweep, resealColumn, type SealedColumn } from '../../common/crypto/reseal-sweep';
 import { SecretBox, SecretUnreadableError } from '../../common/crypto/secret-box';
 import { returnedRows } from '../../common/database/query-rows';
@@ -12,7 +12,7 @@ import { JobEntity } from './job.entity';
 const HELD = HELD_JOB_STATUSES.map((s) => `'${s}'`).join(', ');
 
 /** The definition columns a user writes; status and run times belong to the scheduler. */
-export type JobDefinitionColumns = Pick<JobEntity, 'name' | 'url' | 'method' | 'headers' | 'body' | 'cronExpression' | 'timeZone' | 'responseRules' | 'timeoutMs' | 'autoPauseAfter' | 'alertAfterFailures' | 'delivery' | 'tags' | 'notifyOnFailure'>;
+export type JobDefinitionColumns = Pick<JobEntity, 'name' | 'url' | 'method' | 'headers' | 'body' | 'cronExpression' | 'timeZone' | 'responseRules' | 'timeoutMs' | 'autoPauseAfter' | 'alertAfterFailures' | 'delivery' | 'tags' | 'retryPolicy' | 'identityToken' | 'notifyOnFailure'>;
 
 /** What executing a job needs, by job id. */
 export interface JobRequestRow {
@@ -26,6 +26,10 @@ export interface JobRequestRow {
   response_rules: ResponseRules | null;
   timeout_ms: number | null;
   delivery: Delivery;
+  retry_policy: RetryPolicy | null;
+  identity_token: IdentityToken | null;
+  /** The secrets that sign its requests now, opened: the current one, and a rotated one while it overlaps; empty for a job made before signing. */
+  signing_secrets: string[];
 }
 
 /** A job whose next run has come, locked for the claim. */
@@ -63,10 +67,15 @@ const NO_HEADERS = '{}';
 /** Jobs whose opened headers are kept (about the scheduler's working set); forgetting all at the bound keeps a hit one Map lookup. */
 const OPENED_HEADERS_CACHE_SIZE = 20_000;
 const HEADERS_COLUMN: SealedColumn = { table: 'jobs', column: 'headers', id: 'id', idType: 'uuid', place: (id) => `jobs.headers:${id}`, clearValues: [NO_HEADERS] };
+/** A job's request-signing secrets, sealed like its headers (each bound to the job and its column). */
+const SIGNING_SECRET_COLUMN: SealedColumn = { table: 'jobs', column: 'signing_secret', id: 'id', idType: 'uuid', place: (id) => `jobs.signing_secret:${id}` };
+const PREVIOUS_SECRET_COLUMN: SealedColumn = { table: 'jobs', column: 'signing_secret_previous', id: 'id', idType: 'uuid', place: (id) => `jobs.signing_secret_previous:${id}` };
+/** The columns the scheduler reads to sign a request. */
+const SIGNING_COLUMNS = 'identity_token, signing_secret, signing_secret_previous, signing_secret_previous_until';
 
 /** The columns a job is answered with, read as they are stored (no entity hydration on the hot reads). */
 const JOB_COLUMNS =
-  'id, user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms, auto_pause_after, alert_after_failures, delivery, tags, status, notify_on_failure, next_run_at, last_run_at, created_at, updated_at';
+  'id, user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms, auto_pause_after, alert_after_failures, delivery, tags, retry_policy, identity_token, status, notify_on_failure, next_run_at, last_run_at, created_at, updated_at';
 
 interface JobRow {
   id: string;
@@ -85,6 +94,8 @@ interface JobRow {
   alert_after_failures: number;
   delivery: Delivery;
   tags: string[];
+  retry_policy: RetryPolicy | null;
+  identity_token: IdentityToken | null;
   status: JobStatus;
   notify_on_failure: boolean;
   next_run_at: Date | null;
@@ -110,6 +121,8 @@ function fromRow(row: JobRow, headers: Record<string, string>): JobEntity {
     alertAfterFailures: row.alert_after_failures,
     delivery: row.delivery,
     tags: row.tags,
+    retryPolicy: row.retry_policy,
+    identityToken: row.identity_token,
     status: row.status,
     notifyOnFailure: row.notify_on_failure,
     nextRunAt: row.next_run_at,
@@ -123,6 +136,15 @@ function fromRow(row: JobRow, headers: Record<string, string>): JobEntity {
 export interface NewJobColumns extends JobDefinitionColumns {
   status: JobStatus;
   nextRunAt: Date | null;
+  /** The secret of its request signature (sealed here). */
+  signingSecret: string;
+}
+
+/** The sealed signing columns the scheduler reads with each request. */
+interface SealedSigning {
+  signing_secret: string | null;
+  signing_secret_previous: string | null;
+  signing_secret_previous_until: Date | null;
 }
 
 /** Every SQL statement on `jobs`, one per function (`job_counts` is kept by triggers on `jobs`; the plan's job limit reads it). Queries for a user's job are scoped by user id. */
@@ -130,6 +152,7 @@ export interface NewJobColumns extends JobDefinitionColumns {
 export class JobsRepository implements OnModuleInit {
   private readonly logger = new Logger(JobsRepository.name);
   private readonly openedHeaders = new Map<string, Record<string, string>>();
+  private readonly openedSecrets = new Map<string, string>();
 
   constructor(
     @InjectRepository(JobEntity) private readonly jobs: Repository<JobEntity>,
@@ -139,6 +162,56 @@ export class JobsRepository implements OnModuleInit {
 
   onModuleInit(): void {
     this.resealSweep.register('jobs.headers', (stopping) => resealColumn(this.jobs, this.box, HEADERS_COLUMN, stopping));
+    this.resealSweep.register('jobs.signing_secret', (stopping) => resealColumn(this.jobs, this.box, SIGNING_SECRET_COLUMN, stopping));
+    this.resealSweep.register('jobs.signing_secret_previous', (stopping) => resealColumn(this.jobs, this.box, PREVIOUS_SECRET_COLUMN, stopping));
+  }
+
+  /**
+   * The secrets that sign a job's requests now (see SealedSigning), opened
+   * and kept like headers; one that cannot be decrypted is left out (the
+   * target then refuses the request, which the run's log shows).
+   */
+  private openSigning(jobId: string, row: SealedSigning, now: number): string[] {
+    const secrets: string[] = [];
+    const open = (stored: string | null, column: SealedColumn) => {
+      if (stored === null) return;
+      const cacheKey = `${column.column} ${jobId} ${stored}`;
+      let secret = this.openedSecrets.get(cacheKey);
+      if (secret === undefined) {
+        try {
+          secret = this.box.open(stored, column.place(jobId));
+        } catch (error) {
+          if (!(error instanceof SecretUnreadableError)) throw error;
+          this.logger.error(`Job ${jobId}: a signing secret cannot be decrypted (${error.message})`);
+          return;
+        }
+        if (this.openedSecrets.size >= OPENED_HEADERS_CACHE_SIZE) this.openedSecrets.clear();
+        this.openedSecrets.set(cacheKey, secret);
+      }
+      secrets.push(secret);
+    };
+    open(row.signing_secret, SIGNING_SECRET_COLUMN);
+    if (row.signing_secret_previous_until !== null && new Date(row.signing_secret_previous_until).getTime() > now) open(row.signing_secret_previous, PREVIOUS_SECRET_COLUMN);
+    return secrets;
+  }
+
+  /**
+   * Gives the user's job a new signing secret; the current one keeps signing
+   * until `previousUntil` (null: it stops now). Answers null when the job is
+   * not the user's, else whether a previous secret still signs.
+   */
+  async rotateSigningSecret(userId: string, jobId: string, secret: string, previousUntil: Date | null): Promise<{ overlaps: boolean } | null> {
+    const [row] = returnedRows<{ overlaps: boolean }>(
+      await this.jobs.query(
+        `UPDATE jobs SET signing_secret = $3,
+           signing_secret_previous = CASE WHEN $4::timestamptz IS NULL THEN NULL ELSE signing_secret END,
+           signing_secret_previous_until = CASE WHEN $4::timestamptz IS NULL OR signing_secret IS NULL THEN NULL ELSE $4::timestamptz END
+         WHERE id = $1 AND user_id = $2
+         RETURNING signing_secret_previous IS NOT NULL AS overlaps`,
+        [jobId, userId, this.box.seal(secret, SIGNING_SECRET_COLUMN.place(jobId)), previousUntil],
+      ),
+    );
+    return row ?? null;
   }
 
   private sealHeaders(jobId: string, headers: Record<string, string>): string {
@@ -247,6 +320,9 @@ export class JobsRepository implements OnModuleInit {
         alert_after_failures: j.alertAfterFailures,
         delivery: j.delivery,
         tags: j.tags,
+        retry_policy: j.retryPolicy,
+        identity_token: j.identityToken,
+        signing_secret: this.box.seal(j.signingSecret, SIGNING_SECRET_COLUMN.place(id)),
         status: j.status,
         notify_on_failure: j.notifyOnFailure,
         next_run_at: j.nextRunAt?.toISOString() ?? null,
@@ -254,13 +330,13 @@ export class JobsRepository implements OnModuleInit {
     });
     const inserted: JobRow[] = await tx.query(
       `INSERT INTO jobs (id, user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms,
-                         auto_pause_after, alert_after_failures, delivery, tags, status, notify_on_failure, next_run_at, created_at, updated_at)
+                         auto_pause_after, alert_after_failures, delivery, tags, retry_policy, identity_token, signing_secret, status, notify_on_failure, next_run_at, created_at, updated_at)
        SELECT r.id, $1, r.name, r.url, r.method, r.headers, r.body, r.cron_expression, r.time_zone, r.response_rules, r.timeout_ms,
-              r.auto_pause_after, r.alert_after_failures, r.delivery, ARRAY(SELECT t FROM jsonb_array_elements_text(r.tags) WITH ORDINALITY AS e(t, i) ORDER BY i), r.status, r.notify_on_failure, r.next_run_at,
+              r.auto_pause_after, r.alert_after_failures, r.delivery, ARRAY(SELECT t FROM jsonb_array_elements_text(r.tags) WITH ORDINALITY AS e(t, i) ORDER BY i), r.retry_policy, r.identity_token, r.signing_secret, r.status, r.notify_on_failure, r.next_run_at,
               now() + (o.n - 1) * interval '1 microsecond', now() + (o.n - 1) * interval '1 microsecond'
          FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS o(item, n)
          CROSS JOIN LATERAL jsonb_to_record(o.item) AS r(id uuid, name text, url text, method text, headers text, body text, cron_expression text,
-              time_zone text, response_rules jsonb, timeout_ms integer, auto_pause_after integer, alert_after_failures integer, delivery text, tags jsonb, status text, notify_on_failure boolean,
+              time_zone text, response_rules jsonb, timeout_ms integer, auto_pause_after integer, alert_after_failures integer, delivery text, tags jsonb, retry_policy jsonb, identity_token jsonb, signing_secret text, status text, notify_on_failure boolean,
               next_run_at timestamptz)
        RETURNING ${JOB_COLUMNS}`,
       [userId, JSON.stringify(rows)],
@@ -303,8 +379,8 @@ export class JobsRepository implements OnModuleInit {
 
   /** Locks up to `limit` jobs due by `horizon` (skipping those another claimer holds), earliest first. */
   async lockDue(tx: Queryable, horizon: Date, limit: number): Promise<DueJobRow[]> {
-    const rows: Array<Omit<DueJobRow, 'headers'> & { headers: string }> = await tx.query(
-      `SELECT id, user_id, cron_expression, time_zone, next_run_at, url, method, headers, body, notify_on_failure, response_rules, timeout_ms, delivery
+    const rows: Array<Omit<DueJobRow, 'headers' | 'signing_secrets'> & SealedSigning & { headers: string }> = await tx.query(
+      `SELECT id, user_id, cron_expression, time_zone, next_run_at, url, method, headers, body, notify_on_failure, response_rules, timeout_ms, delivery, retry_policy, ${SIGNING_COLUMNS}
        FROM jobs
        WHERE next_run_at <= $1 AND next_run_at IS NOT NULL AND status NOT IN (${HELD})
        ORDER BY next_run_at
@@ -312,7 +388,8 @@ export class JobsRepository implements OnModuleInit {
        FOR UPDATE SKIP LOCKED`,
       [horizon, limit],
     );
-    return rows.map((row) => ({ ...row, headers: this.openHeadersToFire(row.id, row.headers) }));
+    const now = Date.now();
+    return rows.map((row) => this.toRequest(row, now));
   }
 
   /** Moves claimed jobs to their next due time; a job over its quota goes to quota_reached with no next run. */
@@ -328,11 +405,31 @@ export class JobsRepository implements OnModuleInit {
   }
 
   async requests(tx: Queryable, jobIds: string[]): Promise<JobRequestRow[]> {
-    const rows: Array<Omit<JobRequestRow, 'headers'> & { headers: string }> = await tx.query(
-      `SELECT id, url, method, headers, body, notify_on_failure, response_rules, timeout_ms, delivery FROM jobs WHERE id = ANY($1::uuid[])`,
+    const rows: Array<Omit<JobRequestRow, 'headers' | 'signing_secrets'> & SealedSigning & { headers: string }> = await tx.query(
+      `SELECT id, url, method, headers, body, notify_on_failure, response_rules, timeout_ms, delivery, retry_policy, ${SIGNING_COLUMNS} FROM jobs WHERE id = ANY($1::uuid[])`,
       [jobIds],
     );
-    return rows.map((row) => ({ ...row, headers: this.openHeadersToFire(row.id, row.headers) }));
+    const now = Date.now();
+    return rows.map((row) => this.toRequest(row, now));
+  }
+
+  /** A row as the scheduler reads it, its sealed columns opened (the sealed texts are not passed on). */
+  private toRequest<T extends { id: string; headers: string } & SealedSigning>(row: T, now: number): Omit<T, 'headers' | keyof SealedSigning> & { headers: Record<string, string> | null; signing_secrets: string[] } {
+    const { signing_secret, signing_secret_previous, signing_secret_previous_until, headers, ...rest } = row;
+    return {
+      ...rest,
+      headers: this.openHeadersToFire(row.id, headers),
+      signing_secrets: this.openSigning(row.id, { signing_secret, signing_secret_previous, signing_secret_previous_until }, now),
+    };
+  }
+
+  /** One of the user's jobs as a run executes it ("run now"), or null. */
+  async requestOwned(userId: string, jobId: string): Promise<JobRequestRow | null> {
+    const rows: Array<Omit<JobRequestRow, 'headers' | 'signing_secrets'> & SealedSigning & { headers: string }> = await this.jobs.query(
+      `SELECT id, url, method, headers, body, notify_on_failure, response_rules, timeout_ms, delivery, retry_policy, ${SIGNING_COLUMNS} FROM jobs WHERE id = $1 AND user_id = $2`,
+      [jobId, userId],
+    );
+    return rows[0] ? this.toRequest(rows[0], Date.now()) : null;
   }
 
   /**

@@ -1,7 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { nextRun } from '@shared/cron/cron-schedule';
 import { JOB_MESSAGES, type ValidJobDefinition } from '@shared/jobs/job-rules';
 import { planIntervalError } from '@shared/jobs/plan-schedule';
+import { planTimeoutError } from '@shared/jobs/plan-timeout';
+import { SIGNING_MESSAGES, type SigningSecretRotation } from '@shared/jobs/request-signing';
 import type { PlanId } from '@shared/plans';
 import { JOB_STATUS, type Job, type JobStatus } from '@shared/jobs/job-types';
 import type { BulkTagActionRequest, JobBulkTagResult } from '@shared/tags/tags';
@@ -13,10 +16,11 @@ import { HttpExecutor } from '../executor/http-executor.service';
 import { TargetPolicy } from '../executor/target-policy.service';
 import { JobLimitService } from '../quota/job-limit.service';
 import { JobEvents, type JobChangeKind } from './job-events';
-import { assertTimeoutWithin } from './job-timeout';
+import { toJobRequest } from './job-request';
 import { toJob } from './job-view';
 import { JobEntity } from './job.entity';
 import { JobsRepository, type JobDefinitionColumns, type NewJobColumns } from './jobs.repository';
+import type { JobRequest } from '../runs/runs.service';
 
 export type { JobChange, JobChangeKind } from './job-events';
 
@@ -88,10 +92,13 @@ export class JobsService {
 
   async create(userId: string, definition: ValidJobDefinition): Promise<Job> {
     this.assertAcceptable(definition);
-    this.assertInterval(definition, await this.callerPlan(userId));
-    const [job] = await this.saveUniqueName(() => this.insertCounted(userId, [definition]));
+    const plan = await this.callerPlan(userId);
+    this.assertInterval(definition, plan);
+    this.assertTimeout(definition, plan);
+    const secret = newSigningSecret();
+    const [job] = await this.saveUniqueName(() => this.insertCounted(userId, [definition], [secret]));
     this.announce(job!, 'created');
-    return toJob(job!);
+    return { ...toJob(job!), signing_secret: secret };
   }
 
   /**
@@ -108,13 +115,15 @@ export class JobsService {
     definitions.forEach((definition, index) => {
       atItem(index, () => this.assertAcceptable(definition));
       atItem(index, () => this.assertInterval(definition, plan));
+      atItem(index, () => this.assertTimeout(definition, plan));
       const name = definition.name.toLowerCase();
       if (seen.has(name)) throw ApiError.invalidField(['body', 'jobs', index, 'name'], JOB_MESSAGES.nameTaken);
       seen.set(name, index);
     });
     let jobs: JobEntity[];
+    const secrets = definitions.map(() => newSigningSecret());
     try {
-      jobs = await this.insertCounted(userId, definitions);
+      jobs = await this.insertCounted(userId, definitions, secrets);
     } catch (error) {
       if (!isUniqueViolation(error, NAME_INDEX)) throw error;
       // Which item's name an existing job holds (or a creation that committed meanwhile).
@@ -122,13 +131,15 @@ export class JobsService {
       throw ApiError.invalidField(['body', 'jobs', taken ? seen.get(taken)! : 0, 'name'], JOB_MESSAGES.nameTaken);
     }
     for (const job of jobs) this.announce(job, 'created');
-    return jobs.map(toJob);
+    return jobs.map((job, i) => ({ ...toJob(job), signing_secret: secrets[i] }));
   }
 
-  /** What a creation checks before the database: the target policy and the request time limit. */
+  /** What a creation checks before the database: the target policy, and room for the identity token. */
   private assertAcceptable(definition: ValidJobDefinition): void {
     this.targets.assertAllowed(definition.url);
-    this.assertTimeout(definition.timeout_seconds);
+    if (definition.identity_token && Object.keys(definition.headers).some((name) => name.toLowerCase() === 'authorization')) {
+      throw ApiError.invalidField(['body', 'identity_token'], SIGNING_MESSAGES.authorizationHeader);
+    }
   }
 
   /**
@@ -137,12 +148,13 @@ export class JobsService {
    * serialises them with the user's other creations of jobs and monitors so
    * two cannot both take the last slot.
    */
-  private async insertCounted(userId: string, definitions: ValidJobDefinition[]): Promise<JobEntity[]> {
+  private async insertCounted(userId: string, definitions: ValidJobDefinition[], secrets: string[]): Promise<JobEntity[]> {
     // Read before the insert's transaction: it holds a connection, and the embedded database has only one.
     const plan = await this.callerPlan(userId);
     const now = new Date();
-    const rows: NewJobColumns[] = definitions.map((definition) => ({
+    const rows: NewJobColumns[] = definitions.map((definition, i) => ({
       ...columns(definition),
+      signingSecret: secrets[i]!,
       status: JOB_STATUS.pending,
       nextRunAt: nextRun(definition.cron_expression, now, definition.time_zone),
     }));
@@ -151,14 +163,36 @@ export class JobsService {
 
   /** Replaces the definition; the next run is recomputed unless the job is paused. */
   async update(userId: string, jobId: string, definition: ValidJobDefinition): Promise<Job> {
-    this.targets.assertAllowed(definition.url);
-    this.assertTimeout(definition.timeout_seconds);
-    this.assertInterval(definition, await this.callerPlan(userId));
+    this.assertAcceptable(definition);
+    const plan = await this.callerPlan(userId);
+    this.assertInterval(definition, plan);
+    this.assertTimeout(definition, plan);
     const job = await this.findOwned(userId, jobId);
     await this.saveUniqueName(() => this.jobs.updateDefinition(userId, job.id, columns(definition), nextRun(definition.cron_expression, new Date(), definition.time_zone)));
     const saved = await this.findOwned(userId, jobId);
     this.announce(saved, 'updated');
     return toJob(saved);
+  }
+
+  /**
+   * A new signing secret for the job, answered this once; the one it
+   * replaces keeps signing for `overlapSeconds` (requests carry both
+   * signatures meanwhile), so targets can switch without missing a run.
+   */
+  async rotateSigningSecret(userId: string, jobId: string, overlapSeconds: number): Promise<SigningSecretRotation> {
+    const job = await this.findOwned(userId, jobId);
+    const secret = newSigningSecret();
+    const until = overlapSeconds > 0 ? new Date(Date.now() + overlapSeconds * 1000) : null;
+    const rotated = await this.jobs.rotateSigningSecret(userId, job.id, secret, until);
+    if (!rotated) throw ApiError.notFound('Job not found');
+    return { signing_secret: secret, previous_valid_until: rotated.overlaps && until ? until.toISOString() : null };
+  }
+
+  /** One of the caller's jobs as a run executes it (404 otherwise), its signing secrets opened. */
+  async requestOwned(userId: string, jobId: string): Promise<JobRequest & { id: string }> {
+    const row = isUuid(jobId) ? await this.jobs.requestOwned(userId, jobId) : null;
+    if (!row) throw ApiError.notFound('Job not found');
+    return { id: row.id, ...toJobRequest(row) };
   }
 
   async remove(userId: string, jobId: string): Promise<void> {
@@ -239,9 +273,10 @@ export class JobsService {
     if (error) throw ApiError.invalidField(['body', 'cron_expression'], error);
   }
 
-  /** A job may shorten the request time limit, never lengthen it past the server's. */
-  private assertTimeout(timeoutSeconds: number | null): void {
-    assertTimeoutWithin(timeoutSeconds, this.executor.maxTimeoutMs);
+  /** A job's request time limit stays within its plan's maximum and the server's ceiling (EXECUTION_TIMEOUT_MS). */
+  private assertTimeout(definition: ValidJobDefinition, plan: PlanId): void {
+    const error = planTimeoutError(definition.timeout_seconds, plan, this.executor.maxTimeoutMs);
+    if (error) throw ApiError.invalidField(['body', 'timeout_seconds'], error);
   }
 
   /** Runs a write and turns the per-user name index's violation into the form's field error. */
@@ -274,8 +309,15 @@ function columns(definition: ValidJobDefinition): JobDefinitionColumns {
     alertAfterFailures: definition.alert_after_failures,
     delivery: definition.delivery,
     tags: definition.tags,
+    retryPolicy: definition.retry,
+    identityToken: definition.identity_token,
     notifyOnFailure: definition.notify_on_failure,
   };
+}
+
+/** A job's request-signing secret: 32 random bytes, prefixed so it is recognisable in a target's configuration. */
+function newSigningSecret(): string {
+  return `cbsig_${randomBytes(32).toString('base64url')}`;
 }
 
 /** Runs a check of one item of a bulk request, naming the item in a 422's field paths (`body.url` becomes `body.jobs.<index>.url`). */

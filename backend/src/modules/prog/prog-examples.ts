@@ -1,5 +1,6 @@
 import { JOB_BULK_MAX } from '../jobs';
 import type { Job, JobDefinition, JobLimitExceeded, JobLogsResponse } from '@shared/jobs/job-types';
+import { DEFAULT_RETRY_POLICY } from '@shared/jobs/retry-policy';
 
 /** Request and response examples of the /prog OpenAPI document (typed, so they follow the shared types). */
 export const JOB_DEFINITION_EXAMPLE: JobDefinition = {
@@ -27,6 +28,8 @@ export const JOB_EXAMPLE: Job = {
   alert_after_failures: 1,
   delivery: 'at_least_once',
   tags: ['backups'],
+  retry: DEFAULT_RETRY_POLICY,
+  identity_token: null,
   status: 'pending',
   notify_on_failure: true,
   next_run_at: '2026-01-02T02:00:00.000Z',

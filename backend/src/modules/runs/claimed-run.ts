@@ -1,4 +1,6 @@
-import type { Delivery, HttpMethod, ResponseRules, RunTrigger } from '@shared/jobs/job-types';
+import type { Delivery, HttpMethod, IdentityToken, ResponseRules, RetryPolicy, RunTrigger } from '@shared/jobs/job-types';
+import type { RequestSigning } from '../executor/request-signer.service';
+import { DEFAULT_RETRY_POLICY } from '@shared/jobs/retry-policy';
 
 /** A run this instance holds the lease on and will execute: the run record plus the job's request. */
 export interface ClaimedRun {
@@ -22,6 +24,9 @@ export interface ClaimedRun {
   body: string;
   responseRules: ResponseRules | null;
   timeoutMs: number | null;
+  retry: RetryPolicy;
+  /** How its request is signed for the target. */
+  signing: RequestSigning;
 }
 
 /** A leased run as `job_runs` returns it. */
@@ -51,6 +56,17 @@ export interface JobRequest {
   /** What counts as success (null: any 2xx) and the job's own time limit (null: the server's). */
   responseRules: ResponseRules | null;
   timeoutMs: number | null;
+  /** How a failure of a scheduled run is retried; absent: the plan default. */
+  retry?: RetryPolicy | null;
+  /** The secrets that sign its requests now (empty or absent: unsigned, a job made before signing). */
+  signingSecrets?: string[];
+  /** Requests carry a Cronbeam-signed JWT; null or absent: none. */
+  identityToken?: IdentityToken | null;
+}
+
+/** How a job's request is signed: its secrets, and the identity token's audience (the URL unless the job set one). */
+export function requestSigning(jobId: string, job: Pick<JobRequest, 'url' | 'signingSecrets' | 'identityToken'>): RequestSigning {
+  return { jobId, secrets: job.signingSecrets ?? [], tokenAudience: job.identityToken ? (job.identityToken.audience ?? job.url) : null };
 }
 
 export function toClaimedRun(row: LeasedRunRow, job: JobRequest): ClaimedRun {
@@ -72,5 +88,7 @@ export function toClaimedRun(row: LeasedRunRow, job: JobRequest): ClaimedRun {
     body: job.body ?? '',
     responseRules: job.responseRules ?? null,
     timeoutMs: job.timeoutMs ?? null,
+    retry: job.retry ?? DEFAULT_RETRY_POLICY,
+    signing: requestSigning(row.job_id, job),
   };
 }

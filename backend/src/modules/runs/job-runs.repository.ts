@@ -191,6 +191,16 @@ export class JobRunsRepository {
     ).then((result) => returnedRows<LeasedRunRow>(result));
   }
 
+  /** Moves the lease expiries of runs leased to `owner` (runs whose request may take longer than the default). */
+  async extendLeases(tx: Queryable, runIds: string[], expiries: Date[], owner: string): Promise<void> {
+    await tx.query(
+      `UPDATE job_runs r SET lease_expires_at = v.expires_at
+       FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, expires_at)
+       WHERE r.id = v.id AND r.state = '${RUNNING}' AND r.lease_owner = $3`,
+      [runIds, expiries, owner],
+    );
+  }
+
   /** Puts leased, unstarted runs back in the queue (shutdown). */
   async release(runIds: string[], owner: string): Promise<void> {
     await this.db.query(

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { RUN_OUTCOME, RUN_TRIGGER } from '@shared/jobs/job-types';
+import { policyRetries, retryDelayMs } from '@shared/jobs/retry-policy';
 import type { Queryable } from '../../common/database/transaction';
 import type { ExecutionResult } from '../executor/http-executor.service';
 import type { ClaimedRun } from './claimed-run';
@@ -10,7 +11,7 @@ import { ExecutionEvents, type ExecutionOutcome } from './execution-events';
 import { ExecutionMetrics } from './execution-metrics';
 import { JobRunsRepository } from './job-runs.repository';
 import { LeaseOwner } from './lease-owner';
-import { MAX_RETRIES, RunSettings } from './run-settings';
+import { RunSettings } from './run-settings';
 
 /** One stored result as the job's owner (the jobs module) applies it to the job: its final status, if any, and when it ran. */
 export interface StoredResult {
@@ -91,8 +92,7 @@ export class RunRecorder {
    * result (a manual run whose caller waits for it) is not held back by a burst.
    */
   record(run: ClaimedRun, result: ExecutionResult, urgent = false): Promise<void> {
-    const retryable = !result.success && result.retryable && run.trigger !== RUN_TRIGGER.manual && run.attempt <= MAX_RETRIES;
-    const retryAt = retryable ? new Date(Date.now() + this.settings.backoffMs(run.attempt)) : null;
+    const retryAt = this.retryAt(run, result);
     this.metrics.countExecution(result.success ? 'success' : 'failed', run.trigger);
     if (this.pending.length === 0) this.pendingSince = performance.now();
     this.pending.push({ run, result, retryAt });
@@ -102,6 +102,20 @@ export class RunRecorder {
     if (this.pending.length >= FLUSH_MAX && !this.holdBack()) this.flush();
     else this.timer ??= setTimeout(() => this.onTimer(), FLUSH_DELAY_MS);
     return stored;
+  }
+
+  /**
+   * When the job's retry policy tries this failure again (attempt n is retry
+   * n-1, so the policy's `attempts` retries follow the first), or null.
+   * Manual runs are never retried: the user sees the outcome.
+   */
+  private retryAt(run: ClaimedRun, result: ExecutionResult): Date | null {
+    if (result.success || run.trigger === RUN_TRIGGER.manual || run.attempt > run.retry.attempts) return null;
+    const kind = result.failureKind;
+    // An interrupted execution (the server stopped mid-request) carries no kind: it is retried as it always was.
+    const retries = kind === undefined ? result.retryable : kind !== null && policyRetries(run.retry, kind, result.responseCode);
+    if (!retries) return null;
+    return new Date(Date.now() + retryDelayMs(run.retry, run.attempt, this.settings.retryBackoffBaseMs, result.retryAfterMs ?? null));
   }
 
   /** Whether to keep results in memory a little longer because a burst is being sent. */

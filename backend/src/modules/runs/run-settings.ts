@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { effectiveTimeoutMs } from '@shared/jobs/plan-timeout';
 import { AppConfig } from '../../config/app-config';
-
-/** A failed scheduled run is retried up to this many times after its first attempt (retryable failures only). */
-export const MAX_RETRIES = 3;
 
 /**
  * Execution logs kept per job and their age: surplus finished runs are
@@ -18,23 +16,34 @@ export const PARTITION_DAYS_AHEAD = 28;
 /** Leases and retries, read from the validated environment. */
 @Injectable()
 export class RunSettings {
-  /** A lease lasts until the run's due time + the execution timeout + this grace. */
+  /**
+   * A lease lasts until the run's due time + its request's time limit + this
+   * grace: a job with the default limit holds its run no longer than before
+   * per-job limits, however high the server's ceiling.
+   */
   readonly leaseMs: number;
-  /** Retry n waits base * 2^(n-1). */
+  /** The longest lease: a request of the server's ceiling (EXECUTION_TIMEOUT_MS) + grace. */
+  readonly maxLeaseMs: number;
+  private readonly graceMs: number;
+  private readonly ceilingMs: number;
+  /** A retry policy without its own initial wait starts from this; each retry doubles it. */
   readonly retryBackoffBaseMs: number;
 
   constructor(config: AppConfig) {
-    this.leaseMs = config.env.EXECUTION_TIMEOUT_MS + config.env.SCHEDULER_LEASE_GRACE_MS;
+    this.graceMs = config.env.SCHEDULER_LEASE_GRACE_MS;
+    this.ceilingMs = config.env.EXECUTION_TIMEOUT_MS;
+    this.leaseMs = this.leaseMsFor(null);
+    this.maxLeaseMs = this.ceilingMs + this.graceMs;
     this.retryBackoffBaseMs = config.env.RETRY_BACKOFF_BASE_MS;
   }
 
-  /** When a lease taken now on a run due at `dueAt` expires. */
-  leaseExpiry(dueAt: Date, now: number): Date {
-    return new Date(Math.max(dueAt.getTime(), now) + this.leaseMs);
+  /** The lease of a run whose job asks for `timeoutMs` (null: the default limit). */
+  leaseMsFor(timeoutMs: number | null): number {
+    return effectiveTimeoutMs(timeoutMs, this.ceilingMs) + this.graceMs;
   }
 
-  /** Delay before retry number `retry` (1-based). */
-  backoffMs(retry: number): number {
-    return this.retryBackoffBaseMs * 2 ** (retry - 1);
+  /** When a lease taken now on a run due at `dueAt` expires, for a job asking `timeoutMs`. */
+  leaseExpiry(dueAt: Date, now: number, timeoutMs: number | null = null): Date {
+    return new Date(Math.max(dueAt.getTime(), now) + this.leaseMsFor(timeoutMs));
   }
 }

@@ -30,7 +30,7 @@ export const OUTCOME_UNKNOWN =
 
 /** A run a claim creates: leased to this instance, or already finished as skipped (quota) or missed (outage). */
 export type NewRun =
-  | { jobId: string; userId: string; trigger: RunTrigger; scheduledFor: Date; outcome: 'leased' }
+  | { jobId: string; userId: string; trigger: RunTrigger; scheduledFor: Date; outcome: 'leased'; timeoutMs: number | null }
   | { jobId: string; userId: string; trigger: RunTrigger; scheduledFor: Date; outcome: Extract<RunOutcome, 'skipped' | 'missed'>; error: string; skipReason?: string };
 
 /** A stored execution as the event stream replays it (no response body or alert flag: the stream sends neither). */
@@ -89,9 +89,9 @@ export class RunsService {
     return LeaseOwner.processPrefix;
   }
 
-  /** How long a lease lasts past its run's due time (execution timeout + grace). */
-  get leaseMs(): number {
-    return this.settings.leaseMs;
+  /** The longest a lease lasts past its run's due time (the server's ceiling on time limits + grace). */
+  get maxLeaseMs(): number {
+    return this.settings.maxLeaseMs;
   }
 
   /** This process's identity as the owner of run leases (and of its scheduler liveness row). */
@@ -198,7 +198,7 @@ export class RunsService {
         throw ApiError.forbidden({ error: 'Execution quota exceeded', plan: job.plan, execution_quota: this.quota.executionLimit(job.plan) });
       }
       try {
-        const row = await this.runs.insertManual(tx, { jobId: job.id, userId: job.userId, at: now, owner: this.owner.id, leaseExpiry: this.settings.leaseExpiry(now, now.getTime()) });
+        const row = await this.runs.insertManual(tx, { jobId: job.id, userId: job.userId, at: now, owner: this.owner.id, leaseExpiry: this.settings.leaseExpiry(now, now.getTime(), job.timeoutMs) });
         return toClaimedRun(row, job);
       } catch (error) {
         if (isForeignKeyViolation(error)) throw ApiError.notFound('Job not found'); // deleted meanwhile
@@ -234,12 +234,24 @@ export class RunsService {
       rows.states.push(leased ? RUN_STATE.running : RUN_STATE.done);
       rows.statuses.push(leased ? null : run.outcome);
       rows.leaseOwners.push(leased ? this.owner.id : null);
-      rows.leaseExpiries.push(leased ? this.settings.leaseExpiry(run.scheduledFor, now) : null);
+      rows.leaseExpiries.push(leased ? this.settings.leaseExpiry(run.scheduledFor, now, run.timeoutMs) : null);
       rows.executedAt.push(leased ? null : run.scheduledFor);
       rows.errors.push(leased ? null : run.error);
       rows.skipReasons.push(leased ? null : (run.skipReason ?? null));
     }
     return this.runs.insertClaimed(tx, rows);
+  }
+
+  /**
+   * Runs are leased for the default time limit; those whose job asks for
+   * longer get the rest here, once their requests are known (one UPDATE, and
+   * only when there are such runs), so no run is taken over while its
+   * request may still be answered, and none is held longer than its own.
+   */
+  async extendLeases(tx: Queryable, runs: ClaimedRun[], now: number): Promise<void> {
+    const longer = runs.filter((r) => this.settings.leaseMsFor(r.timeoutMs) > this.settings.leaseMs);
+    if (longer.length === 0) return;
+    await this.runs.extendLeases(tx, longer.map((r) => r.runId), longer.map((r) => this.settings.leaseExpiry(r.dueAt, now, r.timeoutMs)), this.owner.id);
   }
 
   /** Leases queued runs (retries) due by `horizon`. */

@@ -186,7 +186,7 @@ export class InstanceLiveness {
    * lease's end.
    */
   private pruneDispatchLog(): void {
-    const keepMs = 2 * this.runs.leaseMs;
+    const keepMs = 2 * this.runs.maxLeaseMs;
     if (performance.now() - this.prunedAt < keepMs / 4) return;
     this.prunedAt = performance.now();
     this.instances.pruneDispatches(this.id, keepMs).catch((error: Error) => this.logger.warn(`Pruning the dispatch log failed: ${error.message}`));

@@ -78,7 +78,7 @@ export class RunClaimer {
         const left = granted.get(k) ?? 0;
         if (left > 0) {
           granted.set(k, left - 1);
-          newRuns.push({ jobId: job.id, userId: job.user_id, trigger: due.recovery ? RUN_TRIGGER.recovery : RUN_TRIGGER.schedule, scheduledFor: due.fire, outcome: 'leased' });
+          newRuns.push({ jobId: job.id, userId: job.user_id, trigger: due.recovery ? RUN_TRIGGER.recovery : RUN_TRIGGER.schedule, scheduledFor: due.fire, outcome: 'leased', timeoutMs: job.timeout_ms });
         } else {
           overQuota.add(job.id);
           newRuns.push({
@@ -144,7 +144,9 @@ export class RunClaimer {
     const rows = await leasing;
     const requests = await this.jobs.requests(tx, rows.map((r) => r.job_id));
     // A leased run's job cannot vanish inside the transaction (runs go with their job); the guard is for types.
-    return rows.filter((r) => requests.has(r.job_id)).map((r) => toClaimedRun(r, requests.get(r.job_id)!));
+    const runs = rows.filter((r) => requests.has(r.job_id)).map((r) => toClaimedRun(r, requests.get(r.job_id)!));
+    await this.runs.extendLeases(tx, runs, Date.now());
+    return runs;
   }
 
   /** Gives back runs claimed ahead of time but not started (shutdown), so another instance fires them on time. */

@@ -4,6 +4,7 @@ import { JOB_LIMITS, jobDefinitionSchema } from '@shared/jobs/job-rules';
 import { DELIVERIES, HTTP_METHODS, JOB_STATUSES, type Job, type JobLogEntry, type ResponseRules } from '@shared/jobs/job-types';
 import { RESPONSE_RULE_MESSAGES } from '@shared/jobs/response-rules';
 import { TAG_LIMITS } from '@shared/tags/tags';
+import { RETRY_OUTCOMES } from '@shared/jobs/retry-policy';
 
 /**
  * Tool arguments built from the shared job rules, so an assistant is held to
@@ -133,6 +134,13 @@ export const jobOutput = z.object({
   alert_after_failures: z.number().int(),
   delivery: z.enum(DELIVERIES),
   tags: z.array(z.string()),
+  retry: z.object({
+    attempts: z.number().int(),
+    initial_backoff_seconds: z.number().int().nullable(),
+    max_backoff_seconds: z.number().int(),
+    retry_on: z.array(z.enum(RETRY_OUTCOMES)),
+    retry_on_status: z.array(z.number().int()),
+  }),
   status: z.enum(JOB_STATUSES),
   notify_on_failure: z.boolean(),
   next_run_at: z.string().nullable(),

@@ -1,6 +1,7 @@
 import { jobDefinitionSchema } from '@shared/jobs/job-rules';
-import { DEFAULT_DELIVERY, type Delivery, type HttpMethod, type Job, type JobDefinition } from '@shared/jobs/job-types';
+import { DEFAULT_DELIVERY, type Delivery, type HttpMethod, type Job, type JobDefinition, type RetryPolicy } from '@shared/jobs/job-types';
 import { tagsFromText, tagsToText } from '@shared/tags/tags';
+import { DEFAULT_RETRY_POLICY } from '@shared/jobs/retry-policy';
 import { DEFAULT_CRON } from '../schedule/cron-builder';
 
 export interface HeaderRow {
@@ -32,6 +33,8 @@ export interface JobFormValues {
   delivery: Delivery;
   /** Comma-separated, as typed. */
   tags: string;
+  /** The job's retry policy, sent back as it came (a PUT replaces the whole definition). */
+  retry: RetryPolicy;
 }
 
 /** The fields whose messages the form shows next to them. */
@@ -59,6 +62,7 @@ export const EMPTY_FORM: JobFormValues = {
   alert_after_failures: '1',
   delivery: DEFAULT_DELIVERY,
   tags: '',
+  retry: DEFAULT_RETRY_POLICY,
 };
 
 const DEFAULT_STATUSES = '200-299';
@@ -100,6 +104,7 @@ export function valuesFromJob(job: Job): JobFormValues {
     alert_after_failures: String(job.alert_after_failures ?? 1),
     delivery: job.delivery ?? DEFAULT_DELIVERY,
     tags: tagsToText(job.tags ?? []),
+    retry: job.retry ?? DEFAULT_RETRY_POLICY,
   };
 }
 
@@ -130,6 +135,7 @@ export function definitionFromValues(values: JobFormValues): JobDefinition {
     alert_after_failures: (numberOf(values.alert_after_failures) ?? 1) as number,
     delivery: values.delivery,
     tags: tagsFromText(values.tags),
+    retry: values.retry,
   };
 }
 

@@ -6,6 +6,7 @@ import { installFakeApi } from '../../test-support/fake-api';
 import type { Job } from '@shared/jobs/job-types';
 import { JobForm } from './job-form';
 import { definitionFromValues, valuesFromJob } from './job-form-model';
+import { DEFAULT_RETRY_POLICY } from '@shared/jobs/retry-policy';
 
 const created = { job_id: 'job-1', name: 'nightly-report', status: 'scheduled', next_run_at: '2026-06-01T12:15:00.000Z' };
 
@@ -118,10 +119,11 @@ describe('job form rules', () => {
       alert_after_failures: 1,
       delivery: 'at_least_once',
       tags: [],
+      retry: DEFAULT_RETRY_POLICY,
     });
   });
 
-  it('keeps a job’s delivery when it is edited, and sends the one chosen', async () => {
+  it('keeps a job’s delivery and retry policy when it is edited, and sends the one chosen', async () => {
     const job: Job = {
       ...created,
       status: 'scheduled',
@@ -137,6 +139,7 @@ describe('job form rules', () => {
       alert_after_failures: 1,
       delivery: 'at_most_once',
       tags: ['prod'],
+      retry: { ...DEFAULT_RETRY_POLICY, attempts: 7, retry_on_status: [409] },
       notify_on_failure: false,
       last_run_at: null,
       created_at: '2026-06-01T12:00:00.000Z',
@@ -144,6 +147,7 @@ describe('job form rules', () => {
     };
     const values = valuesFromJob(job);
     expect(definitionFromValues(values).delivery).toBe('at_most_once');
+    expect(definitionFromValues(values).retry).toEqual(job.retry);
     expect(definitionFromValues({ ...values, delivery: 'at_least_once' }).delivery).toBe('at_least_once');
     // Tags are kept through an edit too (a PUT without them would clear them).
     expect(definitionFromValues(values).tags).toEqual(['prod']);
