@@ -47,7 +47,10 @@ describe('jobs round trip (property)', () => {
     await fc.assert(
       fc.asyncProperty(jobDefinitionWithoutName, async (definition) => {
         const name = () => `rt-${surface}-${(created += 1)}`;
-        const job = ok<Job>(await server.http.post(jobs, { name: name(), ...definition }, auth()), 'create');
+        const answered = ok<Job>(await server.http.post(jobs, { name: name(), ...definition }, auth()), 'create');
+        // The signing secret is answered by the creation alone.
+        const { signing_secret: secret, ...job } = answered;
+        expect(secret).toMatch(/^cbsig_/);
         const read = ok<Job>(await server.http.get(`${jobs}/${job.job_id}`, auth()), 'get');
         expect(read).toEqual(job);
 
@@ -55,7 +58,10 @@ describe('jobs round trip (property)', () => {
         expect(unchanging(replaced)).toEqual(unchanging(read));
         expect(ok<Job>(await server.http.get(`${jobs}/${job.job_id}`, auth()), 'get after PUT')).toEqual(replaced);
 
-        const copy = ok<Job>(await server.http.post(jobs, { ...read, name: name() }, auth()), 'POST of a copy');
+        // The creation's answer, secret included, is a definition too (the secret is ignored: the copy gets its own).
+        const { signing_secret: copySecret, ...copy } = ok<Job>(await server.http.post(jobs, { ...answered, name: name() }, auth()), 'POST of a copy');
+        expect(copySecret).toMatch(/^cbsig_/);
+        expect(copySecret).not.toBe(secret);
         expect(copy.job_id).not.toBe(read.job_id);
         expect(definitionOf(copy)).toEqual(definitionOf(read));
 

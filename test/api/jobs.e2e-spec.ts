@@ -130,13 +130,15 @@ describe('dashboard job API (/api/jobs)', () => {
   });
 
   it('isolates users: B gets 404 on every operation on A’s job and A’s job is untouched', async () => {
-    const job = (await create(alice, { name: 'private-job' })).body;
+    // The creation alone answers the signing secret; GET never does.
+    const { signing_secret: _secret, ...job } = (await create(alice, { name: 'private-job' })).body;
     const base = `/api/jobs/${job.job_id}`;
     const attempts = await Promise.all([
       server.http.get(base, as(bob)),
       server.http.put(base, jobDefinition({ name: 'hijacked' }), as(bob)),
       server.http.post(`${base}/pause`, undefined, as(bob)),
       server.http.post(`${base}/resume`, undefined, as(bob)),
+      server.http.post(`${base}/signing-secret`, {}, as(bob)),
       server.http.get(`${base}/logs`, as(bob)),
       server.http.delete(base, as(bob)),
     ]);

@@ -13,7 +13,8 @@ const tokenChar = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP
 const token = (maxLength: number) => fc.string({ unit: tokenChar, minLength: 1, maxLength });
 
 // `__proto__` is a valid header token, but the API refuses it as a key of the headers object (422, never stored): not a job it answers.
-const headerName = token(20).filter((name) => !FORBIDDEN_HEADERS.includes(name.toLowerCase()) && name !== '__proto__');
+// Authorization is left out: with an identity token the API refuses it (a definition it does not store).
+const headerName = token(20).filter((name) => !FORBIDDEN_HEADERS.includes(name.toLowerCase()) && name !== '__proto__' && name.toLowerCase() !== 'authorization');
 const headerValue = fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 40 }).filter((value) => value.trim().length > 0);
 const spaced = (text: fc.Arbitrary<string>) => fc.tuple(fc.constantFrom('', ' ', '  '), text, fc.constantFrom('', ' ')).map(([a, t, b]) => `${a}${t}${b}`);
 
@@ -87,6 +88,7 @@ export const jobDefinitionWithoutName: fc.Arbitrary<SentDefinition> = fc.record(
     delivery: fc.constantFrom(...DELIVERIES),
     tags,
     retry: retryPolicy,
+    identity_token: fc.oneof(fc.constant(null), fc.constant({}), fc.record({ audience: fc.oneof(fc.constant(null), token(30).map((t) => `https://${t}.example`)) })),
     notify_on_failure: fc.boolean(),
   },
   { requiredKeys: ['url', 'cron_expression'] },

@@ -91,7 +91,10 @@ describe('MCP server against a running Cronbeam', () => {
       expect(job.next_run_at).toBe(nextRun('0 9 * * 1-5')?.toISOString());
       expect(resultText(result)).toContain(`Created ${name('health')}`);
       const stored = await cronbeam.http.get(`/prog/jobs/${job.job_id}`, progAs(alice));
-      expect(stored.body).toEqual(job);
+      // The creation alone answers the job's signing secret.
+      const { signing_secret: secret, ...answered } = job;
+      expect(secret).toMatch(/^cbsig_/);
+      expect(stored.body).toEqual(answered);
     });
 
     it('normalizes like the API: method upper-cased, a JSON body sent as its text, cron whitespace collapsed', async () => {

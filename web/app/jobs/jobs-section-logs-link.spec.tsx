@@ -23,6 +23,7 @@ const job: Job = {
   delivery: 'at_least_once',
   tags: [],
   retry: DEFAULT_RETRY_POLICY,
+  identity_token: null,
   status: 'failed',
   notify_on_failure: true,
   next_run_at: null,

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, UseGu
 import type { z } from 'zod';
 import { jobDefinitionSchema, jobLogsQuerySchema, type ValidJobDefinition } from '@shared/jobs/job-rules';
 import type { Job, JobLogEntry, JobLogsResponse } from '@shared/jobs/job-types';
+import { signingSecretRotationSchema, type SigningSecretRotation } from '@shared/jobs/request-signing';
 import { jobCloneRequestSchema, jobImportRequestSchema, type JobExport, type JobImportRequest, type JobImportResult } from '@shared/jobs/job-transfer';
 import { bulkTagActionSchema, tagFilterQuerySchema, type BulkTagActionRequest, type JobBulkTagResult, type TagFilterQuery } from '@shared/tags/tags';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
@@ -114,6 +115,17 @@ export class JobsController {
   async remove(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<{ message: string }> {
     await this.jobs.remove(user.id, id);
     return { message: 'Job deleted' };
+  }
+
+  /** A new secret for the job's request signature, shown this once; the old one keeps signing for overlap_seconds. */
+  @Post(':id/signing-secret')
+  @HttpCode(200)
+  rotateSigningSecret(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id') id: string,
+    @Body(new ZodPipe(signingSecretRotationSchema)) body: z.output<typeof signingSecretRotationSchema>,
+  ): Promise<SigningSecretRotation> {
+    return this.jobs.rotateSigningSecret(user.id, id, body.overlap_seconds);
   }
 
   @Post(':id/pause')

@@ -67,9 +67,12 @@ const NO_HEADERS = '{}';
 /** Jobs whose opened headers are kept (about the scheduler's working set); forgetting all at the bound keeps a hit one Map lookup. */
 const OPENED_HEADERS_CACHE_SIZE = 20_000;
 const HEADERS_COLUMN: SealedColumn = { table: 'jobs', column: 'headers', id: 'id', idType: 'uuid', place: (id) => `jobs.headers:${id}`, clearValues: [NO_HEADERS] };
-/** A job's request-signing secrets, sealed like its headers (each bound to the job and its column). */
+/**
+ * A job's request-signing secrets, sealed like its headers and bound to the job. A rotation moves the sealed
+ * current secret to the previous column as it is, so both columns seal for the same place.
+ */
 const SIGNING_SECRET_COLUMN: SealedColumn = { table: 'jobs', column: 'signing_secret', id: 'id', idType: 'uuid', place: (id) => `jobs.signing_secret:${id}` };
-const PREVIOUS_SECRET_COLUMN: SealedColumn = { table: 'jobs', column: 'signing_secret_previous', id: 'id', idType: 'uuid', place: (id) => `jobs.signing_secret_previous:${id}` };
+const PREVIOUS_SECRET_COLUMN: SealedColumn = { ...SIGNING_SECRET_COLUMN, column: 'signing_secret_previous' };
 /** The columns the scheduler reads to sign a request. */
 const SIGNING_COLUMNS = 'identity_token, signing_secret, signing_secret_previous, signing_secret_previous_until';
 

@@ -85,6 +85,7 @@ export const DASHBOARD_OPERATIONS: Record<string, DashboardOperation> = {
   'get /api/jobs/{id}': { summary: 'Get a job' },
   'put /api/jobs/{id}': { summary: 'Replace a job definition' },
   'delete /api/jobs/{id}': { summary: 'Delete a job and its logs' },
+  'post /api/jobs/{id}/signing-secret': { summary: 'Replace the signing secret of a job (shown once; the old one overlaps)' },
   'post /api/jobs/{id}/pause': { summary: 'Pause a job' },
   'post /api/jobs/{id}/resume': { summary: 'Resume a job' },
   'post /api/jobs/{id}/run': { summary: 'Run a job now' },

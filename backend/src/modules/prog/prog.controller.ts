@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, UseGu
 import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { JOB_LOGS_LIMITS, jobDefinitionSchema, type ValidJobDefinition } from '@shared/jobs/job-rules';
 import type { Job, JobLogEntry, JobLogsResponse } from '@shared/jobs/job-types';
+import { SIGNING_LIMITS, signingSecretRotationSchema, type SigningSecretRotation } from '@shared/jobs/request-signing';
 import { jobCloneRequestSchema, jobImportRequestSchema, type JobExport, type JobImportRequest, type JobImportResult } from '@shared/jobs/job-transfer';
 import { BULK_TAG_ACTIONS, bulkTagActionSchema, tagFilterQuerySchema, type BulkTagActionRequest, type JobBulkTagResult, type TagFilterQuery } from '@shared/tags/tags';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
@@ -142,6 +143,34 @@ export class ProgController {
   async remove(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string): Promise<{ message: string }> {
     await this.jobs.remove(user.id, jobId);
     return { message: 'Job deleted' };
+  }
+
+  @Post('jobs/:job_id/signing-secret')
+  @HttpCode(200)
+  @UseGuards(ApiKeyGuard)
+  @ProgOperation(
+    'Replace the signing secret of a job',
+    'Answers a new secret for the X-Cronbeam-Signature header, shown this once. The secret it replaces keeps signing for overlap_seconds ' +
+      `(default ${SIGNING_LIMITS.defaultOverlapSeconds}, at most ${SIGNING_LIMITS.maxOverlapSeconds}): requests carry both signatures meanwhile. ` +
+      'A job created before signed requests has no secret until this is called.',
+  )
+  @JobIdParam()
+  @ApiBody({
+    required: false,
+    schema: { type: 'object', additionalProperties: false, properties: { overlap_seconds: { type: 'integer', minimum: 0, maximum: SIGNING_LIMITS.maxOverlapSeconds, default: SIGNING_LIMITS.defaultOverlapSeconds } } },
+  })
+  @JsonResponse(
+    200,
+    'The new secret, and until when the previous one still signs (null: no previous secret, or no overlap)',
+    { type: 'object', required: ['signing_secret', 'previous_valid_until'], properties: { signing_secret: { type: 'string' }, previous_valid_until: { type: 'string', format: 'date-time', nullable: true } } },
+    { signing_secret: 'cbsig_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', previous_valid_until: '2026-01-03T10:15:00.000Z' },
+  )
+  rotateSigningSecret(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('job_id') jobId: string,
+    @Body(new ZodPipe(signingSecretRotationSchema)) body: { overlap_seconds: number },
+  ): Promise<SigningSecretRotation> {
+    return this.jobs.rotateSigningSecret(user.id, jobId, body.overlap_seconds);
   }
 
   @Post('jobs/:job_id/pause')

@@ -141,6 +141,8 @@ export const jobOutput = z.object({
     retry_on: z.array(z.enum(RETRY_OUTCOMES)),
     retry_on_status: z.array(z.number().int()),
   }),
+  identity_token: z.object({ audience: z.string().nullable() }).nullable(),
+  signing_secret: z.string().optional(),
   status: z.enum(JOB_STATUSES),
   notify_on_failure: z.boolean(),
   next_run_at: z.string().nullable(),

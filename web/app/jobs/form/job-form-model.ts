@@ -1,5 +1,5 @@
 import { jobDefinitionSchema } from '@shared/jobs/job-rules';
-import { DEFAULT_DELIVERY, type Delivery, type HttpMethod, type Job, type JobDefinition, type RetryPolicy } from '@shared/jobs/job-types';
+import { DEFAULT_DELIVERY, type Delivery, type HttpMethod, type IdentityToken, type Job, type JobDefinition, type RetryPolicy } from '@shared/jobs/job-types';
 import { tagsFromText, tagsToText } from '@shared/tags/tags';
 import { DEFAULT_RETRY_POLICY } from '@shared/jobs/retry-policy';
 import { DEFAULT_CRON } from '../schedule/cron-builder';
@@ -35,6 +35,8 @@ export interface JobFormValues {
   tags: string;
   /** The job's retry policy, sent back as it came (a PUT replaces the whole definition). */
   retry: RetryPolicy;
+  /** The job's identity token setting, sent back as it came. */
+  identity_token: IdentityToken | null;
 }
 
 /** The fields whose messages the form shows next to them. */
@@ -63,6 +65,7 @@ export const EMPTY_FORM: JobFormValues = {
   delivery: DEFAULT_DELIVERY,
   tags: '',
   retry: DEFAULT_RETRY_POLICY,
+  identity_token: null,
 };
 
 const DEFAULT_STATUSES = '200-299';
@@ -105,6 +108,7 @@ export function valuesFromJob(job: Job): JobFormValues {
     delivery: job.delivery ?? DEFAULT_DELIVERY,
     tags: tagsToText(job.tags ?? []),
     retry: job.retry ?? DEFAULT_RETRY_POLICY,
+    identity_token: job.identity_token ?? null,
   };
 }
 
@@ -136,6 +140,7 @@ export function definitionFromValues(values: JobFormValues): JobDefinition {
     delivery: values.delivery,
     tags: tagsFromText(values.tags),
     retry: values.retry,
+    identity_token: values.identity_token,
   };
 }
 

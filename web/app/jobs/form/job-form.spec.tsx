@@ -120,6 +120,7 @@ describe('job form rules', () => {
       delivery: 'at_least_once',
       tags: [],
       retry: DEFAULT_RETRY_POLICY,
+      identity_token: null,
     });
   });
 
@@ -140,6 +141,7 @@ describe('job form rules', () => {
       delivery: 'at_most_once',
       tags: ['prod'],
       retry: { ...DEFAULT_RETRY_POLICY, attempts: 7, retry_on_status: [409] },
+      identity_token: { audience: 'https://api.example.com' },
       notify_on_failure: false,
       last_run_at: null,
       created_at: '2026-06-01T12:00:00.000Z',
@@ -148,6 +150,7 @@ describe('job form rules', () => {
     const values = valuesFromJob(job);
     expect(definitionFromValues(values).delivery).toBe('at_most_once');
     expect(definitionFromValues(values).retry).toEqual(job.retry);
+    expect(definitionFromValues(values).identity_token).toEqual(job.identity_token);
     expect(definitionFromValues({ ...values, delivery: 'at_least_once' }).delivery).toBe('at_least_once');
     // Tags are kept through an edit too (a PUT without them would clear them).
     expect(definitionFromValues(values).tags).toEqual(['prod']);
