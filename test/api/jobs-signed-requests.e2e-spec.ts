@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { HttpTarget, type ReceivedRequest } from '../fakes/http-target';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
@@ -50,15 +50,25 @@ describe('signed requests to targets', () => {
     await target?.close();
   });
 
-  /** What the published snippets make of a received request for a job URL and secret. */
-  const verify = (request: ReceivedRequest, url: string, secret: string, audience: string | null = null): { js: Verdict; py: Verdict } => {
-    const input = { headers: request.headers, secret, method: request.method, url, body: request.body, ...(audience ? { issuer: ISSUER, audience, jwks } : {}) };
-    const run = (command: string, file: string): Verdict => {
-      const done = spawnSync(command, [path.join(EXAMPLES, file)], { input: JSON.stringify(input), encoding: 'utf8', timeout: 20_000 });
-      if (done.status !== 0) throw new Error(`${file} failed: ${done.stderr}`);
-      return JSON.parse(done.stdout) as Verdict;
-    };
-    return { js: run(process.execPath, 'verify-cronbeam.mjs'), py: run('python3', 'verify_cronbeam.py') };
+  /**
+   * What the published snippets make of a received request for a job URL and secret. They run as child
+   * processes, asynchronously: the server under test shares this process's event loop.
+   */
+  const verify = async (request: ReceivedRequest, url: string, secret: string, audience: string | null = null): Promise<{ js: Verdict; py: Verdict }> => {
+    const input = JSON.stringify({ headers: request.headers, secret, method: request.method, url, body: request.body, ...(audience ? { issuer: ISSUER, audience, jwks } : {}) });
+    const run = (command: string, file: string) =>
+      new Promise<Verdict>((resolve, reject) => {
+        const child = spawn(command, [path.join(EXAMPLES, file)], { timeout: 20_000 });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+        child.on('error', reject);
+        child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as Verdict) : reject(new Error(`${file} failed: ${err}`))));
+        child.stdin.end(input);
+      });
+    const [js, py] = await Promise.all([run(process.execPath, 'verify-cronbeam.mjs'), run('python3', 'verify_cronbeam.py')]);
+    return { js, py };
   };
 
   const create = async (extra: Record<string, unknown>) => {
@@ -85,18 +95,18 @@ describe('signed requests to targets', () => {
     const [request] = target.requests('/signed');
     expect(request.headers['x-cronbeam-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
 
-    const { js, py } = verify(request, url, job.signing_secret, url);
+    const { js, py } = await verify(request, url, job.signing_secret, url);
     expect(js.signature).toBe(true);
     expect(py.signature).toBe(true);
     expect(js.claims).toMatchObject({ iss: ISSUER, aud: url, job_id: job.job_id, sub: `job:${job.job_id}`, execution_id: request.headers['x-cronbeam-execution-id'] });
     expect((js.claims!.exp as number) - (js.claims!.iat as number)).toBe(300);
 
     // Anything changed on the way fails: the body, the method, the secret, another audience.
-    expect(verify({ ...request, body: '{"report":"weekly"}' }, url, job.signing_secret).js.signature).toBe(false);
-    expect(verify({ ...request, body: '{"report":"weekly"}' }, url, job.signing_secret).py.signature).toBe(false);
-    expect(verify({ ...request, method: 'PUT' }, url, job.signing_secret).py.signature).toBe(false);
-    expect(verify(request, url, `${job.signing_secret}x`).js.signature).toBe(false);
-    expect(verify(request, url, job.signing_secret, 'https://other.example/').js.claims).toEqual({ error: 'wrong audience' });
+    expect((await verify({ ...request, body: '{"report":"weekly"}' }, url, job.signing_secret)).js.signature).toBe(false);
+    expect((await verify({ ...request, body: '{"report":"weekly"}' }, url, job.signing_secret)).py.signature).toBe(false);
+    expect((await verify({ ...request, method: 'PUT' }, url, job.signing_secret)).py.signature).toBe(false);
+    expect((await verify(request, url, `${job.signing_secret}x`)).js.signature).toBe(false);
+    expect((await verify(request, url, job.signing_secret, 'https://other.example/')).js.claims).toEqual({ error: 'wrong audience' });
   });
 
   it('sends the token for a configured audience, and no Authorization at all to a job that did not ask', async () => {
@@ -105,7 +115,7 @@ describe('signed requests to targets', () => {
     const run = await server.http.post(`/api/jobs/${job.job_id}/run`, undefined, as());
     expect(run.body.status).toBe('success');
     const [request] = target.requests('/audience');
-    const { js } = verify(request, url, job.signing_secret, 'https://api.example.test/jobs');
+    const { js } = await verify(request, url, job.signing_secret, 'https://api.example.test/jobs');
     expect(js).toMatchObject({ signature: true, claims: { aud: 'https://api.example.test/jobs', execution_id: run.body.run_id } });
 
     const plainUrl = `${target.url}/plain`;
@@ -113,7 +123,7 @@ describe('signed requests to targets', () => {
     await server.http.post(`/api/jobs/${plain.job_id}/run`, undefined, as());
     const [unsigned] = target.requests('/plain');
     expect(unsigned.headers.authorization).toBeUndefined();
-    expect(verify(unsigned, plainUrl, plain.signing_secret).py.signature).toBe(true);
+    expect((await verify(unsigned, plainUrl, plain.signing_secret)).py.signature).toBe(true);
   });
 
   it('refuses an identity token beside an Authorization header of the job, naming the field', async () => {
@@ -135,15 +145,15 @@ describe('signed requests to targets', () => {
     await server.http.post(`/api/jobs/${job.job_id}/run`, undefined, as());
     const during = target.requests('/rotated')[0];
     expect(during.headers['x-cronbeam-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
-    expect(verify(during, url, job.signing_secret).js.signature).toBe(true);
-    expect(verify(during, url, rotated.body.signing_secret).py.signature).toBe(true);
+    expect((await verify(during, url, job.signing_secret)).js.signature).toBe(true);
+    expect((await verify(during, url, rotated.body.signing_secret)).py.signature).toBe(true);
 
     const again = await server.http.post(`/api/jobs/${job.job_id}/signing-secret`, { overlap_seconds: 0 }, as());
     expect(again.body.previous_valid_until).toBeNull();
     await server.http.post(`/api/jobs/${job.job_id}/run`, undefined, as());
     const after = await eventually(async () => target.requests('/rotated')[1]);
-    expect(verify(after, url, again.body.signing_secret).js.signature).toBe(true);
-    expect(verify(after, url, rotated.body.signing_secret).py.signature).toBe(false);
+    expect((await verify(after, url, again.body.signing_secret)).js.signature).toBe(true);
+    expect((await verify(after, url, rotated.body.signing_secret)).py.signature).toBe(false);
 
     const other = await signUpAndLogin(server);
     expect((await server.http.post(`/api/jobs/${job.job_id}/signing-secret`, {}, { token: other.accessToken })).status).toBe(404);

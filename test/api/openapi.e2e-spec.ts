@@ -24,6 +24,7 @@ const PROG_ROUTES = [
   'post /prog/jobs/{job_id}/resume',
   'get /prog/jobs/{job_id}/logs',
   'post /prog/jobs/{job_id}/run',
+  'post /prog/jobs/{job_id}/signing-secret',
   'post /prog/jobs/{job_id}/clone',
   'get /prog/jobs/export',
   'post /prog/jobs/import',

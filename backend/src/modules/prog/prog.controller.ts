@@ -158,6 +158,7 @@ export class ProgController {
   @ApiBody({
     required: false,
     schema: { type: 'object', additionalProperties: false, properties: { overlap_seconds: { type: 'integer', minimum: 0, maximum: SIGNING_LIMITS.maxOverlapSeconds, default: SIGNING_LIMITS.defaultOverlapSeconds } } },
+    examples: { hour: { summary: 'The old secret signs for one more hour', value: { overlap_seconds: 3600 } }, now: { summary: 'The old secret stops at once', value: { overlap_seconds: 0 } } },
   })
   @JsonResponse(
     200,
