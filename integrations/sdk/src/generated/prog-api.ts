@@ -167,6 +167,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/prog/jobs/{job_id}/signing-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the signing secret of a job
+         * @description Answers a new secret for the X-Cronbeam-Signature header, shown this once. The secret it replaces keeps signing for overlap_seconds (default 86400, at most 604800): requests carry both signatures meanwhile. A job created before signed requests has no secret until this is called.
+         */
+        post: operations["ProgController_rotateSigningSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/prog/jobs/{job_id}/pause": {
         parameters: {
             query?: never;
@@ -671,7 +691,7 @@ export interface components {
                 json_equals?: (string | null) | number | boolean;
             } | null;
             /**
-             * @description The request's own time limit in seconds, at most the server's (EXECUTION_TIMEOUT_MS); null: the server's.
+             * @description The request's own time limit in seconds, at most the plan's (free 30, basic 300, pro 1800) and the server's (EXECUTION_TIMEOUT_MS); null: 30 s (or the server's, when lower).
              * @default null
              */
             timeout_seconds?: number | null;
@@ -700,6 +720,62 @@ export interface components {
              *     ]
              */
             tags?: string[];
+            /**
+             * @description How a failed scheduled run is retried (manual runs never are). Each retry is a new execution of the quota, logged with its attempt number; alerts and auto-pause count a run once its retries are spent.
+             * @default {
+             *       "attempts": 3,
+             *       "initial_backoff_seconds": null,
+             *       "max_backoff_seconds": 3600,
+             *       "retry_on": [
+             *         "timeout",
+             *         "network",
+             *         "5xx"
+             *       ],
+             *       "retry_on_status": []
+             *     }
+             */
+            retry?: {
+                /**
+                 * @description Retries after the first attempt; 0: none.
+                 * @default 3
+                 */
+                attempts?: number;
+                /**
+                 * @description The first retry's wait; each later one doubles it. null: the server's base (10 s unless its operator changed RETRY_BACKOFF_BASE_MS).
+                 * @default null
+                 */
+                initial_backoff_seconds?: number | null;
+                /**
+                 * @description No wait is longer, also when the target asks for more with Retry-After (which is otherwise honoured, in seconds or as a date).
+                 * @default 3600
+                 */
+                max_backoff_seconds?: number;
+                /**
+                 * @description Failures that are retried: timeout (no answer in time), network (DNS, refused, reset, TLS, no free connection), 5xx, 429.
+                 * @default [
+                 *       "timeout",
+                 *       "network",
+                 *       "5xx"
+                 *     ]
+                 */
+                retry_on?: ("timeout" | "network" | "5xx" | "429")[];
+                /**
+                 * @description 4xx statuses retried as well, e.g. 408 or 409 (at most 20).
+                 * @default []
+                 */
+                retry_on_status?: number[];
+            };
+            /**
+             * @description Send Authorization: Bearer <JWT> signed by Cronbeam (ES256, keys at /.well-known/target-jwks.json) with each request: iss the service URL, sub job:<id>, job_id, execution_id (also jti), aud, and a 5-minute exp. null: none. Cannot be combined with an Authorization header of the job.
+             * @default null
+             */
+            identity_token?: {
+                /**
+                 * @description The token's aud; null: the job's URL.
+                 * @default null
+                 */
+                audience?: string | null;
+            } | null;
             /**
              * @description Email the owner when a run fails.
              * @default false
@@ -735,6 +811,8 @@ export interface components {
              * @description Last change.
              */
             readonly updated_at?: string;
+            /** @description The secret of the X-Cronbeam-Signature header every request of the job carries (HMAC-SHA256 of "<t>.<METHOD>.<URL>.<body>"): answered only when the job is created and by POST …/signing-secret, which replaces it. */
+            readonly signing_secret?: string;
         };
         Job: {
             /**
@@ -790,7 +868,7 @@ export interface components {
                 json_equals?: (string | null) | number | boolean;
             } | null;
             /**
-             * @description The request's own time limit in seconds, at most the server's (EXECUTION_TIMEOUT_MS); null: the server's.
+             * @description The request's own time limit in seconds, at most the plan's (free 30, basic 300, pro 1800) and the server's (EXECUTION_TIMEOUT_MS); null: 30 s (or the server's, when lower).
              * @default null
              */
             timeout_seconds: number | null;
@@ -819,6 +897,62 @@ export interface components {
              *     ]
              */
             tags: string[];
+            /**
+             * @description How a failed scheduled run is retried (manual runs never are). Each retry is a new execution of the quota, logged with its attempt number; alerts and auto-pause count a run once its retries are spent.
+             * @default {
+             *       "attempts": 3,
+             *       "initial_backoff_seconds": null,
+             *       "max_backoff_seconds": 3600,
+             *       "retry_on": [
+             *         "timeout",
+             *         "network",
+             *         "5xx"
+             *       ],
+             *       "retry_on_status": []
+             *     }
+             */
+            retry: {
+                /**
+                 * @description Retries after the first attempt; 0: none.
+                 * @default 3
+                 */
+                attempts?: number;
+                /**
+                 * @description The first retry's wait; each later one doubles it. null: the server's base (10 s unless its operator changed RETRY_BACKOFF_BASE_MS).
+                 * @default null
+                 */
+                initial_backoff_seconds?: number | null;
+                /**
+                 * @description No wait is longer, also when the target asks for more with Retry-After (which is otherwise honoured, in seconds or as a date).
+                 * @default 3600
+                 */
+                max_backoff_seconds?: number;
+                /**
+                 * @description Failures that are retried: timeout (no answer in time), network (DNS, refused, reset, TLS, no free connection), 5xx, 429.
+                 * @default [
+                 *       "timeout",
+                 *       "network",
+                 *       "5xx"
+                 *     ]
+                 */
+                retry_on?: ("timeout" | "network" | "5xx" | "429")[];
+                /**
+                 * @description 4xx statuses retried as well, e.g. 408 or 409 (at most 20).
+                 * @default []
+                 */
+                retry_on_status?: number[];
+            };
+            /**
+             * @description Send Authorization: Bearer <JWT> signed by Cronbeam (ES256, keys at /.well-known/target-jwks.json) with each request: iss the service URL, sub job:<id>, job_id, execution_id (also jti), aud, and a 5-minute exp. null: none. Cannot be combined with an Authorization header of the job.
+             * @default null
+             */
+            identity_token: {
+                /**
+                 * @description The token's aud; null: the job's URL.
+                 * @default null
+                 */
+                audience?: string | null;
+            } | null;
             notify_on_failure: boolean;
             /**
              * Format: uuid
@@ -850,6 +984,8 @@ export interface components {
              * @description Last change.
              */
             readonly updated_at: string;
+            /** @description The secret of the X-Cronbeam-Signature header every request of the job carries (HMAC-SHA256 of "<t>.<METHOD>.<URL>.<body>"): answered only when the job is created and by POST …/signing-secret, which replaces it. */
+            readonly signing_secret?: string;
         };
         JobLogEntry: {
             /** Format: uuid */
@@ -1228,6 +1364,18 @@ export interface operations {
                      *         "tags": [
                      *           "backups"
                      *         ],
+                     *         "retry": {
+                     *           "attempts": 3,
+                     *           "initial_backoff_seconds": null,
+                     *           "max_backoff_seconds": 3600,
+                     *           "retry_on": [
+                     *             "timeout",
+                     *             "network",
+                     *             "5xx"
+                     *           ],
+                     *           "retry_on_status": []
+                     *         },
+                     *         "identity_token": null,
                      *         "status": "pending",
                      *         "notify_on_failure": true,
                      *         "next_run_at": "2026-01-02T02:00:00.000Z",
@@ -1345,6 +1493,18 @@ export interface operations {
                      *       "tags": [
                      *         "backups"
                      *       ],
+                     *       "retry": {
+                     *         "attempts": 3,
+                     *         "initial_backoff_seconds": null,
+                     *         "max_backoff_seconds": 3600,
+                     *         "retry_on": [
+                     *           "timeout",
+                     *           "network",
+                     *           "5xx"
+                     *         ],
+                     *         "retry_on_status": []
+                     *       },
+                     *       "identity_token": null,
                      *       "status": "pending",
                      *       "notify_on_failure": true,
                      *       "next_run_at": "2026-01-02T02:00:00.000Z",
@@ -1487,6 +1647,18 @@ export interface operations {
                      *           "tags": [
                      *             "backups"
                      *           ],
+                     *           "retry": {
+                     *             "attempts": 3,
+                     *             "initial_backoff_seconds": null,
+                     *             "max_backoff_seconds": 3600,
+                     *             "retry_on": [
+                     *               "timeout",
+                     *               "network",
+                     *               "5xx"
+                     *             ],
+                     *             "retry_on_status": []
+                     *           },
+                     *           "identity_token": null,
                      *           "status": "pending",
                      *           "notify_on_failure": true,
                      *           "next_run_at": "2026-01-02T02:00:00.000Z",
@@ -1511,6 +1683,18 @@ export interface operations {
                      *           "tags": [
                      *             "backups"
                      *           ],
+                     *           "retry": {
+                     *             "attempts": 3,
+                     *             "initial_backoff_seconds": null,
+                     *             "max_backoff_seconds": 3600,
+                     *             "retry_on": [
+                     *               "timeout",
+                     *               "network",
+                     *               "5xx"
+                     *             ],
+                     *             "retry_on_status": []
+                     *           },
+                     *           "identity_token": null,
                      *           "status": "pending",
                      *           "notify_on_failure": false,
                      *           "next_run_at": "2026-01-01T11:00:00.000Z",
@@ -1656,6 +1840,18 @@ export interface operations {
                      *           "tags": [
                      *             "backups"
                      *           ],
+                     *           "retry": {
+                     *             "attempts": 3,
+                     *             "initial_backoff_seconds": null,
+                     *             "max_backoff_seconds": 3600,
+                     *             "retry_on": [
+                     *               "timeout",
+                     *               "network",
+                     *               "5xx"
+                     *             ],
+                     *             "retry_on_status": []
+                     *           },
+                     *           "identity_token": null,
                      *           "status": "paused",
                      *           "notify_on_failure": true,
                      *           "next_run_at": null,
@@ -1994,6 +2190,18 @@ export interface operations {
                      *       "tags": [
                      *         "backups"
                      *       ],
+                     *       "retry": {
+                     *         "attempts": 3,
+                     *         "initial_backoff_seconds": null,
+                     *         "max_backoff_seconds": 3600,
+                     *         "retry_on": [
+                     *           "timeout",
+                     *           "network",
+                     *           "5xx"
+                     *         ],
+                     *         "retry_on_status": []
+                     *       },
+                     *       "identity_token": null,
                      *       "status": "pending",
                      *       "notify_on_failure": true,
                      *       "next_run_at": "2026-01-02T02:00:00.000Z",
@@ -2144,6 +2352,18 @@ export interface operations {
                      *       "tags": [
                      *         "backups"
                      *       ],
+                     *       "retry": {
+                     *         "attempts": 3,
+                     *         "initial_backoff_seconds": null,
+                     *         "max_backoff_seconds": 3600,
+                     *         "retry_on": [
+                     *           "timeout",
+                     *           "network",
+                     *           "5xx"
+                     *         ],
+                     *         "retry_on_status": []
+                     *       },
+                     *       "identity_token": null,
                      *       "status": "pending",
                      *       "notify_on_failure": true,
                      *       "next_run_at": "2026-01-02T02:00:00.000Z",
@@ -2246,6 +2466,18 @@ export interface operations {
                      *       "tags": [
                      *         "backups"
                      *       ],
+                     *       "retry": {
+                     *         "attempts": 3,
+                     *         "initial_backoff_seconds": null,
+                     *         "max_backoff_seconds": 3600,
+                     *         "retry_on": [
+                     *           "timeout",
+                     *           "network",
+                     *           "5xx"
+                     *         ],
+                     *         "retry_on_status": []
+                     *       },
+                     *       "identity_token": null,
                      *       "status": "pending",
                      *       "notify_on_failure": true,
                      *       "next_run_at": "2026-01-02T02:00:00.000Z",
@@ -2411,6 +2643,124 @@ export interface operations {
             };
         };
     };
+    ProgController_rotateSigningSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                "X-User-ID"?: string;
+            };
+            path: {
+                /** @description The job_id returned at creation */
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @default 86400 */
+                    overlap_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The new secret, and until when the previous one still signs (null: no previous secret, or no overlap) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "signing_secret": "cbsig_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+                     *       "previous_valid_until": "2026-01-03T10:15:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        signing_secret: string;
+                        /** Format: date-time */
+                        previous_valid_until: string | null;
+                    };
+                };
+            };
+            /** @description Missing, unknown or mismatched key and user id */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description No such job among yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Job not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A field is invalid; each entry names the field and the reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Name can only contain letters, numbers, hyphens (-), and underscores (_)",
+                     *           "type": "invalid_format"
+                     *         },
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "cron_expression"
+                     *           ],
+                     *           "msg": "Cron expression must have 5 fields, or 6 with seconds first",
+                     *           "type": "custom"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many calls with this key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded for this API key; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
     ProgController_pause: {
         parameters: {
             query?: never;
@@ -2452,6 +2802,18 @@ export interface operations {
                      *       "tags": [
                      *         "backups"
                      *       ],
+                     *       "retry": {
+                     *         "attempts": 3,
+                     *         "initial_backoff_seconds": null,
+                     *         "max_backoff_seconds": 3600,
+                     *         "retry_on": [
+                     *           "timeout",
+                     *           "network",
+                     *           "5xx"
+                     *         ],
+                     *         "retry_on_status": []
+                     *       },
+                     *       "identity_token": null,
                      *       "status": "paused",
                      *       "notify_on_failure": true,
                      *       "next_run_at": null,
@@ -2550,6 +2912,18 @@ export interface operations {
                      *       "tags": [
                      *         "backups"
                      *       ],
+                     *       "retry": {
+                     *         "attempts": 3,
+                     *         "initial_backoff_seconds": null,
+                     *         "max_backoff_seconds": 3600,
+                     *         "retry_on": [
+                     *           "timeout",
+                     *           "network",
+                     *           "5xx"
+                     *         ],
+                     *         "retry_on_status": []
+                     *       },
+                     *       "identity_token": null,
                      *       "status": "scheduled",
                      *       "notify_on_failure": true,
                      *       "next_run_at": "2026-01-02T02:00:00.000Z",
