@@ -45,6 +45,15 @@ export interface AlertmanagerPayload {
   alerts: AlertmanagerAlert[];
 }
 
+export interface OpsgenieRequest {
+  action: 'create' | 'close';
+  /** The alias a close names (in its path), or the one a create gives. */
+  alias: string;
+  message?: string;
+  priority?: string;
+  note?: string;
+}
+
 export interface TeamsCard {
   type: 'AdaptiveCard';
   body: Array<{ type: string; text?: string }>;
@@ -66,6 +75,11 @@ export interface TeamsCard {
  *   Tags headers; a protected topic wants `Authorization: Bearer <token>`.
  * - Microsoft Teams incoming webhook: a `message` with one Adaptive Card attachment.
  * - An Alertmanager webhook receiver: the version 4 payload.
+ * - Opsgenie Alert API v2: POST /v2/alerts (create: `message` 1 to 130
+ *   characters, `alias` up to 512, `priority` P1 to P5) and POST
+ *   /v2/alerts/<alias>/close?identifierType=alias, with `Authorization:
+ *   GenieKey <key>` (401 otherwise); 202 "Request will be processed". It keeps
+ *   alerts by alias, open or closed, as Opsgenie does.
  */
 export class AlertProviders {
   readonly telegram: Array<Accepted<TelegramMessage>> = [];
@@ -75,6 +89,9 @@ export class AlertProviders {
   readonly ntfy: Array<Accepted<NtfyMessage>> = [];
   readonly teams: Array<Accepted<TeamsCard>> = [];
   readonly alertmanager: Array<Accepted<AlertmanagerPayload>> = [];
+  readonly opsgenie: Array<Accepted<OpsgenieRequest>> = [];
+  /** Opsgenie's view: each alias's alert, open or closed. */
+  readonly opsgenieAlerts = new Map<string, 'open' | 'closed'>();
   /** Every request, accepted or refused. */
   readonly received: ReceivedRequest[] = [];
   private readonly waiters: Array<() => void> = [];
@@ -88,13 +105,15 @@ export class AlertProviders {
     private readonly ntfyTokens: Map<string, string>,
     /** Bearer token the Alertmanager receiver wants, if any. */
     private readonly alertmanagerToken: string | null,
+    /** The API keys Opsgenie knows. */
+    private readonly genieKeys: Set<string>,
   ) {}
 
-  static async start(options: { botTokens: string[]; ntfyTokens?: Record<string, string>; alertmanagerToken?: string }): Promise<AlertProviders> {
+  static async start(options: { botTokens: string[]; ntfyTokens?: Record<string, string>; alertmanagerToken?: string; genieKeys?: string[] }): Promise<AlertProviders> {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const providers = new AlertProviders(server, `http://127.0.0.1:${port}`, new Set(options.botTokens), new Map(Object.entries(options.ntfyTokens ?? {})), options.alertmanagerToken ?? null);
+    const providers = new AlertProviders(server, `http://127.0.0.1:${port}`, new Set(options.botTokens), new Map(Object.entries(options.ntfyTokens ?? {})), options.alertmanagerToken ?? null, new Set(options.genieKeys ?? []));
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -133,6 +152,7 @@ export class AlertProviders {
     if (path === '/v2/enqueue') return this.pagerDutyEnqueue(req, res);
     if (path.startsWith('/webhookb2/')) return this.teamsWebhook(req, res);
     if (path === '/alertmanager') return this.alertmanagerWebhook(req, res);
+    if (path === '/v2/alerts' || path.startsWith('/v2/alerts/')) return this.opsgenieAlertApi(path, req, res);
     const topic = /^\/ntfy\/([-_A-Za-z0-9]{1,64})$/.exec(path);
     if (topic) return this.ntfyPublish(topic[1]!, req, res);
     reply(res, 404, { error: 'not found' });
@@ -201,6 +221,32 @@ export class AlertProviders {
     this.teams.push({ request: req, body: card as unknown as TeamsCard });
     res.writeHead(200, { 'content-type': 'text/plain' });
     res.end('1');
+  }
+
+  private opsgenieAlertApi(path: string, req: ReceivedRequest, res: ServerResponse): void {
+    const answer = (status: number, message: string) => reply(res, status, { message, took: 0.001, requestId: `r${this.received.length}` });
+    if (req.method !== 'POST') return answer(405, 'Method not allowed');
+    const key = /^GenieKey (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
+    if (!key || !this.genieKeys.has(key)) return answer(401, 'Could not authenticate');
+    const body = parseJson(req);
+    if (!isJsonRequest(req) || !body) return answer(422, 'Request body is not processable');
+    const close = /^\/v2\/alerts\/([^/]+)\/close$/.exec(path);
+    if (close) {
+      const identifierType = new URLSearchParams(req.path.split('?')[1] ?? '').get('identifierType') ?? 'id';
+      if (identifierType !== 'alias') return answer(422, 'identifierType must be alias for these alerts');
+      const alias = decodeURIComponent(close[1]!);
+      this.opsgenie.push({ request: req, body: { action: 'close', alias, note: typeof body.note === 'string' ? body.note : undefined } });
+      if (this.opsgenieAlerts.get(alias) === 'open') this.opsgenieAlerts.set(alias, 'closed');
+      return reply(res, 202, { result: 'Request will be processed', took: 0.001, requestId: `r${this.received.length}` });
+    }
+    if (path !== '/v2/alerts') return answer(404, 'Not found');
+    if (typeof body.message !== 'string' || body.message.length === 0 || body.message.length > 130) return answer(422, 'Message can not be empty or longer than 130 characters');
+    if (body.alias !== undefined && (typeof body.alias !== 'string' || body.alias.length > 512)) return answer(422, 'Alias can not be longer than 512 characters');
+    if (body.priority !== undefined && !['P1', 'P2', 'P3', 'P4', 'P5'].includes(String(body.priority))) return answer(422, 'Priority should be one of P1, P2, P3, P4, P5');
+    const alias = typeof body.alias === 'string' ? body.alias : `generated-${this.opsgenie.length}`;
+    this.opsgenie.push({ request: req, body: { action: 'create', alias, message: body.message, priority: body.priority as string | undefined } });
+    this.opsgenieAlerts.set(alias, 'open');
+    reply(res, 202, { result: 'Request will be processed', took: 0.001, requestId: `r${this.received.length}` });
   }
 
   private alertmanagerWebhook(req: ReceivedRequest, res: ServerResponse): void {

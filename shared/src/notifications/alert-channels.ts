@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Where failure and recovery alerts can go, besides the account's own email. */
-export const ALERT_CHANNEL_KINDS = ['email', 'webhook', 'slack', 'discord', 'telegram', 'pagerduty', 'ntfy', 'teams', 'alertmanager'] as const;
+export const ALERT_CHANNEL_KINDS = ['email', 'webhook', 'slack', 'discord', 'telegram', 'pagerduty', 'ntfy', 'teams', 'alertmanager', 'opsgenie'] as const;
 export type AlertChannelKind = (typeof ALERT_CHANNEL_KINDS)[number];
 
 /**
@@ -14,6 +14,7 @@ export const ALERT_CHANNEL_SECRETS: Partial<Record<AlertChannelKind, { required:
   telegram: { required: true, pattern: /^\d{1,20}:[A-Za-z0-9_-]{20,100}$/, message: 'secret must be the bot token BotFather gave (digits, a colon, then letters, digits, _ or -)' },
   pagerduty: { required: true, pattern: /^[A-Za-z0-9]{32}$/, message: "secret must be the 32-character routing key of the PagerDuty service's Events API v2 integration" },
   ntfy: { required: false, pattern: /^[\x21-\x7e]{1,200}$/, message: 'secret, when given, must be an ntfy access token (1 to 200 visible characters, no spaces)' },
+  opsgenie: { required: true, pattern: /^[A-Za-z0-9-]{20,64}$/, message: 'secret must be the API key of an Opsgenie API integration (20 to 64 letters, digits or -)' },
   alertmanager: { required: false, pattern: /^[\x21-\x7e]{1,500}$/, message: 'secret, when given, must be a bearer token (1 to 500 visible characters, no spaces)' },
 };
 
@@ -22,6 +23,9 @@ const TELEGRAM_CHAT = /^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{4,31})$/;
 
 /** Where PagerDuty's Events API v2 takes events (EU accounts use events.eu.pagerduty.com). */
 export const PAGERDUTY_EVENTS_URL = 'https://events.pagerduty.com/v2/enqueue';
+
+/** Opsgenie's Alert API v2 (EU accounts use api.eu.opsgenie.com): alerts are created here and closed at <this>/<alias>/close. */
+export const OPSGENIE_ALERTS_URL = 'https://api.opsgenie.com/v2/alerts';
 
 /** The header of a webhook delivery: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the channel's secret>`. */
 export const WEBHOOK_SIGNATURE_HEADER = 'x-cronbeam-signature';

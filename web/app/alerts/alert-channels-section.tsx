@@ -1,4 +1,4 @@
-import { ALERT_CHANNEL_KINDS, ALERT_CHANNEL_SECRETS, PAGERDUTY_EVENTS_URL, type AlertChannel, type AlertChannelKind } from '@shared/notifications/alert-channels';
+import { ALERT_CHANNEL_KINDS, ALERT_CHANNEL_SECRETS, OPSGENIE_ALERTS_URL, PAGERDUTY_EVENTS_URL, type AlertChannel, type AlertChannelKind } from '@shared/notifications/alert-channels';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { ApiRequestError, errorMessage } from '../api/api-error';
 import { alertChannelsApi } from '../api/alert-channels-api';
@@ -19,6 +19,7 @@ const KIND_LABELS: Record<AlertChannelKind, string> = {
   ntfy: 'ntfy topic',
   teams: 'Microsoft Teams webhook',
   alertmanager: 'Alertmanager-compatible webhook',
+  opsgenie: 'Opsgenie (Alert API)',
 };
 const TARGET_LABELS: Record<AlertChannelKind, string> = {
   email: 'Email address',
@@ -30,6 +31,7 @@ const TARGET_LABELS: Record<AlertChannelKind, string> = {
   ntfy: 'ntfy topic URL',
   teams: 'Teams webhook URL',
   alertmanager: 'Receiver URL',
+  opsgenie: 'Opsgenie alerts URL',
 };
 /** What a refused target needs, in the form's words (the API's name the field: "target must be..."). */
 const TARGET_PROBLEMS: Record<AlertChannelKind, string> = {
@@ -42,16 +44,18 @@ const TARGET_PROBLEMS: Record<AlertChannelKind, string> = {
   ntfy: 'Enter the whole topic address, like https://ntfy.sh/your-topic.',
   teams: 'Paste the whole webhook URL from the Teams channel or workflow, starting with https://.',
   alertmanager: 'Enter the full address of the receiver, starting with https:// (or http://).',
+  opsgenie: `Enter the Alert API address: ${OPSGENIE_ALERTS_URL} (or api.eu.opsgenie.com for EU accounts).`,
 };
 /** The secret field's label per kind that takes one, and what to paste there. */
 const SECRET_FIELDS: Partial<Record<AlertChannelKind, { label: string; hint: string }>> = {
   telegram: { label: 'Bot token', hint: 'The token BotFather gave your bot; add the bot to the chat first.' },
   pagerduty: { label: 'Routing key', hint: 'The 32-character integration key of an Events API v2 integration on your PagerDuty service.' },
   ntfy: { label: 'Access token (optional)', hint: 'Only for a protected topic: an access token (tk_...).' },
+  opsgenie: { label: 'API key', hint: 'The key of an API integration in Opsgenie (Settings, Integrations, API); sent as Authorization: GenieKey.' },
   alertmanager: { label: 'Bearer token (optional)', hint: 'Sent as Authorization: Bearer when your receiver asks for one.' },
 };
 /** A target the form fills in when the kind is chosen: PagerDuty's one endpoint. */
-const DEFAULT_TARGETS: Partial<Record<AlertChannelKind, string>> = { pagerduty: PAGERDUTY_EVENTS_URL };
+const DEFAULT_TARGETS: Partial<Record<AlertChannelKind, string>> = { pagerduty: PAGERDUTY_EVENTS_URL, opsgenie: OPSGENIE_ALERTS_URL };
 
 /**
  * The Alerts section: where failure, recovery and auto-pause alerts of jobs

@@ -65,7 +65,8 @@ const JSON_CONTENT = { 'content-type': 'application/json' };
  * format: Slack, Discord and Teams message fields, Telegram's sendMessage,
  * PagerDuty's Events API v2 (trigger, then resolve under the episode's
  * dedup key), an ntfy publish (the text as body, the headline as Title),
- * Alertmanager's webhook payload (version 4), or the whole event for a webhook.
+ * Alertmanager's webhook payload (version 4), Opsgenie's Alert API (create,
+ * then close by the episode's alias), or the whole event for a webhook.
  */
 export function alertRequest(channel: ChannelAddress, alert: AlertEvent): AlertRequest {
   const text = `${headline(alert)}\n${alert.detail}\n${alert.dashboardUrl}`;
@@ -101,6 +102,8 @@ export function alertRequest(channel: ChannelAddress, alert: AlertEvent): AlertR
       };
     case 'alertmanager':
       return json(alertmanagerPayload(alert), bearer);
+    case 'opsgenie':
+      return opsgenieRequest(channel, alert);
     case 'webhook':
       return json(webhookEvent(alert));
   }
@@ -142,6 +145,35 @@ function pagerDutyEvent(routingKey: string, alert: AlertEvent): Record<string, u
     client: 'Cronbeam',
     client_url: alert.dashboardUrl,
     links: [{ href: alert.dashboardUrl, text: 'Cronbeam dashboard' }],
+  };
+}
+
+/**
+ * Opsgenie's Alert API v2 with `Authorization: GenieKey <key>`: a failure
+ * creates an alert whose alias is the episode's key (Opsgenie folds repeats of
+ * an open alias into one alert), the recovery closes that alias.
+ */
+function opsgenieRequest(channel: ChannelAddress, alert: AlertEvent): AlertRequest {
+  const headers = { ...JSON_CONTENT, authorization: `GenieKey ${channel.secret ?? ''}` };
+  const alias = episodeKey(alert);
+  const alerts = withoutTrailingSlash(channel.target);
+  if (alert.event === 'recovered') {
+    return { url: `${alerts}/${encodeURIComponent(alias)}/close?identifierType=alias`, headers, body: JSON.stringify({ source: 'Cronbeam', note: alert.detail.slice(0, 25_000) }) };
+  }
+  const subject = alert.source === 'monitor' ? 'monitor' : 'job';
+  return {
+    url: alerts,
+    headers,
+    body: JSON.stringify({
+      message: headline(alert).slice(0, 130),
+      alias,
+      description: `${alert.detail}\n${alert.dashboardUrl}`.slice(0, 15_000),
+      source: 'Cronbeam',
+      entity: alert.jobName.slice(0, 512),
+      priority: alert.event === 'test' ? 'P5' : 'P2',
+      tags: ['cronbeam', subject],
+      details: { event: alert.event, ...(alert.jobId ? { [`${subject}_id`]: alert.jobId } : {}) },
+    }),
   };
 }
 
