@@ -7,6 +7,7 @@ import { HttpErrorFilter } from './common/http/http-error.filter';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { databaseOptions } from './database/database-options';
+import { ReadDatabaseModule } from './database/read-database';
 import { AccountsModule } from './modules/accounts/accounts.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { HealthModule } from './modules/health/health.module';
@@ -40,6 +41,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         TypeOrmModule.forRoot(databaseOptions(options.databaseUrl, config.env.DATABASE_POOL_SIZE)),
+        ReadDatabaseModule.forRoot(),
         SecretsModule,
         RateLimitModule,
         HealthModule,

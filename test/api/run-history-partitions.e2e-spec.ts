@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { MIGRATIONS } from '../../backend/src/database/migrations';
+import { ReadDatabase } from '../../backend/src/database/read-database';
 import { PartitionedJobRuns1763900400000 } from '../../backend/src/database/migrations/1763900400000-partitioned-job-runs';
 import { JobRunEntity } from '../../backend/src/modules/runs/job-run.entity';
 import { JobRunsRepository } from '../../backend/src/modules/runs/job-runs.repository';
@@ -44,7 +45,7 @@ describe('run history partitioned by week', () => {
     source = new DataSource({ type: 'postgres', url: database.url, entities: [JobRunEntity], migrations: before, migrationsTransactionMode: 'each', installExtensions: false, uuidExtension: 'pgcrypto', poolSize: 1 });
     await source.initialize();
     await source.runMigrations();
-    runs = new JobRunsRepository(source, source.getRepository(JobRunEntity));
+    runs = new JobRunsRepository(source, new ReadDatabase(source, null));
     client = new Client({ connectionString: database.url });
     await client.connect();
     userId = (await client.query(`INSERT INTO users (email, name) VALUES ('runs@example.test', 'Runs') RETURNING id`)).rows[0].id;

@@ -30,6 +30,16 @@ function refuseDevelopmentOnPublicUrl(env: Env): void {
 }
 
 /**
+ * A read replica follows a PostgreSQL server of one's own: the embedded
+ * database (no DATABASE_URL) has none, and ignoring the setting would hide
+ * a deployment that points at the wrong place.
+ */
+function replicaWithoutPrimary(env: Env): string[] {
+  if (!env.DATABASE_READ_URL || env.DATABASE_URL) return [];
+  return ['DATABASE_READ_URL: needs DATABASE_URL (the read replica\'s primary); the embedded database has no replica, so unset DATABASE_READ_URL or set DATABASE_URL'];
+}
+
+/**
  * What production must be told rather than left to a default that only fits
  * one process on one machine:
  * - ENCRYPTION_KEY: a generated key would be lost with the machine, and the secrets with it.
@@ -89,7 +99,7 @@ export class AppConfig {
         }),
       );
     }
-    const missing = missingInProduction(parsed.data);
+    const missing = [...replicaWithoutPrimary(parsed.data), ...missingInProduction(parsed.data)];
     if (missing.length > 0) throw new ConfigError(missing);
     return new AppConfig(parsed.data);
   }

@@ -49,6 +49,8 @@ export const envSchema = z.object({
   PUBLIC_URL: z.url({ message: 'expected an absolute URL such as https://cronbeam.example' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: postgresUrl.optional(),
+  // A read replica of DATABASE_URL for lists, logs, exports, dashboards and status pages (see database/read-database.ts).
+  DATABASE_READ_URL: postgresUrl.optional(),
   DATABASE_POOL_SIZE: int(10, 1, 200),
   DATA_DIR: z.string().min(1).default('./data'),
   // Encryption at rest (see backend/src/common/crypto): the master key, and earlier ones still able to decrypt, comma-separated.

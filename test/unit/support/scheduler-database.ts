@@ -4,6 +4,7 @@ import { ResealSweep } from '../../../backend/src/common/crypto/reseal-sweep';
 import { SecretBox } from '../../../backend/src/common/crypto/secret-box';
 import { AppConfig } from '../../../backend/src/config/app-config';
 import { MIGRATIONS } from '../../../backend/src/database/migrations';
+import { ReadDatabase } from '../../../backend/src/database/read-database';
 import { UserEntity } from '../../../backend/src/modules/auth/user.entity';
 import { UsersRepository } from '../../../backend/src/modules/auth/users.repository';
 import { UsersService } from '../../../backend/src/modules/auth/users.service';
@@ -71,12 +72,13 @@ export class SchedulerDatabase {
     const events = new ExecutionEvents();
     const pressure = new DispatchPressure();
     const metrics = new ExecutionMetrics(new MetricsRegistry());
-    const runsRepository = new JobRunsRepository(this.db, this.db.getRepository(JobRunEntity));
+    const read = new ReadDatabase(this.db, null);
+    const runsRepository = new JobRunsRepository(this.db, read);
     const recorder = new RunRecorder(this.db, runsRepository, runSettings, owner, events, metrics, pressure);
     const noExecutor = null as unknown as HttpExecutor; // claim and record never execute
     const runs = new RunsService(this.db, runsRepository, recorder, events, owner, runSettings, quota, noExecutor, pressure, metrics);
     const box = new SecretBox(randomBytes(32));
-    const jobs = new JobScheduleService(new JobsRepository(this.db.getRepository(JobEntity), box, new ResealSweep(box)), runs, new JobEvents());
+    const jobs = new JobScheduleService(new JobsRepository(this.db.getRepository(JobEntity), box, new ResealSweep(box), read), runs, new JobEvents());
     jobs.onModuleInit();
     const settings = new SchedulerSettings(this.config);
     const liveness = new InstanceLiveness(settings, new SchedulerInstancesRepository(this.db), runs, new WakeChannel(this.db));

@@ -103,7 +103,7 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
     // A Telegram channel's target is a chat, not an address: its requests go to the Bot API, which the operator configures.
     if (definition.kind !== 'email' && definition.kind !== 'telegram') this.assertTarget(definition.target);
     if (definition.job_ids) {
-      const own = new Set((await this.jobs.list(userId)).map((j) => j.job_id));
+      const own = new Set((await this.jobs.list(userId, 'primary')).map((j) => j.job_id));
       const stranger = definition.job_ids.findIndex((id) => !own.has(id));
       if (stranger >= 0) throw ApiError.invalidField(['body', 'job_ids', stranger], ALERT_CHANNEL_MESSAGES.unknownJob);
     }

@@ -235,7 +235,7 @@ export class BillingService {
     const paused = new Set(await this.jobs.pauseJobsBeyondLimit(userId, maxJobs));
     if (paused.size > 0) {
       this.logger.log({ userId, plan, paused: paused.size }, 'Jobs above the new plan limit paused');
-      const names = (await this.jobs.list(userId)).filter((job) => paused.has(job.job_id)).map((job) => job.name).reverse();
+      const names = (await this.jobs.list(userId, 'primary')).filter((job) => paused.has(job.job_id)).map((job) => job.name).reverse();
       await this.mail.send(jobsPausedMail(user.email, planName(plan), maxJobs, names, this.config.publicUrl));
     }
   }

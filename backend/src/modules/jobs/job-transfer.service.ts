@@ -44,7 +44,7 @@ export class JobTransferService {
    */
   async clone(userId: string, jobId: string, name: string | undefined): Promise<Job> {
     const original = await this.jobs.findOwned(userId, jobId);
-    const taken = new Set((await this.repository.listOwned(userId)).map((j) => j.name.toLowerCase()));
+    const taken = new Set((await this.repository.listOwned(userId, 'primary')).map((j) => j.name.toLowerCase()));
     const copyName = name ?? uniqueName(`${original.name.slice(0, 45)}-copy`, taken);
     const definition = validDefinition({ ...toJob(original), name: copyName }, ['body', 'name']);
     return this.jobs.create(userId, definition);
@@ -52,7 +52,7 @@ export class JobTransferService {
 
   /** Every job's definition, oldest first, in the format import takes back. */
   async exportAll(userId: string): Promise<JobExport> {
-    return exportJobs(await this.jobs.list(userId));
+    return exportJobs(await this.jobs.list(userId, 'replica'));
   }
 
   /**
@@ -70,7 +70,7 @@ export class JobTransferService {
       throw ApiError.invalidField(['body', 'content'], (error as Error).message);
     }
     if (candidates.length > IMPORT_LIMITS.maxJobs) throw ApiError.invalidField(['body', 'content'], IMPORT_MESSAGES.tooMany);
-    const existing = await this.repository.listOwned(userId);
+    const existing = await this.repository.listOwned(userId, 'primary');
     const taken = new Set(existing.map((j) => j.name.toLowerCase()));
     const plan = await this.users.getPlan(userId);
     const maxJobs = this.jobLimit.max(plan);

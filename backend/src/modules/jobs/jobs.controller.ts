@@ -68,7 +68,7 @@ export class JobsController {
 
   @Get()
   list(@CurrentUser() user: AuthenticatedUser, @Query(new ZodPipe(tagFilterQuerySchema, 'query')) query: TagFilterQuery): Promise<Job[]> {
-    return this.jobs.list(user.id, query.tag ?? null);
+    return this.jobs.list(user.id, 'replica', query.tag ?? null);
   }
 
   /** Pauses, resumes or deletes every job carrying a tag; answers exactly those jobs. */

@@ -7,6 +7,7 @@ import { ResealSweep, resealColumn, type SealedColumn } from '../../common/crypt
 import { SecretBox, SecretUnreadableError } from '../../common/crypto/secret-box';
 import { returnedRows } from '../../common/database/query-rows';
 import type { Queryable } from '../../common/database/transaction';
+import { ReadDatabase, type ReadFrom } from '../../database/read-database';
 import { JobEntity } from './job.entity';
 
 const HELD = HELD_JOB_STATUSES.map((s) => `'${s}'`).join(', ');
@@ -161,6 +162,7 @@ export class JobsRepository implements OnModuleInit {
     @InjectRepository(JobEntity) private readonly jobs: Repository<JobEntity>,
     private readonly box: SecretBox,
     private readonly resealSweep: ResealSweep,
+    private readonly read: ReadDatabase,
   ) {}
 
   onModuleInit(): void {
@@ -244,8 +246,9 @@ export class JobsRepository implements OnModuleInit {
   }
 
   /** Oldest first, so the dashboard's "first 5" are stable; with a tag, only the jobs carrying it. */
-  async listOwned(userId: string, tag: string | null = null): Promise<JobEntity[]> {
-    const rows: JobRow[] = await this.jobs.query(
+  async listOwned(userId: string, from: ReadFrom, tag: string | null = null): Promise<JobEntity[]> {
+    const rows: JobRow[] = await this.read.query(
+      from,
       `SELECT ${JOB_COLUMNS} FROM jobs WHERE user_id = $1 AND ($2::text IS NULL OR tags @> ARRAY[$2::text]) ORDER BY created_at, id`,
       [userId, tag],
     );
@@ -370,8 +373,11 @@ export class JobsRepository implements OnModuleInit {
     await this.jobs.update({ id: jobId, userId }, { status, nextRunAt });
   }
 
+  /** For the dashboard's cards only (the plan's limit reads job_counts on the primary): from the replica. */
   async countByStatus(userId: string): Promise<Array<{ status: JobStatus; count: string }>> {
-    return this.jobs
+    return this.read
+      .manager('replica')
+      .getRepository(JobEntity)
       .createQueryBuilder('j')
       .select('j.status', 'status')
       .addSelect('count(*)', 'count')

@@ -11,6 +11,7 @@ import type { BulkTagActionRequest, JobBulkTagResult } from '@shared/tags/tags';
 import { isUniqueViolation } from '../../common/database/constraint-violation';
 import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';
+import type { ReadFrom } from '../../database/read-database';
 import { UsersService } from '../auth/users.service';
 import { HttpExecutor } from '../executor/http-executor.service';
 import { TargetPolicy } from '../executor/target-policy.service';
@@ -50,9 +51,9 @@ export class JobsService {
     return this.events.changes$;
   }
 
-  /** Oldest first, so the dashboard's "first 5" are stable; with a tag, only the jobs carrying it. */
-  async list(userId: string, tag: string | null = null): Promise<Job[]> {
-    return (await this.jobs.listOwned(userId, tag)).map(toJob);
+  /** Oldest first, so the dashboard's "first 5" are stable; with a tag, only the jobs carrying it. `from` as ReadFrom says (a list to show: 'replica'). */
+  async list(userId: string, from: ReadFrom, tag: string | null = null): Promise<Job[]> {
+    return (await this.jobs.listOwned(userId, from, tag)).map(toJob);
   }
 
   /**
@@ -65,7 +66,7 @@ export class JobsService {
     const { action, tag } = request;
     let jobs: JobEntity[];
     if (action === 'delete') {
-      const tagged = await this.jobs.listOwned(userId, tag);
+      const tagged = await this.jobs.listOwned(userId, 'primary', tag);
       const deleted = new Set(await this.jobs.deleteTagged(userId, tag));
       jobs = tagged.filter((job) => deleted.has(job.id));
       for (const job of jobs) this.announce({ ...job, nextRunAt: null }, 'deleted');
@@ -73,7 +74,7 @@ export class JobsService {
       if (action === 'pause') {
         for (const jobId of await this.jobs.pauseTagged(userId, tag)) this.events.emit({ jobId, userId, kind: 'paused', nextRunAt: null });
       } else {
-        const paused = (await this.jobs.listOwned(userId, tag)).filter((job) => job.status === JOB_STATUS.paused);
+        const paused = (await this.jobs.listOwned(userId, 'primary', tag)).filter((job) => job.status === JOB_STATUS.paused);
         const now = new Date();
         const next = paused.map((job) => nextRunOrNull(job.cronExpression, now, job.timeZone));
         const resumed = new Set(await this.jobs.resumePaused(userId, paused.map((job) => job.id), next));
@@ -81,7 +82,7 @@ export class JobsService {
           if (resumed.has(job.id)) this.events.emit({ jobId: job.id, userId, kind: 'resumed', nextRunAt: next[i] });
         });
       }
-      jobs = await this.jobs.listOwned(userId, tag);
+      jobs = await this.jobs.listOwned(userId, 'primary', tag);
     }
     return { action, tag, count: jobs.length, jobs: jobs.map(toJob) };
   }
@@ -127,7 +128,7 @@ export class JobsService {
     } catch (error) {
       if (!isUniqueViolation(error, NAME_INDEX)) throw error;
       // Which item's name an existing job holds (or a creation that committed meanwhile).
-      const taken = (await this.jobs.listOwned(userId)).map((j) => j.name.toLowerCase()).find((name) => seen.has(name));
+      const taken = (await this.jobs.listOwned(userId, 'primary')).map((j) => j.name.toLowerCase()).find((name) => seen.has(name));
       throw ApiError.invalidField(['body', 'jobs', taken ? seen.get(taken)! : 0, 'name'], JOB_MESSAGES.nameTaken);
     }
     for (const job of jobs) this.announce(job, 'created');

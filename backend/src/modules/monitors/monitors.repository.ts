@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import type { MonitorEvent, MonitorEventKind, MonitorStatus } from '@shared/notifications/monitors';
 import { returnedRows } from '../../common/database/query-rows';
 import type { Queryable } from '../../common/database/transaction';
+import { ReadDatabase, type ReadFrom } from '../../database/read-database';
 import type { FailureEpisode, OutcomeDay } from '../../common/history/outcome-history';
 
 export interface MonitorRow {
@@ -46,7 +47,10 @@ const OUTCOME_KINDS = `'success', 'fail', 'missed'`;
 /** Every SQL statement on `monitors` and `monitor_events`, one per function; the user's queries are scoped by user id. */
 @Injectable()
 export class MonitorsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly read: ReadDatabase,
+  ) {}
 
   /** Oldest first; with a tag, only the monitors carrying it. */
   listOwned(userId: string, tag: string | null = null): Promise<MonitorRow[]> {
@@ -78,9 +82,10 @@ export class MonitorsRepository {
     return row ?? null;
   }
 
-  /** The user's monitors by status, for the dashboard. */
+  /** The user's monitors by status, for the dashboard only (the plan's limit reads job_counts on the primary): from the replica. */
   async countByStatus(userId: string): Promise<Partial<Record<MonitorStatus, number>>> {
-    const rows: Array<{ status: MonitorStatus; n: number }> = await this.db.query(`SELECT status, count(*)::int AS n FROM monitors WHERE user_id = $1 GROUP BY status`, [userId]);
+    const rows: Array<{ status: MonitorStatus; n: number }> = await this.read.query(
+      'replica',`SELECT status, count(*)::int AS n FROM monitors WHERE user_id = $1 GROUP BY status`, [userId]);
     return Object.fromEntries(rows.map((r) => [r.status, r.n]));
   }
 
@@ -182,9 +187,10 @@ export class MonitorsRepository {
     await this.db.query(`INSERT INTO monitor_events (monitor_id, kind, duration_ms) VALUES ($1, $2, $3)`, [monitorId, kind, durationMs]);
   }
 
-  /** The monitor's latest events, newest first (the caller has checked ownership). */
+  /** The monitor's latest events, newest first (the caller has checked ownership); a log to show: from the replica. */
   async events(monitorId: string, limit: number): Promise<MonitorEvent[]> {
-    const rows: Array<{ kind: MonitorEventKind; duration_ms: number | null; created_at: Date }> = await this.db.query(
+    const rows: Array<{ kind: MonitorEventKind; duration_ms: number | null; created_at: Date }> = await this.read.query(
+      'replica',
       `SELECT kind, duration_ms, created_at FROM monitor_events WHERE monitor_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
       [monitorId, limit],
     );
@@ -192,8 +198,9 @@ export class MonitorsRepository {
   }
 
   /** Each monitor's outcomes per UTC day since `since`: success pings against failure pings and missed deadlines. */
-  async outcomeDays(monitorIds: string[], since: Date): Promise<OutcomeDay[]> {
-    const rows: Array<{ monitor_id: string; day: number; ok: number; failed: number }> = await this.db.query(
+  async outcomeDays(monitorIds: string[], since: Date, from: ReadFrom): Promise<OutcomeDay[]> {
+    const rows: Array<{ monitor_id: string; day: number; ok: number; failed: number }> = await this.read.query(
+      from,
       `SELECT monitor_id, floor(extract(epoch FROM created_at) / 86400)::int AS day,
               count(*) FILTER (WHERE kind = 'success')::int AS ok, count(*) FILTER (WHERE kind <> 'success')::int AS failed
          FROM monitor_events WHERE monitor_id = ANY($1::uuid[]) AND created_at >= $2 AND kind IN (${OUTCOME_KINDS})
@@ -204,8 +211,9 @@ export class MonitorsRepository {
   }
 
   /** The monitors' latest failure episodes since `since`, newest first: failures and misses in a row, each ended by the success ping after it. */
-  async failureEpisodes(monitorIds: string[], since: Date, limit: number): Promise<FailureEpisode[]> {
-    const rows: Array<{ monitor_id: string; started_at: Date; resolved_at: Date | null; failures: number }> = await this.db.query(
+  async failureEpisodes(monitorIds: string[], since: Date, limit: number, from: ReadFrom): Promise<FailureEpisode[]> {
+    const rows: Array<{ monitor_id: string; started_at: Date; resolved_at: Date | null; failures: number }> = await this.read.query(
+      from,
       `WITH o AS (
          SELECT monitor_id, created_at, kind = 'success' AS ok,
                 count(*) FILTER (WHERE kind = 'success') OVER (PARTITION BY monitor_id ORDER BY created_at, id) AS successes

@@ -13,6 +13,7 @@ import { MailService } from '../mail/mail.service';
 import { JobLimitService } from '../quota/job-limit.service';
 import { deadline } from './monitor-deadline';
 import { MonitorsRepository, type MonitorFields, type MonitorRow } from './monitors.repository';
+import type { ReadFrom } from '../../database/read-database';
 
 /** How often overdue monitors are looked for: a missed ping is noticed within this after its grace time. */
 export const MONITOR_SWEEP_MS = 2_000;
@@ -118,13 +119,13 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** The monitors' outcomes per UTC day since `since` (the caller has checked they are one owner's). */
-  outcomeDays(monitorIds: string[], since: Date): Promise<OutcomeDay[]> {
-    return monitorIds.length ? this.monitors.outcomeDays(monitorIds, since) : Promise.resolve([]);
+  outcomeDays(monitorIds: string[], since: Date, from: ReadFrom): Promise<OutcomeDay[]> {
+    return monitorIds.length ? this.monitors.outcomeDays(monitorIds, since, from) : Promise.resolve([]);
   }
 
   /** The monitors' latest failure episodes since `since`, newest first (the caller has checked they are one owner's). */
-  failureEpisodes(monitorIds: string[], since: Date, limit: number): Promise<FailureEpisode[]> {
-    return monitorIds.length ? this.monitors.failureEpisodes(monitorIds, since, limit) : Promise.resolve([]);
+  failureEpisodes(monitorIds: string[], since: Date, limit: number, from: ReadFrom): Promise<FailureEpisode[]> {
+    return monitorIds.length ? this.monitors.failureEpisodes(monitorIds, since, limit, from) : Promise.resolve([]);
   }
 
   /** For the dashboard: the user's monitors by status. */

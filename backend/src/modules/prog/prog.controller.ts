@@ -61,7 +61,7 @@ export class ProgController {
   @ProgOperation('List your jobs', 'Oldest first; with ?tag=, only the jobs carrying that tag.')
   @JsonResponse(200, 'The jobs of the key owner', { type: 'array', items: schemaRef('Job') }, [JOB_EXAMPLE])
   list(@CurrentUser() user: AuthenticatedUser, @Query(new ZodPipe(tagFilterQuerySchema, 'query')) query: TagFilterQuery): Promise<Job[]> {
-    return this.jobs.list(user.id, query.tag ?? null);
+    return this.jobs.list(user.id, 'replica', query.tag ?? null);
   }
 
   @Post('jobs/bulk-action')

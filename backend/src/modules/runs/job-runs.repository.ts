@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import type { DataSource, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { RUN_OUTCOME, RUN_STATE, RUN_TRIGGER, type RunOutcome, type RunTrigger } from '@shared/jobs/job-types';
 import { returnedRows } from '../../common/database/query-rows';
 import type { FailureEpisode, OutcomeDay } from '../../common/history/outcome-history';
 import type { Queryable } from '../../common/database/transaction';
+import { ReadDatabase, type ReadFrom } from '../../database/read-database';
 import type { LeasedRunRow } from './claimed-run';
 import { JobRunEntity } from './job-run.entity';
 
@@ -95,7 +96,7 @@ export interface RetryRows {
 export class JobRunsRepository {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    @InjectRepository(JobRunEntity) private readonly runs: Repository<JobRunEntity>,
+    private readonly read: ReadDatabase,
   ) {}
 
   /** Inserts the runs of a claim (a due time already taken is skipped); answers the leased ones. */
@@ -274,9 +275,11 @@ export class JobRunsRepository {
     );
   }
 
-  /** A job's finished runs, newest first; skipped and missed runs never executed and sort by the instant they were due. */
+  /** A job's finished runs, newest first; skipped and missed runs never executed and sort by the instant they were due. Shown only: from the replica. */
   latestFinished(userId: string, jobId: string, limit: number): Promise<JobRunEntity[]> {
-    return this.runs
+    return this.read
+      .manager('replica')
+      .getRepository(JobRunEntity)
       .createQueryBuilder('r')
       .where('r.job_id = :jobId AND r.user_id = :userId AND r.state = :state', { jobId, userId, state: DONE })
       .orderBy('COALESCE(r.executed_at, r.scheduled_for)', 'DESC')
@@ -315,8 +318,9 @@ export class JobRunsRepository {
   }
 
   /** Each job's final outcomes per UTC day since `since` (one query over the jobs' finished runs). */
-  async outcomeDays(jobIds: string[], since: Date): Promise<OutcomeDay[]> {
-    const rows: Array<{ job_id: string; day: number; ok: number; failed: number }> = await this.db.query(
+  async outcomeDays(jobIds: string[], since: Date, from: ReadFrom): Promise<OutcomeDay[]> {
+    const rows: Array<{ job_id: string; day: number; ok: number; failed: number }> = await this.read.query(
+      from,
       `SELECT job_id, floor(extract(epoch FROM executed_at) / 86400)::int AS day,
               count(*) FILTER (WHERE status = '${RUN_OUTCOME.success}')::int AS ok, count(*) FILTER (WHERE status = '${RUN_OUTCOME.failed}')::int AS failed
          FROM (${FINAL_OUTCOMES}) o
@@ -327,8 +331,9 @@ export class JobRunsRepository {
   }
 
   /** The jobs whose latest final outcome since `since` is a failure. */
-  async failingNow(jobIds: string[], since: Date): Promise<string[]> {
-    const rows: Array<{ job_id: string }> = await this.db.query(
+  async failingNow(jobIds: string[], since: Date, from: ReadFrom): Promise<string[]> {
+    const rows: Array<{ job_id: string }> = await this.read.query(
+      from,
       `SELECT job_id FROM (SELECT DISTINCT ON (job_id) job_id, status FROM (${FINAL_OUTCOMES}) o ORDER BY job_id, executed_at DESC, id DESC) latest
         WHERE status = '${RUN_OUTCOME.failed}'`,
       [jobIds, since],
@@ -341,8 +346,9 @@ export class JobRunsRepository {
    * final outcomes in a row (those after the same number of successes form
    * one), each ended by the success after it.
    */
-  async failureEpisodes(jobIds: string[], since: Date, limit: number): Promise<FailureEpisode[]> {
-    const rows: Array<{ job_id: string; started_at: Date; resolved_at: Date | null; failures: number }> = await this.db.query(
+  async failureEpisodes(jobIds: string[], since: Date, limit: number, from: ReadFrom): Promise<FailureEpisode[]> {
+    const rows: Array<{ job_id: string; started_at: Date; resolved_at: Date | null; failures: number }> = await this.read.query(
+      from,
       `WITH o AS (
          SELECT job_id, executed_at, status = '${RUN_OUTCOME.success}' AS ok,
                 count(*) FILTER (WHERE status = '${RUN_OUTCOME.success}') OVER (PARTITION BY job_id ORDER BY executed_at, id) AS successes

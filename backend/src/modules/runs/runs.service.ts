@@ -19,6 +19,7 @@ import { JobRunsRepository, type NewRunRows } from './job-runs.repository';
 import { LeaseOwner } from './lease-owner';
 import { PARTITION_DAYS_AHEAD, RETENTION_DAYS, RETENTION_RUNS_PER_JOB, RunSettings } from './run-settings';
 import { RunRecorder, type StoredResultsHook } from './run-recorder';
+import type { ReadFrom } from '../../database/read-database';
 
 export { toClaimedRun, type ClaimedRun, type JobRequest, type LeasedRunRow } from './claimed-run';
 export type { ExecutionOutcome } from './execution-events';
@@ -167,18 +168,18 @@ export class RunsService {
   }
 
   /** The jobs' final outcomes per UTC day since `since` (the caller has checked the jobs are one owner's). */
-  outcomeDays(jobIds: string[], since: Date): Promise<OutcomeDay[]> {
-    return jobIds.length ? this.runs.outcomeDays(jobIds, since) : Promise.resolve([]);
+  outcomeDays(jobIds: string[], since: Date, from: ReadFrom): Promise<OutcomeDay[]> {
+    return jobIds.length ? this.runs.outcomeDays(jobIds, since, from) : Promise.resolve([]);
   }
 
   /** The jobs whose latest final outcome since `since` is a failure (the caller has checked the jobs are one owner's). */
-  failingNow(jobIds: string[], since: Date): Promise<string[]> {
-    return jobIds.length ? this.runs.failingNow(jobIds, since) : Promise.resolve([]);
+  failingNow(jobIds: string[], since: Date, from: ReadFrom): Promise<string[]> {
+    return jobIds.length ? this.runs.failingNow(jobIds, since, from) : Promise.resolve([]);
   }
 
   /** The jobs' latest failure episodes since `since`, newest first (the caller has checked the jobs are one owner's). */
-  failureEpisodes(jobIds: string[], since: Date, limit: number): Promise<FailureEpisode[]> {
-    return jobIds.length ? this.runs.failureEpisodes(jobIds, since, limit) : Promise.resolve([]);
+  failureEpisodes(jobIds: string[], since: Date, limit: number, from: ReadFrom): Promise<FailureEpisode[]> {
+    return jobIds.length ? this.runs.failureEpisodes(jobIds, since, limit, from) : Promise.resolve([]);
   }
 
   /** The newest finished runs of a job (the caller has checked the job is the user's). */

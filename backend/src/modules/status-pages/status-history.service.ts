@@ -5,6 +5,7 @@ import { JobsService } from '../jobs/jobs.service';
 import { MonitorsService } from '../monitors/monitors.service';
 import { RunsService } from '../runs/runs.service';
 import type { StatusPageItemRow } from './status-pages.repository';
+import type { ReadFrom } from '../../database/read-database';
 
 /** One day of an item's uptime bar: null when nothing ran. */
 export interface UptimeDay {
@@ -72,7 +73,7 @@ export class StatusHistoryService {
    * carry it (each under its own name), at the tag's place, leaving out any
    * already on the page.
    */
-  async expand(userId: string, items: StatusPageItemRow[]): Promise<StatusPageItemRow[]> {
+  async expand(userId: string, items: StatusPageItemRow[], from: ReadFrom): Promise<StatusPageItemRow[]> {
     if (!items.some((i) => i.tag)) return items;
     const named = new Set(items.flatMap((i) => [i.job_id, i.monitor_id]).filter(Boolean));
     const expanded: StatusPageItemRow[] = [];
@@ -81,7 +82,7 @@ export class StatusHistoryService {
         expanded.push(item);
         continue;
       }
-      const [jobs, monitors] = await Promise.all([this.jobs.list(userId, item.tag), this.monitors.list(userId, item.tag)]);
+      const [jobs, monitors] = await Promise.all([this.jobs.list(userId, from, item.tag), this.monitors.list(userId, item.tag)]);
       for (const id of [...jobs.map((j) => `j${j.job_id}`), ...monitors.map((m) => `m${m.monitor_id}`)]) {
         const subject = id.slice(1);
         if (named.has(subject)) continue;
@@ -92,8 +93,9 @@ export class StatusHistoryService {
     return expanded;
   }
 
-  async snapshot(userId: string, pageItems: StatusPageItemRow[], incidentLimit: number, now = new Date()): Promise<HistorySnapshot> {
-    const items = await this.expand(userId, pageItems);
+  /** `from`: 'replica' for what is shown; 'primary' when the snapshot decides a write (a note needs its incident to exist). */
+  async snapshot(userId: string, pageItems: StatusPageItemRow[], incidentLimit: number, from: ReadFrom, now = new Date()): Promise<HistorySnapshot> {
+    const items = await this.expand(userId, pageItems, from);
     const since = StatusHistoryService.since(now);
     const jobIds = items.flatMap((i) => (i.job_id ? [i.job_id] : []));
     const monitorIds = items.flatMap((i) => (i.monitor_id ? [i.monitor_id] : []));
@@ -101,11 +103,11 @@ export class StatusHistoryService {
     const ownJobs = jobs.map((j) => j.id);
     const ownMonitors = monitors.map((m) => m.id);
     const [failing, jobDays, monitorDays, jobEpisodes, monitorEpisodes] = await Promise.all([
-      this.runs.failingNow(ownJobs, since),
-      this.runs.outcomeDays(ownJobs, since),
-      this.monitors.outcomeDays(ownMonitors, since),
-      this.runs.failureEpisodes(ownJobs, since, incidentLimit),
-      this.monitors.failureEpisodes(ownMonitors, since, incidentLimit),
+      this.runs.failingNow(ownJobs, since, from),
+      this.runs.outcomeDays(ownJobs, since, from),
+      this.monitors.outcomeDays(ownMonitors, since, from),
+      this.runs.failureEpisodes(ownJobs, since, incidentLimit, from),
+      this.monitors.failureEpisodes(ownMonitors, since, incidentLimit, from),
     ]);
     const daysBySubject = groupBy([...jobDays, ...monitorDays]);
     const failingJobs = new Set(failing);

@@ -51,7 +51,7 @@ export class StatusPagesController {
   @Get(':id/incidents')
   @Header('Cache-Control', 'no-store')
   async incidents(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<{ incidents: StatusIncident[] }> {
-    return { incidents: await this.pages.incidents(user.id, id) };
+    return { incidents: await this.pages.incidents(user.id, id, 'replica') };
   }
 
   @Put(':id/incidents/note')

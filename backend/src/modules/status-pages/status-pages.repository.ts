@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { returnedRows } from '../../common/database/query-rows';
 import { pipelinedTransaction } from '../../common/database/transaction';
+import { ReadDatabase, type ReadFrom } from '../../database/read-database';
 
 export interface StatusPageItemRow {
   job_id: string | null;
@@ -65,10 +66,13 @@ const insertItems = (items: string) => `INSERT INTO status_page_items (page_id, 
  */
 @Injectable()
 export class StatusPagesRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly read: ReadDatabase,
+  ) {}
 
-  listOwned(userId: string): Promise<StatusPageRow[]> {
-    return this.db.query(`${PAGE} WHERE p.user_id = $1 ORDER BY p.created_at, p.id`, [userId]);
+  listOwned(userId: string, from: ReadFrom): Promise<StatusPageRow[]> {
+    return this.read.query(from, `${PAGE} WHERE p.user_id = $1 ORDER BY p.created_at, p.id`, [userId]);
   }
 
   async findOwned(userId: string, pageId: string): Promise<StatusPageRow | null> {
@@ -76,14 +80,15 @@ export class StatusPagesRepository {
     return row ?? null;
   }
 
+  /** The public page at `slug`, shown only: from the replica. */
   async findBySlug(slug: string): Promise<StatusPageRow | null> {
-    const [row] = await this.db.query(`${PAGE} WHERE p.slug = $1`, [slug]);
+    const [row] = await this.read.query<StatusPageRow[]>('replica', `${PAGE} WHERE p.slug = $1`, [slug]);
     return row ?? null;
   }
 
-  /** The slug of the page a custom domain serves. */
+  /** The slug of the page a custom domain serves (to show it: from the replica). */
   async slugOfDomain(domain: string): Promise<string | null> {
-    const [row] = await this.db.query(`SELECT slug FROM status_pages WHERE custom_domain = $1`, [domain]);
+    const [row] = await this.read.query<Array<{ slug: string }>>('replica', `SELECT slug FROM status_pages WHERE custom_domain = $1`, [domain]);
     return row?.slug ?? null;
   }
 

@@ -15,6 +15,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../common/database/
 import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';
 import { AppConfig } from '../../config/app-config';
+import type { ReadFrom } from '../../database/read-database';
 import { JobsService } from '../jobs/jobs.service';
 import { MonitorsService } from '../monitors/monitors.service';
 import { StatusHistoryService } from './status-history.service';
@@ -61,7 +62,7 @@ export class StatusPagesService {
   }
 
   async list(userId: string): Promise<StatusPage[]> {
-    return (await this.pages.listOwned(userId)).map((row) => this.view(row));
+    return (await this.pages.listOwned(userId, 'replica')).map((row) => this.view(row));
   }
 
   async get(userId: string, pageId: string): Promise<StatusPage> {
@@ -91,10 +92,10 @@ export class StatusPagesService {
   }
 
   /** The incidents of the page's items over the history window, newest first, with the owner's notes. */
-  async incidents(userId: string, pageId: string): Promise<StatusIncident[]> {
+  async incidents(userId: string, pageId: string, from: ReadFrom): Promise<StatusIncident[]> {
     const page = await this.find(userId, pageId);
-    const snapshot = await this.history.snapshot(userId, page.items, OWNER_INCIDENTS);
-    const notes = await this.notes(userId, await this.history.expand(userId, page.items));
+    const snapshot = await this.history.snapshot(userId, page.items, OWNER_INCIDENTS, from);
+    const notes = await this.notes(userId, await this.history.expand(userId, page.items, from));
     return snapshot.incidents.map((i) => ({
       job_id: i.kind === 'job' ? i.subjectId : null,
       monitor_id: i.kind === 'monitor' ? i.subjectId : null,
@@ -123,12 +124,12 @@ export class StatusPagesService {
     const onPage = (await this.history.expand(userId, page.items)).some((i) => (field === 'job_id' ? i.job_id : i.monitor_id) === subjectId);
     if (!onPage) throw ApiError.invalidField(['body', field], STATUS_PAGE_MESSAGES.notOnPage);
     const startedAt = new Date(body.started_at);
-    const incident = (await this.incidents(userId, page.id)).find((i) => (i.job_id ?? i.monitor_id) === subjectId && Date.parse(i.started_at) === startedAt.getTime());
+    const incident = (await this.incidents(userId, page.id, 'primary')).find((i) => (i.job_id ?? i.monitor_id) === subjectId && Date.parse(i.started_at) === startedAt.getTime());
     if (!incident) throw ApiError.invalidField(['body', 'started_at'], STATUS_PAGE_MESSAGES.startedAt);
     if (body.note === '') await this.pages.deleteNote(userId, subjectId, startedAt);
     else await this.pages.saveNote(userId, { jobId: body.job_id ?? null, monitorId: body.monitor_id ?? null }, startedAt, body.note);
     // Every page showing the item shows the note: they all drop what they cached.
-    for (const other of await this.pages.listOwned(userId)) if (other.items.some((i) => i.tag || (i.job_id ?? i.monitor_id) === subjectId)) this.changed({ pageId: other.id });
+    for (const other of await this.pages.listOwned(userId, 'primary')) if (other.items.some((i) => i.tag || (i.job_id ?? i.monitor_id) === subjectId)) this.changed({ pageId: other.id });
     return { ...incident, note: body.note === '' ? null : body.note };
   }
 
