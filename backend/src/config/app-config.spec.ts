@@ -15,6 +15,7 @@ describe('AppConfig', () => {
     ['PORT', '70000', /PORT: expected a whole number/],
     ['NODE_ENV', 'staging', /NODE_ENV:/],
     ['DATABASE_URL', 'mysql://x', /DATABASE_URL: expected a postgres/],
+    ['DATABASE_READ_URL', 'replica.internal:5432', /DATABASE_READ_URL: expected a postgres/],
     ['TRUST_PROXY', 'maybe', /TRUST_PROXY: expected the number of proxies in front \(0 to 10\) or a comma-separated list/],
     ['TRUST_PROXY', '11', /TRUST_PROXY: expected the number of proxies/],
     ['TRUST_PROXY', '10.0.0.1,10.1.0.0/33', /TRUST_PROXY: expected the number of proxies/],
@@ -33,6 +34,11 @@ describe('AppConfig', () => {
     ['10.0.0.5, 10.1.0.0/16,fd00::/8 ,loopback', ['10.0.0.5', '10.1.0.0/16', 'fd00::/8', 'loopback']],
   ])('reads TRUST_PROXY=%p as the proxies Express trusts (%p)', (value, trusted) => {
     expect(AppConfig.fromEnvironment({ TRUST_PROXY: value }).env.TRUST_PROXY).toEqual(trusted);
+  });
+
+  it('refuses DATABASE_READ_URL without DATABASE_URL: the embedded database has no replica', () => {
+    expect(() => AppConfig.fromEnvironment({ DATABASE_READ_URL: 'postgres://replica/cronbeam' })).toThrow(/DATABASE_READ_URL: needs DATABASE_URL/);
+    expect(AppConfig.fromEnvironment({ DATABASE_URL: 'postgres://primary/cronbeam', DATABASE_READ_URL: 'postgres://replica/cronbeam' }).env.DATABASE_READ_URL).toBe('postgres://replica/cronbeam');
   });
 
   it('refuses development mode with a PUBLIC_URL that is not this machine, naming the fix', () => {
