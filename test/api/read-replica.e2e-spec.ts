@@ -22,6 +22,7 @@ describe('read replica (DATABASE_READ_URL)', () => {
   let account: SignedInAccount;
   let firstJob: string;
   let secondJob: string;
+  let serverClosed = false;
 
   const query = async <T = Record<string, unknown>>(db: TestDatabase, text: string, params: unknown[] = []): Promise<T[]> => {
     const client = new Client({ connectionString: db.url });
@@ -66,7 +67,7 @@ describe('read replica (DATABASE_READ_URL)', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await server?.close();
+    if (!serverClosed) await server?.close();
     await Promise.all([primary?.drop(), replica?.drop(), target?.close()]);
   });
 
@@ -117,11 +118,15 @@ describe('read replica (DATABASE_READ_URL)', () => {
   });
 
   it('reads everything from the primary without DATABASE_READ_URL', async () => {
+    // One server at a time: the embedded database takes only a pool's worth of connections.
+    await server.close();
+    serverClosed = true;
     const plain = await startTestServer({}, primary);
     try {
       const list = await plain.http.get('/api/jobs', auth());
       expect(list.body.map((j: { name: string }) => j.name)).toEqual(['first', 'second-renamed']);
-      expect((await plain.http.get('/api/dashboard', auth())).body.total_jobs).toBe(2);
+      const stats = await plain.http.get('/api/dashboard', auth());
+      expect([stats.status, stats.body.total_jobs]).toEqual([200, 2]);
       expect((await plain.http.get(`/api/jobs/${firstJob}/logs`, auth())).body.logs).toEqual([]);
     } finally {
       await plain.app.close();
@@ -129,9 +134,8 @@ describe('read replica (DATABASE_READ_URL)', () => {
   });
 
   it('refuses to start when DATABASE_READ_URL cannot be reached, naming the setting', async () => {
-    const missing = new URL(replica.url);
-    missing.pathname = '/cronbeam_no_such_replica';
-    const config = AppConfig.fromEnvironment({ NODE_ENV: 'test', SCHEDULER_ENABLED: 'false', DATABASE_URL: primary.url, DATABASE_READ_URL: missing.toString() });
+    // Port 1 on loopback: nothing listens there, so the connection is refused at once.
+    const config = AppConfig.fromEnvironment({ NODE_ENV: 'test', SCHEDULER_ENABLED: 'false', DATABASE_URL: primary.url, DATABASE_READ_URL: 'postgres://cronbeam:secret@127.0.0.1:1/replica' });
     await expect(createApp(config, { databaseUrl: primary.url, logDestination: new LogCapture() })).rejects.toThrow(/DATABASE_READ_URL: cannot connect to the read replica/);
   });
 });
