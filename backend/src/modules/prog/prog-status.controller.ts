@@ -98,7 +98,7 @@ export class ProgStatusPagesController {
   @PageIdParam()
   @JsonResponse(200, 'The incidents', { type: 'object', properties: { incidents: { type: 'array', items: statusIncidentRef() } }, required: ['incidents'] }, { incidents: [STATUS_INCIDENT_EXAMPLE] })
   async incidents(@CurrentUser() user: AuthenticatedUser, @Param('page_id') pageId: string): Promise<{ incidents: StatusIncident[] }> {
-    return { incidents: await this.pages.incidents(user.id, pageId) };
+    return { incidents: await this.pages.incidents(user.id, pageId, 'replica') };
   }
 
   @Put(':page_id/incidents/note')
