@@ -121,7 +121,7 @@ export class StatusPagesService {
     const page = await this.find(userId, pageId);
     const subjectId = (body.job_id ?? body.monitor_id)!;
     const field = body.job_id !== undefined ? 'job_id' : 'monitor_id';
-    const onPage = (await this.history.expand(userId, page.items)).some((i) => (field === 'job_id' ? i.job_id : i.monitor_id) === subjectId);
+    const onPage = (await this.history.expand(userId, page.items, 'primary')).some((i) => (field === 'job_id' ? i.job_id : i.monitor_id) === subjectId);
     if (!onPage) throw ApiError.invalidField(['body', field], STATUS_PAGE_MESSAGES.notOnPage);
     const startedAt = new Date(body.started_at);
     const incident = (await this.incidents(userId, page.id, 'primary')).find((i) => (i.job_id ?? i.monitor_id) === subjectId && Date.parse(i.started_at) === startedAt.getTime());
