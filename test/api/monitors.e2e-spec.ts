@@ -238,7 +238,7 @@ describe('heartbeat monitors', () => {
       const body = doc.paths[path][method].requestBody.content['application/json'].schema;
       expect(body).toEqual({ $ref: '#/components/schemas/MonitorDefinition' });
       const schema = doc.components.schemas.MonitorDefinition;
-      expect(Object.keys(schema.properties).sort()).toEqual(['alert_after_misses', 'channel_ids', 'cron_expression', 'grace_seconds', 'name', 'period_seconds', 'time_zone']);
+      expect(Object.keys(schema.properties).sort()).toEqual(['alert_after_misses', 'channel_ids', 'cron_expression', 'grace_seconds', 'name', 'period_seconds', 'tags', 'time_zone']);
       expect(schema.required).toEqual(['name']);
     }
     for (const route of ['/api/monitors/{id}/pause', '/api/monitors/{id}/resume']) expect(doc.paths[route].post).toBeDefined();

@@ -110,7 +110,7 @@ describe('MCP server without a backend', () => {
       expect(props.cron_expression.type).toBe('string');
       expect(props.cron_expression.description).toContain('UTC');
       expect(props.notify_on_failure).toMatchObject({ type: 'boolean', default: false });
-      expect(Object.keys(props).sort()).toEqual(['auto_pause_after', 'body', 'cron_expression', 'headers', 'method', 'name', 'notify_on_failure', 'response_rules', 'time_zone', 'timeout_seconds', 'url']);
+      expect(Object.keys(props).sort()).toEqual(['auto_pause_after', 'body', 'cron_expression', 'headers', 'method', 'name', 'notify_on_failure', 'response_rules', 'tags', 'time_zone', 'timeout_seconds', 'url']);
       expect(props.timeout_seconds).toMatchObject({ default: null });
       expect(props.auto_pause_after).toMatchObject({ default: null });
       expect(JSON.stringify(props.response_rules)).toContain('expected_status');
@@ -121,7 +121,7 @@ describe('MCP server without a backend', () => {
       const update = tools.find((t) => t.name === 'update_job')!;
       expect(update.inputSchema.required).toEqual(['job']);
       const props = update.inputSchema.properties as Record<string, any>;
-      expect(Object.keys(props).sort()).toEqual(['auto_pause_after', 'body', 'cron_expression', 'headers', 'job', 'method', 'name', 'notify_on_failure', 'response_rules', 'time_zone', 'timeout_seconds', 'url']);
+      expect(Object.keys(props).sort()).toEqual(['auto_pause_after', 'body', 'cron_expression', 'headers', 'job', 'method', 'name', 'notify_on_failure', 'response_rules', 'tags', 'time_zone', 'timeout_seconds', 'url']);
       // No defaults: an omitted field keeps the job's current value instead of being reset.
       for (const field of ['method', 'headers', 'body', 'notify_on_failure', 'response_rules', 'timeout_seconds', 'auto_pause_after']) expect(props[field].default).toBeUndefined();
     });

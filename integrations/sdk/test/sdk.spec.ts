@@ -67,7 +67,11 @@ describe('@cronbeam/sdk', () => {
     expect(created).toMatchObject({ name: 'sdk-backup', method: 'POST', cron_expression: '0 3 * * *', response_rules: { body_contains: 'ok' } });
     const path = { job_id: created.job_id };
     const fetched = await unwrap(client.GET('/prog/jobs/{job_id}', { params: { path } }));
-    expect(fetched).toEqual(created);
+    // The request-signing secret is shown once, in the creation answer only.
+    const { signing_secret: signingSecret, ...createdWithoutSecret } = created;
+    expect(signingSecret).toMatch(/^cbsig_/);
+    expect(fetched).not.toHaveProperty('signing_secret');
+    expect(fetched).toEqual(createdWithoutSecret);
     // What the API returns is accepted back unchanged.
     const { name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_seconds, auto_pause_after, delivery, notify_on_failure } = fetched;
     const replaced = await unwrap(
