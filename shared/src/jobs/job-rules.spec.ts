@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { JOB_MESSAGES, jobDefinitionSchema, jobLogsQuerySchema, urlWarning } from './job-rules';
+import { DEFAULT_RETRY_POLICY } from './retry-policy';
 
 const valid = { name: 'nightly_backup-1', url: 'https://example.com/hook', cron_expression: '0 2 * * *' };
 
@@ -28,6 +29,8 @@ describe('job definition rules', () => {
       alert_after_failures: 1,
       delivery: 'at_least_once',
       tags: [],
+      retry: DEFAULT_RETRY_POLICY,
+      identity_token: null,
     });
     expect(jobDefinitionSchema.parse(valid)).toMatchObject({ method: 'GET', headers: {}, body: '', notify_on_failure: false });
   });
