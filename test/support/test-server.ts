@@ -44,7 +44,15 @@ export async function startTestServer(env: Record<string, string> = {}, database
   const config = AppConfig.fromEnvironment({ ...TEST_ENV, ...env, DATABASE_URL: db.url });
   const logs = new LogCapture();
   const app = await createApp(config, { databaseUrl: db.url, logDestination: logs });
-  await app.listen(0, '127.0.0.1');
+  try {
+    await app.listen(0, '127.0.0.1');
+  } catch (error) {
+    // A start that fails half-way has already started timers and pools: stop them, or they
+    // outlive the test file and keep jest from exiting.
+    await app.close().catch(() => undefined);
+    if (!database) await db.drop().catch(() => undefined);
+    throw error;
+  }
   const { port } = app.getHttpServer().address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
   return {
