@@ -3,7 +3,11 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
 
-const shared = { '@shared': resolve(__dirname, 'shared/src') };
+/**
+ * electron-vite leaves the root package.json's dependencies to be required at run time; @cronbeam/shared is
+ * TypeScript source (docs/adr/0179-shared-package-and-desktop-on-the-sdk.md), so it is compiled into the bundles.
+ */
+const bundleShared = { externalizeDeps: { exclude: ['@cronbeam/shared'] } };
 
 /** The web app's route for public pages; the desktop window gets a stand-in that opens them in the browser. */
 const SITE_ROUTE = resolve(__dirname, 'web/site/site-route.tsx');
@@ -27,21 +31,19 @@ function withoutPublicSite(): Plugin {
  */
 export default defineConfig({
   main: {
-    resolve: { alias: shared },
     build: {
+      ...bundleShared,
       outDir: 'desktop/out/main',
       // keytar is an optional native module, loaded at run time when present (see desktop/main/session/token-vault.ts).
       rollupOptions: { input: { index: resolve(__dirname, 'desktop/main/index.ts') }, external: ['keytar'] },
     },
   },
   preload: {
-    resolve: { alias: shared },
-    build: { outDir: 'desktop/out/preload', rollupOptions: { input: { index: resolve(__dirname, 'desktop/preload/index.ts') } } },
+    build: { ...bundleShared, outDir: 'desktop/out/preload', rollupOptions: { input: { index: resolve(__dirname, 'desktop/preload/index.ts') } } },
   },
   renderer: {
     root: resolve(__dirname, 'web'),
     plugins: [withoutPublicSite(), react()],
-    resolve: { alias: shared },
     build: { outDir: 'desktop/out/renderer', rollupOptions: { input: { index: resolve(__dirname, 'web/index.html') } } },
   },
 });

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import js from '@eslint/js';
 import n8nCommunityNodes from '@n8n/eslint-plugin-community-nodes';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
@@ -20,17 +19,32 @@ const SQL_OUTSIDE_REPOSITORIES_FOR_NOW = ['backend/src/modules/scheduler/databas
 /**
  * Which top-level part may not import which (docs/adr/0144-web-and-desktop-layout.md): the web app and the
  * public site reach the server over HTTP; the desktop shell loads the web build and talks to it over the IPC
- * contract in shared/; shared/ is used by everyone and so imports no one.
+ * contract in shared/; the integrations are clients of /prog; shared/ (the package @cronbeam/shared, ADR 0179)
+ * is used by everyone and so imports no one.
  */
-const SERVER = { dir: 'backend', why: 'the server is reached over HTTP; shared rules and types live in shared/' };
+const SERVER = { dir: 'backend', why: 'the server is reached over HTTP; shared rules and types live in @cronbeam/shared' };
 const LAYERS = {
-  web: [SERVER, { dir: 'desktop', why: 'the desktop shell is reached through its preload bridge (shared/src/desktop/ipc-contract.ts)' }],
-  desktop: [SERVER, { dir: 'web', why: 'the window loads the web build; what both need belongs in shared/' }],
+  web: [SERVER, { dir: 'desktop', why: 'the desktop shell is reached through its preload bridge (@cronbeam/shared/desktop/ipc-contract)' }],
+  desktop: [SERVER, { dir: 'web', why: 'the window loads the web build; what both need belongs in @cronbeam/shared' }],
+  integrations: [
+    { dir: 'backend', why: 'the integrations are clients of /prog; shared rules and types live in @cronbeam/shared' },
+    { dir: 'web', why: 'the integrations are clients of /prog, not of the web app' },
+    { dir: 'desktop', why: 'the integrations are clients of /prog, not of the desktop shell' },
+  ],
   shared: [SERVER, { dir: 'web', why: 'shared/ is used by every part and imports none' }, { dir: 'desktop', why: 'shared/ is used by every part and imports none' }],
   'backend/src': [
     { dir: 'web', why: 'the server serves the web build from dist/web; what both need belongs in shared/' },
     { dir: 'desktop', why: 'what the server and the desktop shell share belongs in shared/' },
   ],
+};
+
+/** The workspace packages (root package.json's workspaces) by name, and the folder each resolves to. */
+const WORKSPACE_PACKAGES = {
+  '@cronbeam/shared': 'shared/src',
+  '@cronbeam/sdk': 'integrations/sdk/src',
+  '@cronbeam/desktop': 'desktop',
+  '@cronbeam/mcp-server': 'integrations/mcp-server/src',
+  '@cronbeam/cli': 'integrations/cli/src',
 };
 
 export default tseslint.config(
@@ -58,7 +72,7 @@ export default tseslint.config(
     settings: {
       'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'], alias: { '@shared': [path.resolve('shared/src')] } })],
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
     },
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
@@ -66,8 +80,9 @@ export default tseslint.config(
     },
   },
   {
-    files: ['backend/src/**/*.ts', 'shared/src/**/*.ts', 'web/**/*.ts', 'web/**/*.tsx', 'desktop/**/*.ts'],
-    plugins: { layers: { rules: { boundaries: layerBoundaries('.', LAYERS, { '@shared': 'shared/src' }) } } },
+    files: ['backend/src/**/*.ts', 'shared/src/**/*.ts', 'web/**/*.ts', 'web/**/*.tsx', 'desktop/**/*.ts', 'integrations/**/*.ts'],
+    // Workspace packages are resolved to their folders, so a package name cannot smuggle a forbidden import past the rule.
+    plugins: { layers: { rules: { boundaries: layerBoundaries('.', LAYERS, WORKSPACE_PACKAGES) } } },
     rules: { 'layers/boundaries': 'error' },
   },
   {

@@ -25,7 +25,6 @@ const swc = (react) => [
 
 const common = {
   rootDir: __dirname,
-  moduleNameMapper: { '^@shared/(.*)$': '<rootDir>/shared/src/$1' },
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/out/'],
 };
 

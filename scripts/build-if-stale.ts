@@ -46,10 +46,11 @@ const DEPENDENCY_FILES = ['package.json', 'package-lock.json', 'node_modules/.pa
 export const BUILDS: Build[] = [
   {
     script: 'build:backend',
-    inputs: () => ['backend/src', 'shared/src', '.swcrc', ...DEPENDENCY_FILES],
+    inputs: () => ['backend/src', 'shared/src', 'shared/package.json', 'scripts/build-shared.mjs', '.swcrc', ...DEPENDENCY_FILES],
     stamp: 'dist/backend/.inputs-sha256',
-    outputs: ['dist/backend/src/main.js'],
-    clean: ['dist/backend', 'dist/shared'],
+    outputs: ['dist/backend/src/main.js', 'dist/node_modules/@cronbeam/shared/package.json'],
+    // dist/shared: where builds before @cronbeam/shared (ADR 0179) put the shared code.
+    clean: ['dist/backend', 'dist/node_modules', 'dist/shared'],
   },
   {
     script: 'build:web',

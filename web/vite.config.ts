@@ -13,7 +13,6 @@ const root = resolve(__dirname, '..');
 export default defineConfig({
   root: __dirname,
   plugins: [react(), sitePrerender()],
-  resolve: { alias: { '@shared': resolve(root, 'shared/src') } },
   build: {
     outDir: resolve(root, 'dist/web'),
     emptyOutDir: true,

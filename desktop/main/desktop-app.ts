@@ -1,4 +1,4 @@
-import type { DesktopSessionKey, DesktopSettings, IpcEvents, SessionSnapshot } from '@shared/desktop/ipc-contract';
+import type { DesktopSessionKey, DesktopSettings, IpcEvents, SessionSnapshot } from '@cronbeam/shared/desktop/ipc-contract';
 import { EventFeed } from './events/event-feed';
 import type { IpcHandlerGroup } from './ipc/ipc-registry';
 import { JobBoard } from './jobs/job-board';

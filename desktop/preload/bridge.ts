@@ -1,5 +1,5 @@
-import type { DesktopBridge } from '@shared/desktop/ipc-contract';
-import { API_BASE_ARGUMENT, IPC_EVENT_CHANNELS, IPC_INVOKE_CHANNELS } from '@shared/desktop/ipc-channels';
+import type { DesktopBridge } from '@cronbeam/shared/desktop/ipc-contract';
+import { API_BASE_ARGUMENT, IPC_EVENT_CHANNELS, IPC_INVOKE_CHANNELS } from '@cronbeam/shared/desktop/ipc-channels';
 
 /** The piece of Electron's ipcRenderer the bridge uses. */
 export interface IpcRendererPort {

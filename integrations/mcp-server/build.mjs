@@ -18,7 +18,6 @@ await build({
   external: [/^@modelcontextprotocol\/sdk(\/|$)/, /^zod(\/|$)/, /^croner$/, /^node:/],
   resolve: {
     alias: {
-      '@shared': resolve(packageDir, '../../shared/src'),
       '@cronbeam/sdk': resolve(packageDir, '../sdk/src/index.ts'),
     },
   },

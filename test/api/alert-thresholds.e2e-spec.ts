@@ -1,4 +1,4 @@
-import type { Monitor } from '@shared/notifications/monitors';
+import type { Monitor } from '@cronbeam/shared/notifications/monitors';
 import { AlertReceiver } from '../fakes/alert-receiver';
 import { HttpTarget } from '../fakes/http-target';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';

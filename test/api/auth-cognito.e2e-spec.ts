@@ -1,4 +1,4 @@
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import { CognitoLocalProcess } from '../fakes/cognito-local-process';
 import { startTestServer, type TestServer } from '../support/test-server';
 

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import { codeIn, SmtpListener } from '../fakes/smtp-listener';
 import { startTestServer, type TestServer } from '../support/test-server';
 

@@ -1,5 +1,5 @@
 import { AdminCreateUserCommand, CognitoIdentityProviderClient, SetUserPoolMfaConfigCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { AUTH_FIELD_MESSAGES, AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { AUTH_FIELD_MESSAGES, AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import { CognitoLocalProcess } from '../fakes/cognito-local-process';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { Authenticator } from '../support/totp-authenticator';

@@ -1,4 +1,4 @@
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import { OidcProviderProcess, type OidcAccount } from '../fakes/oidc-provider-process';
 import { signUpAndLogin } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';

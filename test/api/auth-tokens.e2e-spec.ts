@@ -1,7 +1,7 @@
 import { createHmac, createPublicKey, generateKeyPairSync, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { Client } from 'pg';
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import { decodeMasterKey, SecretBox } from '../../backend/src/common/crypto/secret-box';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';

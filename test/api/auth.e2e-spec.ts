@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import { latestMailedCode, signUpAndLogin } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';
 

@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
-import { BILLING_MESSAGES, type CheckoutResponse, type PlanChangeResponse, type ProfileStats } from '@shared/billing/billing-types';
-import type { BillingInterval, PaidPlanId } from '@shared/plans';
+import { BILLING_MESSAGES, type CheckoutResponse, type PlanChangeResponse, type ProfileStats } from '@cronbeam/shared/billing/billing-types';
+import type { BillingInterval, PaidPlanId } from '@cronbeam/shared/plans';
 import { StripeStandIn } from '../fakes/stripe-server';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import type { Deployment } from '@shared/deployments/deployment-types';
+import type { Deployment } from '@cronbeam/shared/deployments/deployment-types';
 import { FlyMachinesFake, type FlyOperation } from '../fakes/fly-machines';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { openEventStream, type EventStream } from '../support/event-stream';

@@ -1,4 +1,4 @@
-import { JOB_MESSAGES } from '@shared/jobs/job-rules';
+import { JOB_MESSAGES } from '@cronbeam/shared/jobs/job-rules';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { jobDefinition, setPlan, TEST_ADMIN_TOKEN } from './jobs-fixtures';

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
-import type { JobDefinition } from '@shared/jobs/job-types';
-import type { PlanId } from '@shared/plans';
+import type { JobDefinition } from '@cronbeam/shared/jobs/job-types';
+import type { PlanId } from '@cronbeam/shared/plans';
 import type { TestServer } from '../support/test-server';
 
 /** Operator token the job tests start their servers with, to change plans through /api/admin. */

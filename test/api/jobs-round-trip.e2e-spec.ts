@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Job } from '@shared/jobs/job-types';
+import type { Job } from '@cronbeam/shared/jobs/job-types';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { jobDefinitionWithoutName } from '../support/job-shapes';
 import type { HttpResult, RequestOptions } from '../support/http-client';

@@ -1,7 +1,7 @@
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { jobDefinition, setPlan, TEST_ADMIN_TOKEN } from './jobs-fixtures';
-import { DEFAULT_RETRY_POLICY } from '@shared/jobs/retry-policy';
+import { DEFAULT_RETRY_POLICY } from '@cronbeam/shared/jobs/retry-policy';
 
 jest.setTimeout(60_000);
 

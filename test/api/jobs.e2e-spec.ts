@@ -1,4 +1,4 @@
-import { nextRun } from '@shared/cron/cron-schedule';
+import { nextRun } from '@cronbeam/shared/cron/cron-schedule';
 import { type JobChange, JobEvents } from '../../backend/src/modules/jobs/job-events';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';

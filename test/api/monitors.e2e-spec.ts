@@ -1,4 +1,4 @@
-import { nextRun } from '@shared/cron';
+import { nextRun } from '@cronbeam/shared/cron';
 import { AlertReceiver } from '../fakes/alert-receiver';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { jobDefinitionSchema } from '@shared/jobs/job-rules';
-import { monitorSchema } from '@shared/notifications/monitors';
+import { jobDefinitionSchema } from '@cronbeam/shared/jobs/job-rules';
+import { monitorSchema } from '@cronbeam/shared/notifications/monitors';
 import { signUpAndLogin } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { jobDefinition, plantRuns } from './jobs-fixtures';

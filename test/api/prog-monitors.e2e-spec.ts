@@ -1,4 +1,4 @@
-import { MONITOR_MESSAGES } from '@shared/notifications/monitors';
+import { MONITOR_MESSAGES } from '@cronbeam/shared/notifications/monitors';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { jobDefinition, setPlan, TEST_ADMIN_TOKEN } from './jobs-fixtures';

@@ -1,4 +1,4 @@
-import { nextRun } from '@shared/cron/cron-schedule';
+import { nextRun } from '@cronbeam/shared/cron/cron-schedule';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { jobDefinition, plantRuns, setPlan, shuffledMinutes, sql, TEST_ADMIN_TOKEN } from './jobs-fixtures';

@@ -1,4 +1,4 @@
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { runServerProcess } from '../support/server-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ALERT_CHANNEL_MESSAGES } from '@shared/notifications/alert-channels';
+import { ALERT_CHANNEL_MESSAGES } from '@cronbeam/shared/notifications/alert-channels';
 import { AlertReceiver } from '../fakes/alert-receiver';
 import { HttpTarget } from '../fakes/http-target';
 import { codeIn, SmtpListener, type ReceivedMail } from '../fakes/smtp-listener';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { API_KEY_MESSAGES } from '@shared/jobs/api-key-types';
+import { API_KEY_MESSAGES } from '@cronbeam/shared/jobs/api-key-types';
 import type { SignedInAccount } from '../support/accounts';
 import { startServerWithApiKey } from '../support/api-key-account';
 import type { TestServer } from '../support/test-server';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
-import { API_KEY_MESSAGES } from '@shared/jobs/api-key-types';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
+import { API_KEY_MESSAGES } from '@cronbeam/shared/jobs/api-key-types';
 import { latestMailedCode, signUpAndLogin } from '../support/accounts';
 import type { HttpResult as HttpResponse } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';

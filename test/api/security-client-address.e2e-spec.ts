@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { runServerProcess } from '../support/server-process';
 import { eventually } from './scheduler-fixtures';

@@ -1,4 +1,4 @@
-import type { Deployment } from '@shared/deployments/deployment-types';
+import type { Deployment } from '@cronbeam/shared/deployments/deployment-types';
 import { FlyMachinesFake } from '../fakes/fly-machines';
 import { HttpTarget } from '../fakes/http-target';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';

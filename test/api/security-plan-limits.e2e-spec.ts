@@ -1,5 +1,5 @@
-import { IMPORT_MESSAGES } from '@shared/jobs/job-transfer';
-import { PLAN_LIMITS } from '@shared/plans';
+import { IMPORT_MESSAGES } from '@cronbeam/shared/jobs/job-transfer';
+import { PLAN_LIMITS } from '@cronbeam/shared/plans';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { createTestDatabase } from '../support/test-database';
 import { startTestServer, type TestServer } from '../support/test-server';

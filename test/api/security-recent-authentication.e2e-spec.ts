@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AUTH_MESSAGES, REAUTHENTICATION_REQUIRED } from '@shared/auth/auth-messages';
+import { AUTH_MESSAGES, REAUTHENTICATION_REQUIRED } from '@cronbeam/shared/auth/auth-messages';
 import { CognitoLocalProcess } from '../fakes/cognito-local-process';
 import { signUpAndLogin } from '../support/accounts';
 import { waitUntilSignInStale } from '../support/recent-sign-in';

@@ -1,4 +1,4 @@
-import { CONTACT_MESSAGES } from '@shared/site/contact-rules';
+import { CONTACT_MESSAGES } from '@cronbeam/shared/site/contact-rules';
 import { HttpTarget } from '../fakes/http-target';
 import { signUpAndLogin } from '../support/accounts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';

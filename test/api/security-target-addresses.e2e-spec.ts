@@ -3,7 +3,7 @@ import { HttpTarget } from '../fakes/http-target';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { startTestServer, type TestServer } from '../support/test-server';
-import { JOB_MESSAGES } from '@shared/jobs/job-rules';
+import { JOB_MESSAGES } from '@cronbeam/shared/jobs/job-rules';
 import { REFUSED_WHEN_RUN } from '../../backend/src/modules/jobs/job-target-check';
 import { jobDefinition, sql } from './jobs-fixtures';
 

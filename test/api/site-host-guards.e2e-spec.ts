@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { SESSION_EXPIRED_MESSAGE } from '@shared/site/host-guard';
+import { SESSION_EXPIRED_MESSAGE } from '@cronbeam/shared/site/host-guard';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { buildWebApp } from '../browser/support/web-build';
 import { fakeJwt } from '../browser/support/session-cookies';

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { CONTACT_MESSAGES } from '@shared/site/contact-rules';
+import { CONTACT_MESSAGES } from '@cronbeam/shared/site/contact-rules';
 import { signUpAndLogin } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { fakeJwt } from '../browser/support/session-cookies';

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
-import type { Monitor } from '@shared/notifications/monitors';
-import type { StatusBadge, StatusIncident, StatusPage } from '@shared/notifications/status-pages';
+import type { Monitor } from '@cronbeam/shared/notifications/monitors';
+import type { StatusBadge, StatusIncident, StatusPage } from '@cronbeam/shared/notifications/status-pages';
 import { HttpTarget } from '../fakes/http-target';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';

@@ -1,6 +1,6 @@
-import { TAG_LIMITS, TAG_MESSAGES } from '@shared/tags/tags';
-import type { Job } from '@shared/jobs/job-types';
-import type { Monitor } from '@shared/notifications/monitors';
+import { TAG_LIMITS, TAG_MESSAGES } from '@cronbeam/shared/tags/tags';
+import type { Job } from '@cronbeam/shared/jobs/job-types';
+import type { Monitor } from '@cronbeam/shared/notifications/monitors';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import type { RequestOptions } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import type { CheckoutResponse, ProfileStats } from '@shared/billing/billing-types';
+import type { CheckoutResponse, ProfileStats } from '@cronbeam/shared/billing/billing-types';
 import { StripeStandIn } from '../fakes/stripe-server';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { newPasswordSchema } from '@shared/auth/auth-schemas';
+import { newPasswordSchema } from '@cronbeam/shared/auth/auth-schemas';
 import { latestMailedCode, type SignedInAccount } from '../support/accounts';
 import type { TestServer } from '../support/test-server';
 import { openAppPage, type AppPage } from './support/app-page';

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import { signUpAndLogin } from '../support/accounts';
 import { waitUntilSignInStale } from '../support/recent-sign-in';
 import { startTestServer, type TestServer } from '../support/test-server';

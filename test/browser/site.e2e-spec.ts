@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { SESSION_EXPIRED_MESSAGE } from '@shared/site/host-guard';
+import { SESSION_EXPIRED_MESSAGE } from '@cronbeam/shared/site/host-guard';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { seriousViolations } from './support/axe';
 import { DESKTOP, launchBrowser, MOBILE, screenshot, type Browser } from './support/browser';

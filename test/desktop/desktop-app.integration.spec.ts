@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ExecutionEvent } from '@shared/notifications/execution-event';
+import type { ExecutionEvent } from '@cronbeam/shared/notifications/execution-event';
 import { DesktopApp } from '../../desktop/main/desktop-app';
 import { SafeStorageVault } from '../../desktop/main/session/token-vault';
 import { SettingsStore } from '../../desktop/main/settings/settings-store';

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import type { SessionSnapshot } from '@shared/desktop/ipc-contract';
+import type { SessionSnapshot } from '@cronbeam/shared/desktop/ipc-contract';
 import { createAppProtocolHandler } from '../../desktop/main/windows/app-protocol';
 import { launchBrowser, type Browser } from '../browser/support/browser';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';

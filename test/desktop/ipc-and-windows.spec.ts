@@ -1,4 +1,4 @@
-import { IPC_EVENT_CHANNELS, IPC_INVOKE_CHANNELS, IpcValidationError } from '@shared/desktop/ipc-contract';
+import { IPC_EVENT_CHANNELS, IPC_INVOKE_CHANNELS, IpcValidationError } from '@cronbeam/shared/desktop/ipc-contract';
 import { routeForDeepLink, deepLinkInArgs } from '../../desktop/main/deep-link';
 import { dispatchInvoke, type IpcHandlers, type IpcMainPort, registerIpcHandlers } from '../../desktop/main/ipc/ipc-registry';
 import { createDesktopBridge, type IpcRendererPort } from '../../desktop/preload/bridge';

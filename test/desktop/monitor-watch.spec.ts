@@ -1,4 +1,4 @@
-import type { Monitor } from '@shared/notifications/monitor-types';
+import type { Monitor } from '@cronbeam/shared/notifications/monitor-types';
 import { MONITOR_POLL_MS, type MonitorChange, MonitorWatch } from '../../desktop/main/monitors/monitor-watch';
 import { ManualTimers } from './support/manual-timers';
 

@@ -1,4 +1,4 @@
-import type { ExecutionEvent } from '@shared/notifications/execution-event';
+import type { ExecutionEvent } from '@cronbeam/shared/notifications/execution-event';
 import { Notifier } from '../../desktop/main/notify/notifier';
 import { RecordingNotifications } from './support/fake-electron';
 

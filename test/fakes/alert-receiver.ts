@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { WEBHOOK_SIGNATURE_HEADER } from '@shared/notifications/alert-channels';
+import { WEBHOOK_SIGNATURE_HEADER } from '@cronbeam/shared/notifications/alert-channels';
 import { HttpTarget, type ReceivedRequest } from './http-target';
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { FORBIDDEN_HEADERS } from '@shared/jobs/job-rules';
-import { DELIVERIES, HTTP_METHODS, RETRY_OUTCOMES, type JobDefinition, type ResponseRules, type RetryPolicy } from '@shared/jobs/job-types';
+import { FORBIDDEN_HEADERS } from '@cronbeam/shared/jobs/job-rules';
+import { DELIVERIES, HTTP_METHODS, RETRY_OUTCOMES, type JobDefinition, type ResponseRules, type RetryPolicy } from '@cronbeam/shared/jobs/job-types';
 
 /**
  * Valid job definitions in every shape a client may send: optional fields

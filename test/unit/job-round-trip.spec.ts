@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { jobDefinitionSchema, JOB_MESSAGES } from '@shared/jobs/job-rules';
-import { responseRulesSchema, RESPONSE_RULE_MESSAGES } from '@shared/jobs/response-rules';
+import { jobDefinitionSchema, JOB_MESSAGES } from '@cronbeam/shared/jobs/job-rules';
+import { responseRulesSchema, RESPONSE_RULE_MESSAGES } from '@cronbeam/shared/jobs/response-rules';
 import { jobDefinitionWithoutName } from '../support/job-shapes';
 
 const withName = jobDefinitionWithoutName.map((definition) => ({ name: 'round-trip', ...definition }));

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react';
-import { ALERT_CHANNEL_VERIFY_PATH } from '@shared/notifications/alert-channels';
+import { ALERT_CHANNEL_VERIFY_PATH } from '@cronbeam/shared/notifications/alert-channels';
 import { BrowserRouter, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { setUnauthorizedHandler } from './api/api-client';
 import { AuthCallbackPage } from './auth/auth-callback-page';

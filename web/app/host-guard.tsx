@@ -1,4 +1,4 @@
-import { SIGNED_OUT_KEY, decideHostRoute, type HostDecision, type SiteHosts } from '@shared/site/host-guard';
+import { SIGNED_OUT_KEY, decideHostRoute, type HostDecision, type SiteHosts } from '@cronbeam/shared/site/host-guard';
 import { lazy, useEffect, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { sessionStorageAdapter } from './platform/platform';

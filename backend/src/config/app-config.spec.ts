@@ -1,5 +1,5 @@
 import { AppConfig, ConfigError } from './app-config';
-import { withoutTrailingSlashes } from '@shared/text/trailing-slashes';
+import { withoutTrailingSlashes } from '@cronbeam/shared/text/trailing-slashes';
 
 describe('AppConfig', () => {
   it('applies documented defaults', () => {

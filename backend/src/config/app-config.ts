@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { envSchema, type Env } from './env.schema';
-import { withoutTrailingSlashes } from '@shared/text/trailing-slashes';
+import { withoutTrailingSlashes } from '@cronbeam/shared/text/trailing-slashes';
 
 /** Raised when the environment does not describe a runnable server. */
 export class ConfigError extends Error {

@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { NextFunction, Request, Response } from 'express';
-import { SIGNED_OUT_KEY, decideHostRoute, hostsConfigured, isAppPath, isUnexpiredJwt, type SiteHosts } from '@shared/site/host-guard';
+import { SIGNED_OUT_KEY, decideHostRoute, hostsConfigured, isAppPath, isUnexpiredJwt, type SiteHosts } from '@cronbeam/shared/site/host-guard';
 import type { AppConfig } from '../config/app-config';
-import { withoutTrailingSlashes } from '@shared/text/trailing-slashes';
+import { withoutTrailingSlashes } from '@cronbeam/shared/text/trailing-slashes';
 
 /** Folder of the web build holding the prerendered public pages (written by web/site/prerender-plugin.ts). */
 export const SITE_PAGES_DIR = 'site-pages';

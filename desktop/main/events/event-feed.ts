@@ -1,5 +1,5 @@
 import { createParser } from 'eventsource-parser';
-import { type ExecutionEvent, executionEventSchema } from '@shared/notifications/execution-event';
+import { type ExecutionEvent, executionEventSchema } from '@cronbeam/shared/notifications/execution-event';
 import { systemTimers, type Timers } from '../timers';
 
 export type FeedState = 'stopped' | 'connecting' | 'live' | 'offline';

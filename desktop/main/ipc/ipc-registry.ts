@@ -5,7 +5,7 @@ import {
   IPC_INVOKE_CHANNELS,
   ipcInvokeSchemas,
   IpcValidationError,
-} from '@shared/desktop/ipc-contract';
+} from '@cronbeam/shared/desktop/ipc-contract';
 
 /** One handler per invoke channel, typed from the shared contract. */
 export type IpcHandlers = { [C in IpcInvokeChannel]: (arg: IpcInvokeArgument<C>) => Promise<IpcInvokeResults[C]> | IpcInvokeResults[C] };

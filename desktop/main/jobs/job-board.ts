@@ -1,5 +1,5 @@
-import type { Job } from '@shared/jobs/job-types';
-import type { ExecutionEvent } from '@shared/notifications/execution-event';
+import type { Job } from '@cronbeam/shared/jobs/job-types';
+import type { ExecutionEvent } from '@cronbeam/shared/notifications/execution-event';
 
 /** The five latest outcomes are listed in the tray menu. */
 export const LATEST_OUTCOMES_SHOWN = 5;

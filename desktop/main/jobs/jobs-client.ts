@@ -1,4 +1,4 @@
-import type { Job } from '@shared/jobs/job-types';
+import type { Job } from '@cronbeam/shared/jobs/job-types';
 import { callServer, type ServerAccess } from '../api/server-call';
 
 /** The job calls the tray makes, with the session's bearer token. */

@@ -1,4 +1,4 @@
-import type { Monitor } from '@shared/notifications/monitor-types';
+import type { Monitor } from '@cronbeam/shared/notifications/monitor-types';
 import { systemTimers, type Timers } from '../timers';
 
 /** The event stream carries job runs only: monitors are read this often while signed in. */

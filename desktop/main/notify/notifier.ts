@@ -1,4 +1,4 @@
-import type { ExecutionEvent } from '@shared/notifications/execution-event';
+import type { ExecutionEvent } from '@cronbeam/shared/notifications/execution-event';
 import type { MonitorChange } from '../monitors/monitor-watch';
 
 /** The native notification API, narrowed to what the notifier uses. */

@@ -1,4 +1,4 @@
-import type { TokenResponse } from '@shared/auth/auth-schemas';
+import type { TokenResponse } from '@cronbeam/shared/auth/auth-schemas';
 import { systemTimers, type Timers } from '../timers';
 import { refreshRetryDelay } from './refresh-backoff';
 import type { StoredTokens, TokenVault } from './token-vault';

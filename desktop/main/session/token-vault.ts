@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { TokenStoreKind } from '@shared/desktop/ipc-contract';
+import type { TokenStoreKind } from '@cronbeam/shared/desktop/ipc-contract';
 
 /** The stored session: what survives a restart. */
 export interface StoredTokens {

@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { serverUrlSchema } from '@shared/desktop/ipc-contract';
+import { serverUrlSchema } from '@cronbeam/shared/desktop/ipc-contract';
 
 /** The desktop app's own preferences (no secrets: tokens live in the vault). */
 export interface StoredSettings {

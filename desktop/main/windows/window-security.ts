@@ -1,4 +1,4 @@
-import { API_BASE_ARGUMENT } from '@shared/desktop/ipc-channels';
+import { API_BASE_ARGUMENT } from '@cronbeam/shared/desktop/ipc-channels';
 
 /** The app's own origin: the renderer bundle is served from it, and the API is forwarded under it. */
 export const APP_SCHEME = 'app';

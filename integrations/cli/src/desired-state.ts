@@ -1,6 +1,6 @@
 import type { Job, JobDefinition, Monitor, MonitorDefinition } from '@cronbeam/sdk';
-import { jobDefinitionSchema } from '@shared/jobs/job-rules';
-import { monitorSchema } from '@shared/notifications/monitors';
+import { jobDefinitionSchema } from '@cronbeam/shared/jobs/job-rules';
+import { monitorSchema } from '@cronbeam/shared/notifications/monitors';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { usageError } from './exit-codes';
 

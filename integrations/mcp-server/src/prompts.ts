@@ -1,9 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { describeCron, nextRuns, parseCron } from '@shared/cron';
-import { JOB_LIMITS } from '@shared/jobs/job-rules';
-import { PLAN_IDS, PLAN_LIMITS } from '@shared/plans';
+import { describeCron, nextRuns, parseCron } from '@cronbeam/shared/cron';
+import { JOB_LIMITS } from '@cronbeam/shared/jobs/job-rules';
+import { PLAN_IDS, PLAN_LIMITS } from '@cronbeam/shared/plans';
 
 type Args = Record<string, string | undefined>;
 

@@ -1,8 +1,8 @@
 import { createServer } from 'node:net';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { nextRun } from '@shared/cron';
-import { JOB_MESSAGES } from '@shared/jobs/job-rules';
-import type { Job, JobLogEntry } from '@shared/jobs/job-types';
+import { nextRun } from '@cronbeam/shared/cron';
+import { JOB_MESSAGES } from '@cronbeam/shared/jobs/job-rules';
+import type { Job, JobLogEntry } from '@cronbeam/shared/jobs/job-types';
 import { HttpTarget } from '../../../test/fakes/http-target';
 import { RESPONSE_RULE_SHAPES } from '../../../test/support/job-shapes';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';

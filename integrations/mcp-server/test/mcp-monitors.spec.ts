@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { MONITOR_MESSAGES, type Monitor, type MonitorEvent } from '@shared/notifications/monitors';
+import { MONITOR_MESSAGES, type Monitor, type MonitorEvent } from '@cronbeam/shared/notifications/monitors';
 import { startTestServer, type TestServer } from '../../../test/support/test-server';
 import { ADMIN_TOKEN, apiUser, progAs, type ApiUser } from './support/cronbeam-fixture';
 import { BuiltServer, callTool, connectStdio, resultText, type McpConnection } from './support/mcp-harness';

@@ -1,4 +1,4 @@
-import { describeCron } from '@shared/cron';
+import { describeCron } from '@cronbeam/shared/cron';
 import { PROMPTS } from '../src/prompts';
 import { BuiltServer, connectStdio, type McpConnection } from './support/mcp-harness';
 

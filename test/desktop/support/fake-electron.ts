@@ -1,4 +1,4 @@
-import type { IpcEvents } from '@shared/desktop/ipc-contract';
+import type { IpcEvents } from '@cronbeam/shared/desktop/ipc-contract';
 import type { SystemPort, TrayPort, WindowsPort } from '../../../desktop/main/desktop-app';
 import type { NotificationPort } from '../../../desktop/main/notify/notifier';
 import type { KeychainModule, SecretCipher } from '../../../desktop/main/session/token-vault';

@@ -1,11 +1,11 @@
-import type { ChangePasswordRequest, TokenResponse } from '@shared/auth/auth-schemas';
+import type { ChangePasswordRequest, TokenResponse } from '@cronbeam/shared/auth/auth-schemas';
 import type {
   RecoveryCodesResponse,
   RememberedDeviceView,
   SecondFactorProof,
   TotpSetupResponse,
   TwoFactorStatus,
-} from '@shared/auth/mfa-schemas';
+} from '@cronbeam/shared/auth/mfa-schemas';
 import { apiRequest } from '../api/api-client';
 import { sessionStorageAdapter } from '../platform/platform';
 

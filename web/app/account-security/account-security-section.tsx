@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { newPasswordSchema } from '@shared/auth/auth-schemas';
-import type { RememberedDeviceView } from '@shared/auth/mfa-schemas';
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { newPasswordSchema } from '@cronbeam/shared/auth/auth-schemas';
+import type { RememberedDeviceView } from '@cronbeam/shared/auth/mfa-schemas';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import { ApiRequestError, errorMessage } from '../api/api-error';
 import { ERROR_TEXT, cleanAuthMessage } from '../api/error-messages';
 import { FormAlert } from '../auth/auth-layout';

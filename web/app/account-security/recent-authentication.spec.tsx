@@ -1,5 +1,5 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { AUTH_MESSAGES, REAUTHENTICATION_REQUIRED } from '@shared/auth/auth-messages';
+import { AUTH_MESSAGES, REAUTHENTICATION_REQUIRED } from '@cronbeam/shared/auth/auth-messages';
 import { ApiKeysSection } from '../profile/api-keys-section';
 import { useSession } from '../session/session-store';
 import { fakeJwt, installFakeApi, type FakeCall } from '../test-support/fake-api';

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { create } from 'zustand';
-import { AUTH_MESSAGES, REAUTHENTICATION_REQUIRED } from '@shared/auth/auth-messages';
-import type { TokenResponse } from '@shared/auth/auth-schemas';
+import { AUTH_MESSAGES, REAUTHENTICATION_REQUIRED } from '@cronbeam/shared/auth/auth-messages';
+import type { TokenResponse } from '@cronbeam/shared/auth/auth-schemas';
 import { apiRequest } from '../api/api-client';
 import { ApiRequestError, errorMessage } from '../api/api-error';
 import { socialAuthorizeUrl } from '../api/auth-api';

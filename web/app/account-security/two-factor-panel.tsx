@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import type { TotpSetupResponse, TwoFactorStatus } from '@shared/auth/mfa-schemas';
+import type { TotpSetupResponse, TwoFactorStatus } from '@cronbeam/shared/auth/mfa-schemas';
 import { errorMessage } from '../api/api-error';
 import { cleanAuthMessage } from '../api/error-messages';
 import { FormAlert } from '../auth/auth-layout';

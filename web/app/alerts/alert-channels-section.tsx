@@ -1,4 +1,4 @@
-import { ALERT_CHANNEL_KINDS, ALERT_CHANNEL_SECRETS, OPSGENIE_ALERTS_URL, PAGERDUTY_EVENTS_URL, type AlertChannel, type AlertChannelKind } from '@shared/notifications/alert-channels';
+import { ALERT_CHANNEL_KINDS, ALERT_CHANNEL_SECRETS, OPSGENIE_ALERTS_URL, PAGERDUTY_EVENTS_URL, type AlertChannel, type AlertChannelKind } from '@cronbeam/shared/notifications/alert-channels';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { ApiRequestError, errorMessage } from '../api/api-error';
 import { alertChannelsApi } from '../api/alert-channels-api';

@@ -1,4 +1,4 @@
-import type { AlertChannel, AlertChannelDefinition, AlertDelivery } from '@shared/notifications/alert-channels';
+import type { AlertChannel, AlertChannelDefinition, AlertDelivery } from '@cronbeam/shared/notifications/alert-channels';
 import { apiRequest } from './api-client';
 
 const path = (id: string) => `/alert-channels/${encodeURIComponent(id)}`;

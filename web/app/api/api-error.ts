@@ -1,8 +1,8 @@
-import { AUTH_FIELD_MESSAGES, AUTH_MESSAGES } from '@shared/auth/auth-messages';
-import { DEPLOYMENT_MESSAGES } from '@shared/deployments/deployment-rules';
-import { API_KEY_MESSAGES } from '@shared/jobs/api-key-types';
-import type { JobLimitExceeded } from '@shared/jobs/job-types';
-import { ALERT_CHANNEL_MESSAGES } from '@shared/notifications/alert-channels';
+import { AUTH_FIELD_MESSAGES, AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
+import { DEPLOYMENT_MESSAGES } from '@cronbeam/shared/deployments/deployment-rules';
+import { API_KEY_MESSAGES } from '@cronbeam/shared/jobs/api-key-types';
+import type { JobLimitExceeded } from '@cronbeam/shared/jobs/job-types';
+import { ALERT_CHANNEL_MESSAGES } from '@cronbeam/shared/notifications/alert-channels';
 import { ERROR_TEXT, scrubSecrets } from './error-messages';
 
 /** One field problem of a 422 answer. */

@@ -1,4 +1,4 @@
-import type { TokenResponse } from '@shared/auth/auth-schemas';
+import type { TokenResponse } from '@cronbeam/shared/auth/auth-schemas';
 import { apiBase } from '../platform/platform';
 import { apiRequest, isTransient } from './api-client';
 import { withRetry } from './retry';

@@ -1,4 +1,4 @@
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 
 /**
  * The error texts the app shows (sign-in, sign-up, network and billing

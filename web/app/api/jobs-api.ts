@@ -1,5 +1,5 @@
-import type { DashboardStats, Job, JobDefinition, JobLogsResponse } from '@shared/jobs/job-types';
-import type { JobExport, JobImportRequest, JobImportResult } from '@shared/jobs/job-transfer';
+import type { DashboardStats, Job, JobDefinition, JobLogsResponse } from '@cronbeam/shared/jobs/job-types';
+import type { JobExport, JobImportRequest, JobImportResult } from '@cronbeam/shared/jobs/job-transfer';
 import { apiRequest } from './api-client';
 
 /** The fields of POST /jobs' answer the form relies on (the server answers the whole job). */

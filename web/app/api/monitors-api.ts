@@ -1,4 +1,4 @@
-import type { Monitor, MonitorEvent } from '@shared/notifications/monitors';
+import type { Monitor, MonitorEvent } from '@cronbeam/shared/notifications/monitors';
 import { apiRequest } from './api-client';
 
 /** What the monitor form sends: the schedule is a period or a cron expression (with its time zone). */

@@ -1,4 +1,4 @@
-import type { BadgeDefinition, StatusBadge, StatusIncident, StatusPage } from '@shared/notifications/status-pages';
+import type { BadgeDefinition, StatusBadge, StatusIncident, StatusPage } from '@cronbeam/shared/notifications/status-pages';
 import { apiRequest } from './api-client';
 
 /** What the status page form sends: the page's fields and its items in order (label null: the job's or monitor's name). */

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import type { TokenResponse } from '@shared/auth/auth-schemas';
-import { isChallenge, type ChallengeResponse } from '@shared/auth/mfa-schemas';
+import type { TokenResponse } from '@cronbeam/shared/auth/auth-schemas';
+import { isChallenge, type ChallengeResponse } from '@cronbeam/shared/auth/mfa-schemas';
 import { errorMessage } from '../api/api-error';
 import { ERROR_TEXT, cleanAuthMessage } from '../api/error-messages';
 import { sessionStorageAdapter } from '../platform/platform';

@@ -1,4 +1,4 @@
-import { newPasswordSchema, VERIFICATION_CODE_LENGTH } from '@shared/auth/auth-schemas';
+import { newPasswordSchema, VERIFICATION_CODE_LENGTH } from '@cronbeam/shared/auth/auth-schemas';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { authApi } from '../api/auth-api';

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
-import type { TokenResponse } from '@shared/auth/auth-schemas';
-import { isChallenge, type ChallengeResponse } from '@shared/auth/mfa-schemas';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
+import type { TokenResponse } from '@cronbeam/shared/auth/auth-schemas';
+import { isChallenge, type ChallengeResponse } from '@cronbeam/shared/auth/mfa-schemas';
 import { authApi } from '../api/auth-api';
 import { errorMessage } from '../api/api-error';
 import { cleanAuthMessage } from '../api/error-messages';

@@ -1,6 +1,6 @@
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
-import type { TokenResponse } from '@shared/auth/auth-schemas';
-import type { ChallengeName, SignInResponse } from '@shared/auth/mfa-schemas';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
+import type { TokenResponse } from '@cronbeam/shared/auth/auth-schemas';
+import type { ChallengeName, SignInResponse } from '@cronbeam/shared/auth/mfa-schemas';
 import { apiRequest, isTransient } from '../api/api-client';
 import { ApiRequestError } from '../api/api-error';
 import { withRetry } from '../api/retry';

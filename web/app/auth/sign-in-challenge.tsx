@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
-import { newPasswordSchema, type TokenResponse } from '@shared/auth/auth-schemas';
-import { isChallenge, type ChallengeResponse } from '@shared/auth/mfa-schemas';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
+import { newPasswordSchema, type TokenResponse } from '@cronbeam/shared/auth/auth-schemas';
+import { isChallenge, type ChallengeResponse } from '@cronbeam/shared/auth/mfa-schemas';
 import { errorMessage } from '../api/api-error';
 import { cleanAuthMessage } from '../api/error-messages';
 import { answerChallenge, thisDeviceName } from './sign-in-api';

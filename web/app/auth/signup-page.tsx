@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { AUTH_FIELD_MESSAGES } from '@shared/auth/auth-messages';
+import { AUTH_FIELD_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import { authApi } from '../api/auth-api';
 import { errorMessage } from '../api/api-error';
 import { ERROR_TEXT, cleanAuthMessage } from '../api/error-messages';

@@ -6,8 +6,8 @@ import {
   type PlanChangeRequest,
   type PlanChangeResponse,
   type ProfileStats,
-} from '@shared/billing/billing-types';
-import type { ApiKeySummary, GeneratedApiKey } from '@shared/jobs/api-key-types';
+} from '@cronbeam/shared/billing/billing-types';
+import type { ApiKeySummary, GeneratedApiKey } from '@cronbeam/shared/jobs/api-key-types';
 import { apiRequest } from '../api/api-client';
 
 /** The billing, profile, API-key and account calls of /pricing and /profile. */

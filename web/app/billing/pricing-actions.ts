@@ -4,6 +4,6 @@
  * use, so the prerendered page's first load carries none of it (nor the
  * validation library the shared billing types bring).
  */
-export { BILLING_MESSAGES } from '@shared/billing/billing-types';
+export { BILLING_MESSAGES } from '@cronbeam/shared/billing/billing-types';
 export { ApiRequestError, errorMessage } from '../api/api-error';
 export { billingApi } from './billing-api';

@@ -1,4 +1,4 @@
-import { PLAN_LIMITS, PLAN_PRICES } from '@shared/plans';
+import { PLAN_LIMITS, PLAN_PRICES } from '@cronbeam/shared/plans';
 import { SITE_NAME, type PageMeta } from '../../site/site-meta';
 
 const executions = (count: number) => count.toLocaleString('en-US');

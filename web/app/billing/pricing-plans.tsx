@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { CheckoutResponse, ProfileStats } from '@shared/billing/billing-types';
+import type { CheckoutResponse, ProfileStats } from '@cronbeam/shared/billing/billing-types';
 import {
   annualSavingPercent,
   DEFAULT_BILLING_INTERVAL,
@@ -10,7 +10,7 @@ import {
   type BillingInterval,
   type PaidPlanId,
   type PlanOffer,
-} from '@shared/plans';
+} from '@cronbeam/shared/plans';
 import { useSession } from '../session/session-store';
 import { Modal } from '../ui/modal';
 

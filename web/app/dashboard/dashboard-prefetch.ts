@@ -1,4 +1,4 @@
-import type { Job } from '@shared/jobs/job-types';
+import type { Job } from '@cronbeam/shared/jobs/job-types';
 import { jobsApi, type DashboardStats } from '../api/jobs-api';
 
 interface Prefetched {

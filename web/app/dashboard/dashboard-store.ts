@@ -1,5 +1,5 @@
-import { ACTIVE_JOB_STATUSES, type Job } from '@shared/jobs/job-types';
-import { PLAN_LIMITS, isPlanId } from '@shared/plans';
+import { ACTIVE_JOB_STATUSES, type Job } from '@cronbeam/shared/jobs/job-types';
+import { PLAN_LIMITS, isPlanId } from '@cronbeam/shared/plans';
 import { create } from 'zustand';
 import { ApiRequestError, errorMessage } from '../api/api-error';
 import { jobsApi, type DashboardStats } from '../api/jobs-api';

@@ -1,8 +1,8 @@
-import { computeMonthlyPrice, estimateMonthlyCost, VOLUME_MONTHLY_PRICE } from '@shared/deployments/cost-estimate';
-import { DEPLOYMENT_LIMITS, deploymentRequestSchema } from '@shared/deployments/deployment-rules';
-import type { Deployment, DeploymentLimitExceeded } from '@shared/deployments/deployment-types';
-import { DEFAULT_REGION, DEPLOYMENT_REGIONS, findRegion, isCostlyRegion } from '@shared/deployments/regions';
-import { PLAN_LIMITS, isPlanId } from '@shared/plans';
+import { computeMonthlyPrice, estimateMonthlyCost, VOLUME_MONTHLY_PRICE } from '@cronbeam/shared/deployments/cost-estimate';
+import { DEPLOYMENT_LIMITS, deploymentRequestSchema } from '@cronbeam/shared/deployments/deployment-rules';
+import type { Deployment, DeploymentLimitExceeded } from '@cronbeam/shared/deployments/deployment-types';
+import { DEFAULT_REGION, DEPLOYMENT_REGIONS, findRegion, isCostlyRegion } from '@cronbeam/shared/deployments/regions';
+import { PLAN_LIMITS, isPlanId } from '@cronbeam/shared/plans';
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { ApiRequestError, errorMessage } from '../api/api-error';
 import { scrubSecrets } from '../api/error-messages';

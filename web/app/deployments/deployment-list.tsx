@@ -1,5 +1,5 @@
-import type { Deployment, DeploymentStepState } from '@shared/deployments/deployment-types';
-import { findRegion } from '@shared/deployments/regions';
+import type { Deployment, DeploymentStepState } from '@cronbeam/shared/deployments/deployment-types';
+import { findRegion } from '@cronbeam/shared/deployments/regions';
 import { useState } from 'react';
 import { errorMessage } from '../api/api-error';
 import { scrubSecrets } from '../api/error-messages';

@@ -1,5 +1,5 @@
-import type { DeploymentLimitExceeded } from '@shared/deployments/deployment-types';
-import { PLAN_LIMITS } from '@shared/plans';
+import type { DeploymentLimitExceeded } from '@cronbeam/shared/deployments/deployment-types';
+import { PLAN_LIMITS } from '@cronbeam/shared/plans';
 import { PlanLimitModal } from '../ui/plan-limit-modal';
 
 /** 'N8N Deployment Quota Exceeded': this month's use, the ways out, and every plan's limit. */

@@ -1,5 +1,5 @@
-import type { DeploymentRequestInput } from '@shared/deployments/deployment-rules';
-import type { Deployment, DeploymentLimitExceeded, DeploymentStarted } from '@shared/deployments/deployment-types';
+import type { DeploymentRequestInput } from '@cronbeam/shared/deployments/deployment-rules';
+import type { Deployment, DeploymentLimitExceeded, DeploymentStarted } from '@cronbeam/shared/deployments/deployment-types';
 import { apiRequest } from '../api/api-client';
 import { ApiRequestError } from '../api/api-error';
 

@@ -1,4 +1,4 @@
-import type { Deployment } from '@shared/deployments/deployment-types';
+import type { Deployment } from '@cronbeam/shared/deployments/deployment-types';
 import { useServerEvents } from '../api/server-events';
 
 function isDeployment(event: unknown): event is Deployment {

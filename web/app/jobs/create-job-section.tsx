@@ -1,4 +1,4 @@
-import type { Job } from '@shared/jobs/job-types';
+import type { Job } from '@cronbeam/shared/jobs/job-types';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { CreatedJob } from '../api/jobs-api';

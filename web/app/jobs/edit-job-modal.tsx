@@ -1,4 +1,4 @@
-import type { Job } from '@shared/jobs/job-types';
+import type { Job } from '@cronbeam/shared/jobs/job-types';
 import { useDashboard } from '../dashboard/dashboard-store';
 import { Modal } from '../ui/modal';
 import { notify } from '../ui/toasts';

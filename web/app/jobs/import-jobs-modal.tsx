@@ -1,4 +1,4 @@
-import type { JobImportRequest, JobImportResult } from '@shared/jobs/job-transfer';
+import type { JobImportRequest, JobImportResult } from '@cronbeam/shared/jobs/job-transfer';
 import { useState } from 'react';
 import { errorMessage } from '../api/api-error';
 import { jobsApi } from '../api/jobs-api';

@@ -1,4 +1,4 @@
-import type { Job } from '@shared/jobs/job-types';
+import type { Job } from '@cronbeam/shared/jobs/job-types';
 import { useState } from 'react';
 import { useDashboard } from '../dashboard/dashboard-store';
 import { ExecutionDetails } from '../monitoring/execution-details';

@@ -1,11 +1,11 @@
-import type { Job } from '@shared/jobs/job-types';
+import type { Job } from '@cronbeam/shared/jobs/job-types';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { useDashboard } from '../dashboard/dashboard-store';
 import { installFakeApi } from '../test-support/fake-api';
 import JobsSection from './jobs-section';
-import { DEFAULT_RETRY_POLICY } from '@shared/jobs/retry-policy';
+import { DEFAULT_RETRY_POLICY } from '@cronbeam/shared/jobs/retry-policy';
 
 const job: Job = {
   job_id: '7d1f1e4e-3a55-4c3e-9b0f-2a0e6c1d9e11',

@@ -1,4 +1,4 @@
-import { JOB_STATUSES, type Job, type JobStatus } from '@shared/jobs/job-types';
+import { JOB_STATUSES, type Job, type JobStatus } from '@cronbeam/shared/jobs/job-types';
 import { useEffect, useState, type ReactNode } from 'react';
 import { ApiRequestError, errorMessage, type JobLimitDetail } from '../api/api-error';
 import { jobsApi } from '../api/jobs-api';

@@ -1,4 +1,4 @@
-import type { Job } from '@shared/jobs/job-types';
+import type { Job } from '@cronbeam/shared/jobs/job-types';
 import { errorMessage } from '../api/api-error';
 import { jobsApi, type RunOutcome } from '../api/jobs-api';
 import { notify } from '../ui/toasts';

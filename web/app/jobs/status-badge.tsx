@@ -1,4 +1,4 @@
-import type { JobStatus } from '@shared/jobs/job-types';
+import type { JobStatus } from '@cronbeam/shared/jobs/job-types';
 
 const LABELS: Record<JobStatus, string> = {
   pending: 'Pending',

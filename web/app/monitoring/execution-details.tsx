@@ -1,4 +1,4 @@
-import type { JobLogEntry } from '@shared/jobs/job-types';
+import type { JobLogEntry } from '@cronbeam/shared/jobs/job-types';
 import { formatUtc } from '../ui/format';
 
 /** Spec 3: 'success' is success; anything else shows as FAILED. */

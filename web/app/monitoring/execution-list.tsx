@@ -1,4 +1,4 @@
-import type { JobLogEntry } from '@shared/jobs/job-types';
+import type { JobLogEntry } from '@cronbeam/shared/jobs/job-types';
 import { formatUtc } from '../ui/format';
 import { outcomeLabel } from './execution-details';
 import type { DueRun } from './job-logs';

@@ -1,4 +1,4 @@
-import type { JobLogEntry } from '@shared/jobs/job-types';
+import type { JobLogEntry } from '@cronbeam/shared/jobs/job-types';
 import { useCallback, useEffect, useState } from 'react';
 import { ApiRequestError, errorMessage } from '../api/api-error';
 import { ERROR_TEXT } from '../api/error-messages';

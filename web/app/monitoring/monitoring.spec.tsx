@@ -1,4 +1,4 @@
-import type { JobLogEntry } from '@shared/jobs/job-types';
+import type { JobLogEntry } from '@cronbeam/shared/jobs/job-types';
 import { render, screen } from '@testing-library/react';
 import { ApiRequestError } from '../api/api-error';
 import { formatResponse, outcomeLabel } from './execution-details';

@@ -1,4 +1,4 @@
-import type { JobLogEntry } from '@shared/jobs/job-types';
+import type { JobLogEntry } from '@cronbeam/shared/jobs/job-types';
 import { useCallback, useRef, useState } from 'react';
 import { formatUtc, formatUtcShort } from '../ui/format';
 import { outcomeLabel } from './execution-details';

@@ -1,6 +1,6 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Monitor } from '@shared/notifications/monitors';
+import type { Monitor } from '@cronbeam/shared/notifications/monitors';
 import { MemoryRouter } from 'react-router-dom';
 import { useSession } from '../session/session-store';
 import { installFakeApi } from '../test-support/fake-api';

@@ -1,7 +1,7 @@
-import { DEFAULT_TIME_ZONE } from '@shared/cron';
-import type { AlertChannel } from '@shared/notifications/alert-channels';
-import type { Monitor } from '@shared/notifications/monitors';
-import { tagsFromText, tagsToText } from '@shared/tags/tags';
+import { DEFAULT_TIME_ZONE } from '@cronbeam/shared/cron';
+import type { AlertChannel } from '@cronbeam/shared/notifications/alert-channels';
+import type { Monitor } from '@cronbeam/shared/notifications/monitors';
+import { tagsFromText, tagsToText } from '@cronbeam/shared/tags/tags';
 import { useId, useState, type FormEvent } from 'react';
 import { ApiRequestError, errorMessage, type JobLimitDetail } from '../api/api-error';
 import { monitorsApi, type MonitorInput } from '../api/monitors-api';

@@ -1,5 +1,5 @@
-import { describeCron } from '@shared/cron';
-import type { Monitor } from '@shared/notifications/monitors';
+import { describeCron } from '@cronbeam/shared/cron';
+import type { Monitor } from '@cronbeam/shared/notifications/monitors';
 
 /** The units the form offers for a period or grace time, in seconds. */
 export const UNITS = { seconds: 1, minutes: 60, hours: 3600, days: 86_400 } as const;

@@ -1,4 +1,4 @@
-import type { MonitorStatus } from '@shared/notifications/monitors';
+import type { MonitorStatus } from '@cronbeam/shared/notifications/monitors';
 import './monitors.css';
 
 const LABELS: Record<MonitorStatus, string> = { new: 'New', up: 'Up', down: 'Down', paused: 'Paused' };

@@ -1,4 +1,4 @@
-import type { MonitorStatus } from '@shared/notifications/monitors';
+import type { MonitorStatus } from '@cronbeam/shared/notifications/monitors';
 import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
 import { formatUtc } from '../ui/format';

@@ -1,5 +1,5 @@
-import type { AlertChannel } from '@shared/notifications/alert-channels';
-import type { Monitor, MonitorEvent } from '@shared/notifications/monitors';
+import type { AlertChannel } from '@cronbeam/shared/notifications/alert-channels';
+import type { Monitor, MonitorEvent } from '@cronbeam/shared/notifications/monitors';
 import { Fragment, useCallback, useEffect, useState } from 'react';
 import { alertChannelsApi } from '../api/alert-channels-api';
 import { errorMessage } from '../api/api-error';

@@ -1,4 +1,4 @@
-import type { Monitor } from '@shared/notifications/monitors';
+import type { Monitor } from '@cronbeam/shared/notifications/monitors';
 import { create } from 'zustand';
 import { ApiRequestError, errorMessage } from '../api/api-error';
 import { monitorsApi } from '../api/monitors-api';

@@ -1,4 +1,4 @@
-import type { DesktopBridge } from '@shared/desktop/ipc-contract';
+import type { DesktopBridge } from '@cronbeam/shared/desktop/ipc-contract';
 
 declare global {
   interface Window {

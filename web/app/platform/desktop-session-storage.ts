@@ -1,4 +1,4 @@
-import type { DesktopBridge, SessionSnapshot } from '@shared/desktop/ipc-contract';
+import type { DesktopBridge, SessionSnapshot } from '@cronbeam/shared/desktop/ipc-contract';
 import type { SessionKey, SessionStorage } from './session-storage';
 
 /**

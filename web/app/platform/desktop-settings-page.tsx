@@ -1,5 +1,5 @@
-import type { DesktopSettings } from '@shared/desktop/ipc-contract';
-import type { Job } from '@shared/jobs/job-types';
+import type { DesktopSettings } from '@cronbeam/shared/desktop/ipc-contract';
+import type { Job } from '@cronbeam/shared/jobs/job-types';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { jobsApi } from '../api/jobs-api';

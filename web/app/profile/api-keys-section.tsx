@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { API_KEY_MESSAGES, type ApiKeySummary, type GeneratedApiKey } from '@shared/jobs/api-key-types';
+import { API_KEY_MESSAGES, type ApiKeySummary, type GeneratedApiKey } from '@cronbeam/shared/jobs/api-key-types';
 import { ApiRequestError, errorMessage } from '../api/api-error';
 import { withRecentAuthentication } from '../account-security/recent-authentication';
 import { billingApi } from '../billing/billing-api';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { formatBillingDate } from '@shared/billing/billing-types';
+import { formatBillingDate } from '@cronbeam/shared/billing/billing-types';
 import { ApiRequestError, errorMessage } from '../api/api-error';
 import { billingApi } from '../billing/billing-api';
 import { Modal } from '../ui/modal';

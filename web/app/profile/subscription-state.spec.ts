@@ -1,4 +1,4 @@
-import type { ProfileStats } from '@shared/billing/billing-types';
+import type { ProfileStats } from '@cronbeam/shared/billing/billing-types';
 import { afterCancel, afterCancelRefused, canCancel, subscriptionViewOf } from './subscription-state';
 
 const stats = (overrides: Partial<ProfileStats>): ProfileStats => ({

@@ -1,5 +1,5 @@
-import { BILLING_MESSAGES, type CancelResponse, type ProfileStats, type SubscriptionStatus } from '@shared/billing/billing-types';
-import type { PlanId } from '@shared/plans';
+import { BILLING_MESSAGES, type CancelResponse, type ProfileStats, type SubscriptionStatus } from '@cronbeam/shared/billing/billing-types';
+import type { PlanId } from '@cronbeam/shared/plans';
 
 /** What the profile's Subscription section shows. */
 export interface SubscriptionView {

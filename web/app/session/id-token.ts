@@ -1,4 +1,4 @@
-import type { IdTokenClaims as IssuedClaims } from '@shared/auth/auth-schemas';
+import type { IdTokenClaims as IssuedClaims } from '@cronbeam/shared/auth/auth-schemas';
 
 /** The ID token claims the app reads; any may be missing from a token it did not expect. */
 export type IdTokenClaims = Partial<Pick<IssuedClaims, 'sub' | 'email' | 'name' | 'exp'>>;

@@ -1,5 +1,5 @@
-import type { TokenResponse } from '@shared/auth/auth-schemas';
-import { SIGNED_OUT_KEY } from '@shared/site/host-guard';
+import type { TokenResponse } from '@cronbeam/shared/auth/auth-schemas';
+import { SIGNED_OUT_KEY } from '@cronbeam/shared/site/host-guard';
 import { create } from 'zustand';
 import { sessionStorageAdapter } from '../platform/platform';
 

@@ -1,5 +1,5 @@
-import type { StatusIncident } from '@shared/notifications/status-pages';
-import { STATUS_PAGE_LIMITS } from '@shared/notifications/status-pages';
+import type { StatusIncident } from '@cronbeam/shared/notifications/status-pages';
+import { STATUS_PAGE_LIMITS } from '@cronbeam/shared/notifications/status-pages';
 import { useEffect, useId, useState } from 'react';
 import { errorMessage } from '../api/api-error';
 import { statusPagesApi } from '../api/status-pages-api';

@@ -1,8 +1,8 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Job } from '@shared/jobs/job-types';
-import type { Monitor } from '@shared/notifications/monitors';
-import type { StatusIncident, StatusPage } from '@shared/notifications/status-pages';
+import type { Job } from '@cronbeam/shared/jobs/job-types';
+import type { Monitor } from '@cronbeam/shared/notifications/monitors';
+import type { StatusIncident, StatusPage } from '@cronbeam/shared/notifications/status-pages';
 import { useSession } from '../session/session-store';
 import { installFakeApi } from '../test-support/fake-api';
 import { IncidentNotes } from './incident-notes';

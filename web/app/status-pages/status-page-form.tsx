@@ -1,6 +1,6 @@
-import type { Job } from '@shared/jobs/job-types';
-import type { Monitor } from '@shared/notifications/monitors';
-import { STATUS_PAGE_LIMITS, type StatusPage } from '@shared/notifications/status-pages';
+import type { Job } from '@cronbeam/shared/jobs/job-types';
+import type { Monitor } from '@cronbeam/shared/notifications/monitors';
+import { STATUS_PAGE_LIMITS, type StatusPage } from '@cronbeam/shared/notifications/status-pages';
 import { useId, useState, type FormEvent } from 'react';
 import { ApiRequestError, errorMessage } from '../api/api-error';
 import { statusPagesApi, type StatusPageInput } from '../api/status-pages-api';

@@ -1,4 +1,4 @@
-import type { StatusBadge, StatusPage } from '@shared/notifications/status-pages';
+import type { StatusBadge, StatusPage } from '@cronbeam/shared/notifications/status-pages';
 import { Fragment, useCallback, useEffect, useId, useState } from 'react';
 import { errorMessage } from '../api/api-error';
 import { statusPagesApi } from '../api/status-pages-api';

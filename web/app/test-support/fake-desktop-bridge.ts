@@ -1,4 +1,4 @@
-import type { DesktopBridge, DesktopSettings, IpcEvents } from '@shared/desktop/ipc-contract';
+import type { DesktopBridge, DesktopSettings, IpcEvents } from '@cronbeam/shared/desktop/ipc-contract';
 
 /**
  * A stand-in for the preload's `window.cronbeam` in component tests: records

@@ -1,4 +1,4 @@
-import { PLAN_LIMITS } from '@shared/plans';
+import { PLAN_LIMITS } from '@cronbeam/shared/plans';
 import { guidePage } from '../layout/guide-layout';
 import { guideBySlug } from './guide-catalog';
 

@@ -1,4 +1,4 @@
-import { CONTACT_LIMITS, CONTACT_MESSAGES, checkContactMessage, type ContactField } from '@shared/site/contact-rules';
+import { CONTACT_LIMITS, CONTACT_MESSAGES, checkContactMessage, type ContactField } from '@cronbeam/shared/site/contact-rules';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { apiBase } from '../../app/platform/platform';
 import { SITE_FACTS } from '../site-facts';

@@ -1,4 +1,4 @@
-import { PLAN_LIMITS } from '@shared/plans';
+import { PLAN_LIMITS } from '@cronbeam/shared/plans';
 import { CodeBlock } from '../layout/code-block';
 import { createJobCurl } from '../samples';
 import { apiOrigin, SITE_NAME } from '../site-meta';

@@ -1,4 +1,4 @@
-import { PLAN_LIMITS } from '@shared/plans';
+import { PLAN_LIMITS } from '@cronbeam/shared/plans';
 import { LegalPage } from '../layout/legal-page';
 import { SITE_FACTS } from '../site-facts';
 import { SITE_NAME } from '../site-meta';

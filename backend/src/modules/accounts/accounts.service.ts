@@ -3,7 +3,7 @@ import { ApiError } from '../../common/http/api-error';
 import { IDENTITY_PROVIDER, toUserView, type AuthenticatedUser, type IdentityProvider } from '../auth';
 import { UsersService } from '../auth/users.service';
 import { BillingService } from '../billing/billing.service';
-import type { UserView } from '@shared/auth/user-view';
+import type { UserView } from '@cronbeam/shared/auth/user-view';
 
 
 /** The account as a whole: deleting it removes the identity and everything the user owns. */

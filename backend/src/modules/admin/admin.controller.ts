@@ -1,13 +1,13 @@
 import { Body, Controller, Get, HttpCode, Logger, Param, Post, Put, UseGuards } from '@nestjs/common';
 import { z } from 'zod';
-import { PLAN_IDS, type PlanId } from '@shared/plans';
+import { PLAN_IDS, type PlanId } from '@cronbeam/shared/plans';
 import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { AuthService } from '../auth/auth.service';
 import { UsersService } from '../auth/users.service';
 import { toUserView } from '../auth';
-import type { UserView } from '@shared/auth/user-view';
+import type { UserView } from '@cronbeam/shared/auth/user-view';
 import { AdminTokenGuard } from './admin-token.guard';
 
 

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { alertChannelSchema, alertChannelVerificationSchema, type AlertChannel, type AlertChannelDefinition, type AlertDelivery } from '@shared/notifications/alert-channels';
+import { alertChannelSchema, alertChannelVerificationSchema, type AlertChannel, type AlertChannelDefinition, type AlertDelivery } from '@cronbeam/shared/notifications/alert-channels';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';

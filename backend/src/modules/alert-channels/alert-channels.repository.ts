@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import type { AlertChannelKind, AlertDelivery } from '@shared/notifications/alert-channels';
+import type { AlertChannelKind, AlertDelivery } from '@cronbeam/shared/notifications/alert-channels';
 import { ResealSweep, resealColumn, type SealedColumn } from '../../common/crypto/reseal-sweep';
 import { SecretBox } from '../../common/crypto/secret-box';
 import { returnedRows } from '../../common/database/query-rows';

@@ -8,7 +8,7 @@ import {
   type AlertChannel,
   type AlertChannelDefinition,
   type AlertDelivery,
-} from '@shared/notifications/alert-channels';
+} from '@cronbeam/shared/notifications/alert-channels';
 import { AppConfig } from '../../config/app-config';
 import { BackgroundWork } from '../../common/background-work';
 import { ApiError } from '../../common/http/api-error';

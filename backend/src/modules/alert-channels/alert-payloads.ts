@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import { WEBHOOK_SIGNATURE_HEADER, type AlertChannelKind, type AlertDelivery } from '@shared/notifications/alert-channels';
+import { WEBHOOK_SIGNATURE_HEADER, type AlertChannelKind, type AlertDelivery } from '@cronbeam/shared/notifications/alert-channels';
 
 /** What an alert is about, in the words every channel shows. */
 export interface AlertEvent {

@@ -1,6 +1,6 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { API_KEY_MESSAGES } from '@shared/jobs/api-key-types';
+import { API_KEY_MESSAGES } from '@cronbeam/shared/jobs/api-key-types';
 import { ApiError } from '../../common/http/api-error';
 import { MemoryRateLimiter } from '../../common/rate-limit/memory-rate-limiter';
 import { AppConfig } from '../../config/app-config';

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { apiKeyRequestSchema, type ApiKeySummary, type GeneratedApiKey } from '@shared/jobs/api-key-types';
+import { apiKeyRequestSchema, type ApiKeySummary, type GeneratedApiKey } from '@cronbeam/shared/jobs/api-key-types';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';

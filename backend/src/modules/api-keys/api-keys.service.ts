@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { API_KEY_MESSAGES, type ApiKeySummary, type GeneratedApiKey, MAX_API_KEYS_PER_USER } from '@shared/jobs/api-key-types';
+import { API_KEY_MESSAGES, type ApiKeySummary, type GeneratedApiKey, MAX_API_KEYS_PER_USER } from '@cronbeam/shared/jobs/api-key-types';
 import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';
 import { generateApiKeySecret, hashApiKeySecret, looksLikeApiKey, visiblePrefix } from './api-key-secret';

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import type { TokenResponse } from '@shared/auth/auth-schemas';
+import type { TokenResponse } from '@cronbeam/shared/auth/auth-schemas';
 import {
   enableTotpSchema,
   reauthenticateSchema,
@@ -14,7 +14,7 @@ import {
   type TotpSetupResponse,
   type TwoFactorStatus,
   type UpdateProfileRequest,
-} from '@shared/auth/mfa-schemas';
+} from '@cronbeam/shared/auth/mfa-schemas';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { AppConfig } from '../../config/app-config';
 import { CurrentUser, type AuthenticatedUser } from './authenticated-user';

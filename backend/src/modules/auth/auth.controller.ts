@@ -1,6 +1,6 @@
 import { Body, Controller, Header, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import {
   changePasswordSchema,
   emailOnlySchema,
@@ -15,8 +15,8 @@ import {
   type SignUpRequest,
   type TokenResponse,
   type VerifyEmailRequest,
-} from '@shared/auth/auth-schemas';
-import { respondToChallengeSchema, type RespondToChallengeRequest, type SignInResponse } from '@shared/auth/mfa-schemas';
+} from '@cronbeam/shared/auth/auth-schemas';
+import { respondToChallengeSchema, type RespondToChallengeRequest, type SignInResponse } from '@cronbeam/shared/auth/mfa-schemas';
 import { ApiError } from '../../common/http/api-error';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { AppConfig } from '../../config/app-config';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
-import type { ChangePasswordRequest, ResetPasswordRequest, SignUpRequest, VerifyEmailRequest } from '@shared/auth/auth-schemas';
-import type { ReauthenticateRequest, RecoveryCodesResponse, RespondToChallengeRequest, SecondFactorProof } from '@shared/auth/mfa-schemas';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
+import type { ChangePasswordRequest, ResetPasswordRequest, SignUpRequest, VerifyEmailRequest } from '@cronbeam/shared/auth/auth-schemas';
+import type { ReauthenticateRequest, RecoveryCodesResponse, RespondToChallengeRequest, SecondFactorProof } from '@cronbeam/shared/auth/mfa-schemas';
 import { ApiError } from '../../common/http/api-error';
 import { MailService } from '../mail/mail.service';
 import type { AuthenticatedUser } from './authenticated-user';

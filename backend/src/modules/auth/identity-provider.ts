@@ -1,4 +1,4 @@
-import type { AuthIntent, SocialProvider } from '@shared/auth/auth-schemas';
+import type { AuthIntent, SocialProvider } from '@cronbeam/shared/auth/auth-schemas';
 import type {
   ChallengeName,
   RememberedDeviceView,
@@ -6,7 +6,7 @@ import type {
   SecondFactorProof,
   TotpSetupResponse,
   TwoFactorStatus,
-} from '@shared/auth/mfa-schemas';
+} from '@cronbeam/shared/auth/mfa-schemas';
 import type { AuthenticatedUser } from './authenticated-user';
 import type { JwksSource } from './verification-key-set';
 

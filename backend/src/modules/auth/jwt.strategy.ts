@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import jwt from 'jsonwebtoken';
 import { ExtractJwt, Strategy } from 'passport-jwt';
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import { ApiError } from '../../common/http/api-error';
 import type { AuthenticatedUser } from './authenticated-user';
 import { IDENTITY_PROVIDER, type IdentityProvider } from './identity-provider';

@@ -1,5 +1,5 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
-import { AUTH_MESSAGES, REAUTHENTICATION_REQUIRED } from '@shared/auth/auth-messages';
+import { AUTH_MESSAGES, REAUTHENTICATION_REQUIRED } from '@cronbeam/shared/auth/auth-messages';
 import { ApiError } from '../../common/http/api-error';
 import { AppConfig } from '../../config/app-config';
 import type { RequestWithUser } from './authenticated-user';

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
-import type { TokenResponse } from '@shared/auth/auth-schemas';
-import type { SignInResponse } from '@shared/auth/mfa-schemas';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
+import type { TokenResponse } from '@cronbeam/shared/auth/auth-schemas';
+import type { SignInResponse } from '@cronbeam/shared/auth/mfa-schemas';
 import { ApiError } from '../../common/http/api-error';
 import type { AppConfig } from '../../config/app-config';
 import type { SignInResult, TokenSet } from './identity-provider';

@@ -1,4 +1,4 @@
-import type { UserView } from '@shared/auth/user-view';
+import type { UserView } from '@cronbeam/shared/auth/user-view';
 import type { UserEntity } from './user.entity';
 
 export function toUserView(user: UserEntity): UserView {

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { PlanId } from '@shared/plans';
+import type { PlanId } from '@cronbeam/shared/plans';
 
 @Entity('users')
 export class UserEntity {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import type { PlanId } from '@shared/plans';
+import type { PlanId } from '@cronbeam/shared/plans';
 import type { Queryable } from '../../common/database/transaction';
 import { UserEntity } from './user.entity';
 

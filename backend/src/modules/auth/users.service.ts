@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Subject } from 'rxjs';
-import type { PlanId } from '@shared/plans';
+import type { PlanId } from '@cronbeam/shared/plans';
 import type { Queryable } from '../../common/database/transaction';
 import { ApiError } from '../../common/http/api-error';
 import { UserEntity } from './user.entity';

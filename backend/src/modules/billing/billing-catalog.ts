@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { BILLING_INTERVALS, PAID_PLAN_IDS, PLAN_LIMITS, priceInCents, priceLookupKey, type PaidPlanId } from '@shared/plans';
+import { BILLING_INTERVALS, PAID_PLAN_IDS, PLAN_LIMITS, priceInCents, priceLookupKey, type PaidPlanId } from '@cronbeam/shared/plans';
 
 /** What `npm run billing:setup` did for one product or price. */
 export interface CatalogChange {

@@ -1,5 +1,5 @@
 import { type CanActivate, HttpStatus, Injectable } from '@nestjs/common';
-import { BILLING_MESSAGES } from '@shared/billing/billing-types';
+import { BILLING_MESSAGES } from '@cronbeam/shared/billing/billing-types';
 import { ApiError } from '../../common/http/api-error';
 import { StripeGateway } from './stripe-gateway';
 

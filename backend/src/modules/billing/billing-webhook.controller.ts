@@ -1,6 +1,6 @@
 import { Controller, Headers, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
 import type { Request } from 'express';
-import { BILLING_MESSAGES } from '@shared/billing/billing-types';
+import { BILLING_MESSAGES } from '@cronbeam/shared/billing/billing-types';
 import { ApiError } from '../../common/http/api-error';
 import { BillingEnabledGuard } from './billing-enabled.guard';
 import { BillingWebhooksService } from './billing-webhooks.service';

@@ -10,7 +10,7 @@ import {
   type PlanChangeRequest,
   type PlanChangeResponse,
   type ProfileStats,
-} from '@shared/billing/billing-types';
+} from '@cronbeam/shared/billing/billing-types';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { CurrentUser, type AuthenticatedUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import type { BillingInterval, PaidPlanId } from '@shared/plans';
+import type { BillingInterval, PaidPlanId } from '@cronbeam/shared/plans';
 import { isForeignKeyViolation } from '../../common/database/constraint-violation';
 import { returnedRows } from '../../common/database/query-rows';
 

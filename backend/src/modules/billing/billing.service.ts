@@ -10,8 +10,8 @@ import {
   type PlanChangeRequest,
   type PlanChangeResponse,
   type ProfileStats,
-} from '@shared/billing/billing-types';
-import { PLAN_LIMITS, PLAN_RANK, type BillingInterval, type PaidPlanId, type PlanId } from '@shared/plans';
+} from '@cronbeam/shared/billing/billing-types';
+import { PLAN_LIMITS, PLAN_RANK, type BillingInterval, type PaidPlanId, type PlanId } from '@cronbeam/shared/plans';
 import { ApiError } from '../../common/http/api-error';
 import { AppConfig } from '../../config/app-config';
 import type { AuthenticatedUser } from '../auth';

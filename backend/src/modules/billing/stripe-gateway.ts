@@ -1,7 +1,7 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import Stripe from 'stripe';
-import { BILLING_MESSAGES } from '@shared/billing/billing-types';
-import { priceLookupKey, type BillingInterval, type PaidPlanId } from '@shared/plans';
+import { BILLING_MESSAGES } from '@cronbeam/shared/billing/billing-types';
+import { priceLookupKey, type BillingInterval, type PaidPlanId } from '@cronbeam/shared/plans';
 import { ApiError } from '../../common/http/api-error';
 import { AppConfig } from '../../config/app-config';
 

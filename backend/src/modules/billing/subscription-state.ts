@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
-import type { SubscriptionStatus } from '@shared/billing/billing-types';
-import { isPaidPlanId, parsePriceLookupKey, type PlanId } from '@shared/plans';
+import type { SubscriptionStatus } from '@cronbeam/shared/billing/billing-types';
+import { isPaidPlanId, parsePriceLookupKey, type PlanId } from '@cronbeam/shared/plans';
 import { ENTITLING_STATUSES, type SubscriptionRow } from './billing.repository';
 
 /**

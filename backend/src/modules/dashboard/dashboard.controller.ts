@@ -1,5 +1,5 @@
 import { Controller, Get, Header, UseGuards } from '@nestjs/common';
-import type { DashboardStats } from '@shared/jobs/job-types';
+import type { DashboardStats } from '@cronbeam/shared/jobs/job-types';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { DashboardService } from './dashboard.service';

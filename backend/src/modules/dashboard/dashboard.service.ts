@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { DashboardStats } from '@shared/jobs/job-types';
-import { ACTIVE_JOB_STATUSES } from '@shared/jobs/job-types';
-import { PLAN_LIMITS } from '@shared/plans';
+import type { DashboardStats } from '@cronbeam/shared/jobs/job-types';
+import { ACTIVE_JOB_STATUSES } from '@cronbeam/shared/jobs/job-types';
+import { PLAN_LIMITS } from '@cronbeam/shared/plans';
 import { UsersService } from '../auth/users.service';
 import { DeploymentsService } from '../deployments/deployments.service';
 import { JobsService } from '../jobs/jobs.service';

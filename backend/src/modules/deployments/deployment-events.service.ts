@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Subject } from 'rxjs';
-import type { Deployment } from '@shared/deployments/deployment-types';
+import type { Deployment } from '@cronbeam/shared/deployments/deployment-types';
 
 export interface DeploymentChange {
   userId: string;

@@ -1,6 +1,6 @@
-import type { Deployment } from '@shared/deployments/deployment-types';
-import { DEPLOYMENT_STEP_LABELS } from '@shared/deployments/deployment-types';
-import { findRegion } from '@shared/deployments/regions';
+import type { Deployment } from '@cronbeam/shared/deployments/deployment-types';
+import { DEPLOYMENT_STEP_LABELS } from '@cronbeam/shared/deployments/deployment-types';
+import { findRegion } from '@cronbeam/shared/deployments/regions';
 import type { MailMessage } from '../mail/mail.service';
 
 const regionName = (code: string) => findRegion(code)?.name ?? code;

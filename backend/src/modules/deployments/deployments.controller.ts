@@ -4,8 +4,8 @@ import {
   teardownRequestSchema,
   type ValidDeploymentRequest,
   type ValidTeardownRequest,
-} from '@shared/deployments/deployment-rules';
-import type { Deployment, DeploymentStarted } from '@shared/deployments/deployment-types';
+} from '@cronbeam/shared/deployments/deployment-rules';
+import type { Deployment, DeploymentStarted } from '@cronbeam/shared/deployments/deployment-types';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';

@@ -8,7 +8,7 @@ import {
   type DeploymentStatus,
   type DeploymentStepName,
   type DeploymentStepState,
-} from '@shared/deployments/deployment-types';
+} from '@cronbeam/shared/deployments/deployment-types';
 import { returnedRows } from '../../common/database/query-rows';
 
 interface DeploymentRow {

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { estimateMonthlyCost } from '@shared/deployments/cost-estimate';
-import { DEPLOYMENT_MESSAGES, type ValidDeploymentRequest } from '@shared/deployments/deployment-rules';
-import type { Deployment, DeploymentLimitExceeded, DeploymentStarted } from '@shared/deployments/deployment-types';
-import { findRegion } from '@shared/deployments/regions';
-import { PLAN_LIMITS } from '@shared/plans';
+import { estimateMonthlyCost } from '@cronbeam/shared/deployments/cost-estimate';
+import { DEPLOYMENT_MESSAGES, type ValidDeploymentRequest } from '@cronbeam/shared/deployments/deployment-rules';
+import type { Deployment, DeploymentLimitExceeded, DeploymentStarted } from '@cronbeam/shared/deployments/deployment-types';
+import { findRegion } from '@cronbeam/shared/deployments/regions';
+import { PLAN_LIMITS } from '@cronbeam/shared/plans';
 import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';
 import { AppConfig } from '../../config/app-config';
@@ -13,7 +13,7 @@ import { DeploymentEvents } from './deployment-events.service';
 import { DeploymentsRepository } from './deployments.repository';
 import { FLY_MACHINES_API, FlyApiError, type FlyMachinesApi } from './fly-machines-client';
 import { N8nProvisioner } from './n8n-provisioner';
-import { withoutTrailingSlashes } from '@shared/text/trailing-slashes';
+import { withoutTrailingSlashes } from '@cronbeam/shared/text/trailing-slashes';
 
 /** Lowercase letters and digits: a generated app name is also a DNS label. */
 function generatedAppName(): string {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import type { DeploymentStepName } from '@shared/deployments/deployment-types';
-import { VOLUME_SIZE_GB } from '@shared/deployments/cost-estimate';
+import type { DeploymentStepName } from '@cronbeam/shared/deployments/deployment-types';
+import { VOLUME_SIZE_GB } from '@cronbeam/shared/deployments/cost-estimate';
 import { AppConfig } from '../../config/app-config';
 import { UsersService } from '../auth/users.service';
 import { MailService } from '../mail/mail.service';

@@ -13,10 +13,10 @@ import { warmUp, type WarmUpOptions, type WarmUpTarget } from './warm-up';
 import { RequestSigner, type RequestSigning } from './request-signer.service';
 import { ForbiddenTargetError } from './target-address';
 import { TargetPolicy } from './target-policy.service';
-import { HTTP_METHODS, type HttpMethod, type ResponseRules } from '@shared/jobs/job-types';
-import { compileResponseRules, responseRuleFailure, type ResponseCheck } from '@shared/jobs/response-rules';
-import { parseRetryAfter, type FailureKind } from '@shared/jobs/retry-policy';
-import { effectiveTimeoutMs } from '@shared/jobs/plan-timeout';
+import { HTTP_METHODS, type HttpMethod, type ResponseRules } from '@cronbeam/shared/jobs/job-types';
+import { compileResponseRules, responseRuleFailure, type ResponseCheck } from '@cronbeam/shared/jobs/response-rules';
+import { parseRetryAfter, type FailureKind } from '@cronbeam/shared/jobs/retry-policy';
+import { effectiveTimeoutMs } from '@cronbeam/shared/jobs/plan-timeout';
 
 /** Redirects followed per execution, each one re-checked against the target rules and the redirect policy. */
 export const MAX_REDIRECTS = 5;

@@ -1,4 +1,4 @@
-import type { HttpMethod } from '@shared/jobs/job-types';
+import type { HttpMethod } from '@cronbeam/shared/jobs/job-types';
 
 /** Where a redirect leads and what of the job's request goes along, or why it is not followed. */
 export type RedirectStep =

@@ -1,6 +1,6 @@
 import { createHash, createHmac, createPrivateKey, generateKeyPairSync, sign, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { IDENTITY_TOKEN_TTL_SECONDS, REQUEST_SIGNATURE_HEADER, signedRequestText } from '@shared/jobs/request-signing';
+import { IDENTITY_TOKEN_TTL_SECONDS, REQUEST_SIGNATURE_HEADER, signedRequestText } from '@cronbeam/shared/jobs/request-signing';
 import { ResealSweep } from '../../common/crypto/reseal-sweep';
 import { SecretBox } from '../../common/crypto/secret-box';
 import { AppConfig } from '../../config/app-config';

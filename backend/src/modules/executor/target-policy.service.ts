@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { JOB_MESSAGES } from '@shared/jobs/job-rules';
+import { JOB_MESSAGES } from '@cronbeam/shared/jobs/job-rules';
 import { ApiError } from '../../common/http/api-error';
 import { AppConfig } from '../../config/app-config';
 import { ExecutorSettings } from './executor-settings';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { jobDefinitionSchema } from '@shared/jobs/job-rules';
-import type { Job } from '@shared/jobs/job-types';
+import { jobDefinitionSchema } from '@cronbeam/shared/jobs/job-rules';
+import type { Job } from '@cronbeam/shared/jobs/job-types';
 
 /** Most jobs one bulk request may create (imports larger than this are sent in several requests). */
 export const JOB_BULK_MAX = 1_000;

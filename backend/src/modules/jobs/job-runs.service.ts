@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { JobLogEntry } from '@shared/jobs/job-types';
+import type { JobLogEntry } from '@cronbeam/shared/jobs/job-types';
 import { UsersService } from '../auth/users.service';
 import { RunsService } from '../runs/runs.service';
 import { JobsService } from './jobs.service';

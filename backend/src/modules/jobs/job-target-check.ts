@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
-import { jobDefinitionSchema } from '@shared/jobs/job-rules';
+import { jobDefinitionSchema } from '@cronbeam/shared/jobs/job-rules';
 import { TargetPolicy } from '../executor/target-policy.service';
 
 /** The warning for a URL a server saves (outside production) but whose every run its executor refuses. */

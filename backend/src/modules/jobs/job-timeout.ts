@@ -1,4 +1,4 @@
-import { RESPONSE_RULE_MESSAGES } from '@shared/jobs/response-rules';
+import { RESPONSE_RULE_MESSAGES } from '@cronbeam/shared/jobs/response-rules';
 import { ApiError } from '../../common/http/api-error';
 
 /** A job may shorten the request time limit, never lengthen it past the server's (`maxTimeoutMs`, the executor's). */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { jobDefinitionSchema, type ValidJobDefinition } from '@shared/jobs/job-rules';
+import { jobDefinitionSchema, type ValidJobDefinition } from '@cronbeam/shared/jobs/job-rules';
 import {
   IMPORT_LIMITS,
   IMPORT_MESSAGES,
@@ -12,8 +12,8 @@ import {
   type JobImportItem,
   type JobImportRequest,
   type JobImportResult,
-} from '@shared/jobs/job-transfer';
-import type { Job } from '@shared/jobs/job-types';
+} from '@cronbeam/shared/jobs/job-transfer';
+import type { Job } from '@cronbeam/shared/jobs/job-types';
 import { ApiError } from '../../common/http/api-error';
 import { UsersService } from '../auth/users.service';
 import { TargetPolicy } from '../executor/target-policy.service';

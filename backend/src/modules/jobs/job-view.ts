@@ -1,5 +1,5 @@
-import type { Job } from '@shared/jobs/job-types';
-import { DEFAULT_RETRY_POLICY } from '@shared/jobs/retry-policy';
+import type { Job } from '@cronbeam/shared/jobs/job-types';
+import { DEFAULT_RETRY_POLICY } from '@cronbeam/shared/jobs/retry-policy';
 import type { JobEntity } from './job.entity';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);

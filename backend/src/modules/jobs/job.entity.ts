@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { DEFAULT_DELIVERY, JOB_STATUS, type Delivery, type HttpMethod, type JobStatus, type IdentityToken, type ResponseRules, type RetryPolicy } from '@shared/jobs/job-types';
+import { DEFAULT_DELIVERY, JOB_STATUS, type Delivery, type HttpMethod, type JobStatus, type IdentityToken, type ResponseRules, type RetryPolicy } from '@cronbeam/shared/jobs/job-types';
 
 @Entity('jobs')
 @Index('jobs_user_idx', ['userId', 'createdAt'])

@@ -1,10 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
 import type { z } from 'zod';
-import { jobDefinitionSchema, jobLogsQuerySchema, type ValidJobDefinition } from '@shared/jobs/job-rules';
-import type { Job, JobLogEntry, JobLogsResponse } from '@shared/jobs/job-types';
-import { signingSecretRotationSchema, type SigningSecretRotation } from '@shared/jobs/request-signing';
-import { jobCloneRequestSchema, jobImportRequestSchema, type JobExport, type JobImportRequest, type JobImportResult } from '@shared/jobs/job-transfer';
-import { bulkTagActionSchema, tagFilterQuerySchema, type BulkTagActionRequest, type JobBulkTagResult, type TagFilterQuery } from '@shared/tags/tags';
+import { jobDefinitionSchema, jobLogsQuerySchema, type ValidJobDefinition } from '@cronbeam/shared/jobs/job-rules';
+import type { Job, JobLogEntry, JobLogsResponse } from '@cronbeam/shared/jobs/job-types';
+import { signingSecretRotationSchema, type SigningSecretRotation } from '@cronbeam/shared/jobs/request-signing';
+import { jobCloneRequestSchema, jobImportRequestSchema, type JobExport, type JobImportRequest, type JobImportResult } from '@cronbeam/shared/jobs/job-transfer';
+import { bulkTagActionSchema, tagFilterQuerySchema, type BulkTagActionRequest, type JobBulkTagResult, type TagFilterQuery } from '@cronbeam/shared/tags/tags';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';

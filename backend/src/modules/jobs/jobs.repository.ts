@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import { HELD_JOB_STATUSES, JOB_STATUS, type Delivery, type HttpMethod, type IdentityToken, type JobStatus, type ResponseRules, type RetryPolicy } from '@shared/jobs/job-types';
+import { HELD_JOB_STATUSES, JOB_STATUS, type Delivery, type HttpMethod, type IdentityToken, type JobStatus, type ResponseRules, type RetryPolicy } from '@cronbeam/shared/jobs/job-types';
 import { ResealSweep, resealColumn, type SealedColumn } from '../../common/crypto/reseal-sweep';
 import { SecretBox, SecretUnreadableError } from '../../common/crypto/secret-box';
 import { returnedRows } from '../../common/database/query-rows';

@@ -1,4 +1,4 @@
-import { nextRun } from '@shared/cron';
+import { nextRun } from '@cronbeam/shared/cron';
 
 /** The parts of a monitor's definition that say when its next ping is due. */
 export interface MonitorSchedule {

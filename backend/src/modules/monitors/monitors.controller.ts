@@ -1,7 +1,7 @@
 import { All, Body, Controller, Delete, Get, Header, HttpCode, Param, Post, Put, Query, Req, UseGuards } from '@nestjs/common';
 import type { Request } from 'express';
-import { monitorSchema, type Monitor, type MonitorDefinition, type MonitorEvent } from '@shared/notifications/monitors';
-import { bulkTagActionSchema, tagFilterQuerySchema, type BulkTagActionRequest, type MonitorBulkTagResult, type TagFilterQuery } from '@shared/tags/tags';
+import { monitorSchema, type Monitor, type MonitorDefinition, type MonitorEvent } from '@cronbeam/shared/notifications/monitors';
+import { bulkTagActionSchema, tagFilterQuerySchema, type BulkTagActionRequest, type MonitorBulkTagResult, type TagFilterQuery } from '@cronbeam/shared/tags/tags';
 import { ApiError } from '../../common/http/api-error';
 import { MemoryRateLimiter } from '../../common/rate-limit/memory-rate-limiter';
 import type { RateLimitBucket } from '../../common/rate-limit/rate-limit';

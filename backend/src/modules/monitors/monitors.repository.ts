@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import type { MonitorEvent, MonitorEventKind, MonitorStatus } from '@shared/notifications/monitors';
+import type { MonitorEvent, MonitorEventKind, MonitorStatus } from '@cronbeam/shared/notifications/monitors';
 import { returnedRows } from '../../common/database/query-rows';
 import type { Queryable } from '../../common/database/transaction';
 import { ReadDatabase, type ReadFrom } from '../../database/read-database';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { MONITOR_LIMITS, MONITOR_MESSAGES, type Monitor, type MonitorDefinition, type MonitorEvent, type MonitorStatus } from '@shared/notifications/monitors';
-import type { BulkTagActionRequest, MonitorBulkTagResult } from '@shared/tags/tags';
+import { MONITOR_LIMITS, MONITOR_MESSAGES, type Monitor, type MonitorDefinition, type MonitorEvent, type MonitorStatus } from '@cronbeam/shared/notifications/monitors';
+import type { BulkTagActionRequest, MonitorBulkTagResult } from '@cronbeam/shared/tags/tags';
 import { AppConfig } from '../../config/app-config';
 import { BackgroundWork } from '../../common/background-work';
 import { ApiError } from '../../common/http/api-error';

@@ -1,7 +1,7 @@
 import { Controller, Headers, type MessageEvent, Req, Sse, UseGuards } from '@nestjs/common';
 import type { Request } from 'express';
 import { catchError, EMPTY, filter, from, interval, map, merge, Observable, switchMap, takeUntil } from 'rxjs';
-import { EVENT_REPLAY_LIMIT, type ExecutionEvent } from '@shared/notifications/execution-event';
+import { EVENT_REPLAY_LIMIT, type ExecutionEvent } from '@cronbeam/shared/notifications/execution-event';
 import { ApiError } from '../../common/http/api-error';
 import { type AuthenticatedUser, CurrentUser, sessionEndedFor } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';

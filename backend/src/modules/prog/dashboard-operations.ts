@@ -1,4 +1,4 @@
-import { CONTACT_LIMITS } from '@shared/site/contact-rules';
+import { CONTACT_LIMITS } from '@cronbeam/shared/site/contact-rules';
 
 /**
  * What the dashboard API's document says about each operation beyond what

@@ -1,6 +1,6 @@
 import { JOB_BULK_MAX } from '../jobs';
-import type { Job, JobDefinition, JobLimitExceeded, JobLogsResponse } from '@shared/jobs/job-types';
-import { DEFAULT_RETRY_POLICY } from '@shared/jobs/retry-policy';
+import type { Job, JobDefinition, JobLimitExceeded, JobLogsResponse } from '@cronbeam/shared/jobs/job-types';
+import { DEFAULT_RETRY_POLICY } from '@cronbeam/shared/jobs/retry-policy';
 
 /** Request and response examples of the /prog OpenAPI document (typed, so they follow the shared types). */
 export const JOB_DEFINITION_EXAMPLE: JobDefinition = {

@@ -1,9 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiParam, ApiResponse } from '@nestjs/swagger';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { DEFAULT_TIME_ZONE } from '@shared/cron/time-zone';
-import { MONITOR_LIMITS, MONITOR_MESSAGES, MONITOR_STATUSES, monitorSchema, type Monitor, type MonitorEvent } from '@shared/notifications/monitors';
-import { TAGS_SCHEMA } from '@shared/jobs/openapi-schemas';
+import { DEFAULT_TIME_ZONE } from '@cronbeam/shared/cron/time-zone';
+import { MONITOR_LIMITS, MONITOR_MESSAGES, MONITOR_STATUSES, monitorSchema, type Monitor, type MonitorEvent } from '@cronbeam/shared/notifications/monitors';
+import { TAGS_SCHEMA } from '@cronbeam/shared/jobs/openapi-schemas';
 import { requestSchema } from './openapi-zod';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Header, HttpCode, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
-import { monitorSchema, type Monitor, type MonitorDefinition, type MonitorEvent } from '@shared/notifications/monitors';
-import { BULK_TAG_ACTIONS, bulkTagActionSchema, tagFilterQuerySchema, type BulkTagActionRequest, type MonitorBulkTagResult, type TagFilterQuery } from '@shared/tags/tags';
+import { monitorSchema, type Monitor, type MonitorDefinition, type MonitorEvent } from '@cronbeam/shared/notifications/monitors';
+import { BULK_TAG_ACTIONS, bulkTagActionSchema, tagFilterQuerySchema, type BulkTagActionRequest, type MonitorBulkTagResult, type TagFilterQuery } from '@cronbeam/shared/tags/tags';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { ApiKeyGuard } from '../api-keys/api-key.guard';
 import { type AuthenticatedUser, CurrentUser } from '../auth';

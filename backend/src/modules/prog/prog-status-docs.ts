@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiParam } from '@nestjs/swagger';
 import type { z } from 'zod';
-import { STATUS_PAGE_MESSAGES, type StatusBadge, type StatusIncident, type StatusPage } from '@shared/notifications/status-pages';
+import { STATUS_PAGE_MESSAGES, type StatusBadge, type StatusIncident, type StatusPage } from '@cronbeam/shared/notifications/status-pages';
 import { JsonResponse } from './prog-docs.decorators';
 import { requestSchema } from './openapi-zod';
 

@@ -11,7 +11,7 @@ import {
   type StatusIncident,
   type StatusPage,
   type StatusPageDefinition,
-} from '@shared/notifications/status-pages';
+} from '@cronbeam/shared/notifications/status-pages';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { ApiKeyGuard } from '../api-keys/api-key.guard';
 import { type AuthenticatedUser, CurrentUser } from '../auth';

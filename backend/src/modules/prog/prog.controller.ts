@@ -1,10 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
-import { JOB_LOGS_LIMITS, jobDefinitionSchema, type ValidJobDefinition } from '@shared/jobs/job-rules';
-import type { Job, JobLogEntry, JobLogsResponse } from '@shared/jobs/job-types';
-import { SIGNING_LIMITS, signingSecretRotationSchema, type SigningSecretRotation } from '@shared/jobs/request-signing';
-import { jobCloneRequestSchema, jobImportRequestSchema, type JobExport, type JobImportRequest, type JobImportResult } from '@shared/jobs/job-transfer';
-import { BULK_TAG_ACTIONS, bulkTagActionSchema, tagFilterQuerySchema, type BulkTagActionRequest, type JobBulkTagResult, type TagFilterQuery } from '@shared/tags/tags';
+import { JOB_LOGS_LIMITS, jobDefinitionSchema, type ValidJobDefinition } from '@cronbeam/shared/jobs/job-rules';
+import type { Job, JobLogEntry, JobLogsResponse } from '@cronbeam/shared/jobs/job-types';
+import { SIGNING_LIMITS, signingSecretRotationSchema, type SigningSecretRotation } from '@cronbeam/shared/jobs/request-signing';
+import { jobCloneRequestSchema, jobImportRequestSchema, type JobExport, type JobImportRequest, type JobImportResult } from '@cronbeam/shared/jobs/job-transfer';
+import { BULK_TAG_ACTIONS, bulkTagActionSchema, tagFilterQuerySchema, type BulkTagActionRequest, type JobBulkTagResult, type TagFilterQuery } from '@cronbeam/shared/tags/tags';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { ApiKeyGuard } from '../api-keys/api-key.guard';
 import { type AuthenticatedUser, CurrentUser } from '../auth';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import type { JobLimitExceeded } from '@shared/jobs/job-types';
-import { PLAN_LIMITS, type PlanId } from '@shared/plans';
+import type { JobLimitExceeded } from '@cronbeam/shared/jobs/job-types';
+import { PLAN_LIMITS, type PlanId } from '@cronbeam/shared/plans';
 import { pipelinedTransaction, type Queryable } from '../../common/database/transaction';
 import { ApiError } from '../../common/http/api-error';
 import { isPlanSlotsExceeded, PlanSlotsRepository } from './plan-slots.repository';

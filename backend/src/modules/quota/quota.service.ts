@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isPlanId, PLAN_LIMITS } from '@shared/plans';
+import { isPlanId, PLAN_LIMITS } from '@cronbeam/shared/plans';
 import type { Queryable } from '../../common/database/transaction';
 import { UsagePeriodsRepository } from './usage-periods.repository';
 

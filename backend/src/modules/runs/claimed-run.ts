@@ -1,6 +1,6 @@
-import type { Delivery, HttpMethod, IdentityToken, ResponseRules, RetryPolicy, RunTrigger } from '@shared/jobs/job-types';
+import type { Delivery, HttpMethod, IdentityToken, ResponseRules, RetryPolicy, RunTrigger } from '@cronbeam/shared/jobs/job-types';
 import type { RequestSigning } from '../executor/request-signer.service';
-import { DEFAULT_RETRY_POLICY } from '@shared/jobs/retry-policy';
+import { DEFAULT_RETRY_POLICY } from '@cronbeam/shared/jobs/retry-policy';
 
 /** A run this instance holds the lease on and will execute: the run record plus the job's request. */
 export interface ClaimedRun {

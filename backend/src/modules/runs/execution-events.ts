@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Subject, type Observable } from 'rxjs';
-import type { RunOutcome, RunTrigger } from '@shared/jobs/job-types';
+import type { RunOutcome, RunTrigger } from '@cronbeam/shared/jobs/job-types';
 
 /** One stored execution result, as alerts, the SSE stream and metrics see it. */
 export interface ExecutionOutcome {

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { RUN_STATE, type RunOutcome, type RunState, type RunTrigger } from '@shared/jobs/job-types';
+import { RUN_STATE, type RunOutcome, type RunState, type RunTrigger } from '@cronbeam/shared/jobs/job-types';
 
 /** One execution (or skipped/missed due time) of a job: the scheduler's queue entry and the job's log line. */
 @Entity('job_runs')

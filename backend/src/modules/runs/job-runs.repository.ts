@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { RUN_OUTCOME, RUN_STATE, RUN_TRIGGER, type RunOutcome, type RunTrigger } from '@shared/jobs/job-types';
+import { RUN_OUTCOME, RUN_STATE, RUN_TRIGGER, type RunOutcome, type RunTrigger } from '@cronbeam/shared/jobs/job-types';
 import { returnedRows } from '../../common/database/query-rows';
 import type { FailureEpisode, OutcomeDay } from '../../common/history/outcome-history';
 import type { Queryable } from '../../common/database/transaction';

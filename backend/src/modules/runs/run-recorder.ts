@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { RUN_OUTCOME, RUN_TRIGGER } from '@shared/jobs/job-types';
-import { policyRetries, retryDelayMs } from '@shared/jobs/retry-policy';
+import { RUN_OUTCOME, RUN_TRIGGER } from '@cronbeam/shared/jobs/job-types';
+import { policyRetries, retryDelayMs } from '@cronbeam/shared/jobs/retry-policy';
 import type { Queryable } from '../../common/database/transaction';
 import type { ExecutionResult } from '../executor/http-executor.service';
 import type { ClaimedRun } from './claimed-run';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { effectiveTimeoutMs } from '@shared/jobs/plan-timeout';
+import { effectiveTimeoutMs } from '@cronbeam/shared/jobs/plan-timeout';
 import { AppConfig } from '../../config/app-config';
 
 /**

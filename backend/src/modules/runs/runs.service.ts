@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Observable } from 'rxjs';
 import type { DataSource } from 'typeorm';
-import { RUN_OUTCOME, RUN_STATE, type JobLogEntry, type RunOutcome, type RunTrigger } from '@shared/jobs/job-types';
+import { RUN_OUTCOME, RUN_STATE, type JobLogEntry, type RunOutcome, type RunTrigger } from '@cronbeam/shared/jobs/job-types';
 import { isForeignKeyViolation } from '../../common/database/constraint-violation';
 import type { Queryable } from '../../common/database/transaction';
 import type { FailureEpisode, OutcomeDay } from '../../common/history/outcome-history';

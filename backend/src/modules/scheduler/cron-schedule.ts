@@ -1,4 +1,4 @@
-import { nextRun } from '@shared/cron/cron-schedule';
+import { nextRun } from '@cronbeam/shared/cron/cron-schedule';
 
 /**
  * The scheduler's view of cron, on the same shared helpers the API uses for

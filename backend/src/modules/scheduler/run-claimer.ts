@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { RUN_OUTCOME, RUN_TRIGGER } from '@shared/jobs/job-types';
+import { RUN_OUTCOME, RUN_TRIGGER } from '@cronbeam/shared/jobs/job-types';
 import type { Queryable } from '../../common/database/transaction';
 import { UsersService } from '../auth/users.service';
 import { JobScheduleService, toJobRequest } from '../jobs/job-schedule.service';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CONTACT_MESSAGES, checkContactMessage } from '@shared/site/contact-rules';
+import { CONTACT_MESSAGES, checkContactMessage } from '@cronbeam/shared/site/contact-rules';
 import { ApiError } from '../../common/http/api-error';
 import { DatabaseRateLimiter } from '../../common/rate-limit/database-rate-limiter';
 import { AppConfig } from '../../config/app-config';

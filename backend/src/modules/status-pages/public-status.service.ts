@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { isSlug } from '@shared/notifications/status-pages';
+import { isSlug } from '@cronbeam/shared/notifications/status-pages';
 import { overallState, StatusHistoryService } from './status-history.service';
 import { StatusPagesRepository } from './status-pages.repository';
 import { StatusPagesService } from './status-pages.service';

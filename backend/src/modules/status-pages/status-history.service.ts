@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { STATUS_PAGE_LIMITS, type StatusState } from '@shared/notifications/status-pages';
+import { STATUS_PAGE_LIMITS, type StatusState } from '@cronbeam/shared/notifications/status-pages';
 import { epochDay, type FailureEpisode, type OutcomeDay } from '../../common/history/outcome-history';
 import { JobsService } from '../jobs/jobs.service';
 import { MonitorsService } from '../monitors/monitors.service';

@@ -9,7 +9,7 @@ import {
   type StatusIncident,
   type StatusPage,
   type StatusPageDefinition,
-} from '@shared/notifications/status-pages';
+} from '@cronbeam/shared/notifications/status-pages';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { hostMatches } from '@shared/site/host-guard';
+import { hostMatches } from '@cronbeam/shared/site/host-guard';
 import {
   STATUS_PAGE_LIMITS,
   STATUS_PAGE_MESSAGES,
@@ -10,7 +10,7 @@ import {
   type StatusIncident,
   type StatusPage,
   type StatusPageDefinition,
-} from '@shared/notifications/status-pages';
+} from '@cronbeam/shared/notifications/status-pages';
 import { isForeignKeyViolation, isUniqueViolation } from '../../common/database/constraint-violation';
 import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { StatusState } from '@shared/notifications/status-pages';
+import type { StatusState } from '@cronbeam/shared/notifications/status-pages';
 import { overallState, type HistorySnapshot, type IncidentHistory, type UptimeDay } from './status-history.service';
 
 /**

@@ -1,5 +1,5 @@
 import { isIssueList, type ValidationIssue } from '@cronbeam/sdk';
-import type { JobLimitExceeded } from '@shared/jobs/job-types';
+import type { JobLimitExceeded } from '@cronbeam/shared/jobs/job-types';
 
 /** What went wrong with a call, in the terms an assistant can act on. */
 export type CronbeamErrorKind =

@@ -1,5 +1,5 @@
-import type { Job, JobDefinition, JobLogEntry } from '@shared/jobs/job-types';
-import type { Monitor, MonitorEvent } from '@shared/notifications/monitors';
+import type { Job, JobDefinition, JobLogEntry } from '@cronbeam/shared/jobs/job-types';
+import type { Monitor, MonitorEvent } from '@cronbeam/shared/notifications/monitors';
 import { createCronbeamClient, CronbeamApiError, CronbeamConnectionError, type CronbeamClient, type JobDefinition as SdkJobDefinition, type MonitorDefinition as SdkMonitorDefinition } from '@cronbeam/sdk';
 import type { CronbeamSettings } from '../config';
 import { type CallSubject, CronbeamError, errorFromResponse } from './cronbeam-errors';

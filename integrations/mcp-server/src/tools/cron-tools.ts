@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { describeCron, nextRuns, parseCron } from '@shared/cron';
+import { describeCron, nextRuns, parseCron } from '@cronbeam/shared/cron';
 import { guarded, toolResult, ToolUsageError } from './tool-results';
 
 export const MAX_LISTED_RUNS = 100;

@@ -1,4 +1,4 @@
-import type { ParsedCron } from '@shared/cron';
+import type { ParsedCron } from '@cronbeam/shared/cron';
 
 const DAY_MS = 86_400_000;
 

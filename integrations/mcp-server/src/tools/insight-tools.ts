@@ -1,9 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { parseCron } from '@shared/cron';
-import { JOB_LOGS_LIMITS } from '@shared/jobs/job-rules';
-import type { Job, JobLogEntry } from '@shared/jobs/job-types';
-import { PLAN_IDS, PLAN_LIMITS } from '@shared/plans';
+import { parseCron } from '@cronbeam/shared/cron';
+import { JOB_LOGS_LIMITS } from '@cronbeam/shared/jobs/job-rules';
+import type { Job, JobLogEntry } from '@cronbeam/shared/jobs/job-types';
+import { PLAN_IDS, PLAN_LIMITS } from '@cronbeam/shared/plans';
 import type { ProgClient } from '../api/prog-client';
 import { countRuns } from './execution-count';
 import { guarded, toolResult, ToolUsageError } from './tool-results';

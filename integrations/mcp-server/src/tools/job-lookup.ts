@@ -1,4 +1,4 @@
-import type { Job } from '@shared/jobs/job-types';
+import type { Job } from '@cronbeam/shared/jobs/job-types';
 import { CronbeamError } from '../api/cronbeam-errors';
 import type { ProgClient } from '../api/prog-client';
 

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { CRON_MESSAGES } from '@shared/cron/cron-messages';
-import { JOB_LIMITS, jobDefinitionSchema } from '@shared/jobs/job-rules';
-import { DELIVERIES, HTTP_METHODS, JOB_STATUSES, type Job, type JobLogEntry, type ResponseRules } from '@shared/jobs/job-types';
-import { RESPONSE_RULE_MESSAGES } from '@shared/jobs/response-rules';
-import { TAG_LIMITS } from '@shared/tags/tags';
-import { RETRY_OUTCOMES } from '@shared/jobs/retry-policy';
+import { CRON_MESSAGES } from '@cronbeam/shared/cron/cron-messages';
+import { JOB_LIMITS, jobDefinitionSchema } from '@cronbeam/shared/jobs/job-rules';
+import { DELIVERIES, HTTP_METHODS, JOB_STATUSES, type Job, type JobLogEntry, type ResponseRules } from '@cronbeam/shared/jobs/job-types';
+import { RESPONSE_RULE_MESSAGES } from '@cronbeam/shared/jobs/response-rules';
+import { TAG_LIMITS } from '@cronbeam/shared/tags/tags';
+import { RETRY_OUTCOMES } from '@cronbeam/shared/jobs/retry-policy';
 
 /**
  * Tool arguments built from the shared job rules, so an assistant is held to

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { JOB_LOGS_LIMITS } from '@shared/jobs/job-rules';
-import { JOB_STATUSES, type Job } from '@shared/jobs/job-types';
+import { JOB_LOGS_LIMITS } from '@cronbeam/shared/jobs/job-rules';
+import { JOB_STATUSES, type Job } from '@cronbeam/shared/jobs/job-types';
 import type { ProgClient } from '../api/prog-client';
 import { findJob } from './job-lookup';
 import { jobChangeFields, jobDefinitionFields, jobOutput, jobReference, logEntryOutput } from './job-schemas';

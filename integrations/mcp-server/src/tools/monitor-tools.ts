@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { MONITOR_LIMITS, MONITOR_STATUSES, type Monitor, type MonitorEvent } from '@shared/notifications/monitors';
+import { MONITOR_LIMITS, MONITOR_STATUSES, type Monitor, type MonitorEvent } from '@cronbeam/shared/notifications/monitors';
 import { CronbeamError } from '../api/cronbeam-errors';
 import type { MonitorInput, ProgClient } from '../api/prog-client';
 import { guarded, toolResult } from './tool-results';

@@ -1,4 +1,4 @@
-import type { PlanId } from '@shared/plans';
+import type { PlanId } from '@cronbeam/shared/plans';
 import { signUpAndLogin, type SignedInAccount } from '../../../../test/support/accounts';
 import type { TestServer } from '../../../../test/support/test-server';
 

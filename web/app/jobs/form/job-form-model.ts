@@ -1,7 +1,7 @@
-import { jobDefinitionSchema } from '@shared/jobs/job-rules';
-import { DEFAULT_DELIVERY, type Delivery, type HttpMethod, type IdentityToken, type Job, type JobDefinition, type RetryPolicy } from '@shared/jobs/job-types';
-import { tagsFromText, tagsToText } from '@shared/tags/tags';
-import { DEFAULT_RETRY_POLICY } from '@shared/jobs/retry-policy';
+import { jobDefinitionSchema } from '@cronbeam/shared/jobs/job-rules';
+import { DEFAULT_DELIVERY, type Delivery, type HttpMethod, type IdentityToken, type Job, type JobDefinition, type RetryPolicy } from '@cronbeam/shared/jobs/job-types';
+import { tagsFromText, tagsToText } from '@cronbeam/shared/tags/tags';
+import { DEFAULT_RETRY_POLICY } from '@cronbeam/shared/jobs/retry-policy';
 import { DEFAULT_CRON } from '../schedule/cron-builder';
 
 export interface HeaderRow {

@@ -3,10 +3,10 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { useSession } from '../../session/session-store';
 import { installFakeApi } from '../../test-support/fake-api';
-import type { Job } from '@shared/jobs/job-types';
+import type { Job } from '@cronbeam/shared/jobs/job-types';
 import { JobForm } from './job-form';
 import { definitionFromValues, valuesFromJob } from './job-form-model';
-import { DEFAULT_RETRY_POLICY } from '@shared/jobs/retry-policy';
+import { DEFAULT_RETRY_POLICY } from '@cronbeam/shared/jobs/retry-policy';
 
 const created = { job_id: 'job-1', name: 'nightly-report', status: 'scheduled', next_run_at: '2026-06-01T12:15:00.000Z' };
 

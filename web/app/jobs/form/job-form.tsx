@@ -1,5 +1,5 @@
-import { urlWarning } from '@shared/jobs/job-rules';
-import { HTTP_METHODS, type HttpMethod, type Job, type JobDefinition } from '@shared/jobs/job-types';
+import { urlWarning } from '@cronbeam/shared/jobs/job-rules';
+import { HTTP_METHODS, type HttpMethod, type Job, type JobDefinition } from '@cronbeam/shared/jobs/job-types';
 import { useState, type FormEvent } from 'react';
 import { ApiRequestError, errorMessage, type JobLimitDetail } from '../../api/api-error';
 import { ERROR_TEXT } from '../../api/error-messages';

@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE, cronError, describeCron, formatInZone, nextRuns } from '@shared/cron';
+import { DEFAULT_TIME_ZONE, cronError, describeCron, formatInZone, nextRuns } from '@cronbeam/shared/cron';
 import { useMemo } from 'react';
 import { formatUtc } from '../../ui/format';
 

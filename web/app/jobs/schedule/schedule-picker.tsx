@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE, timeZoneNames } from '@shared/cron';
+import { DEFAULT_TIME_ZONE, timeZoneNames } from '@cronbeam/shared/cron';
 import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { CronBuilder } from './cron-builder-fields';
 import { CRON_PRESETS, presetFor } from './cron-presets';

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import { ApiError } from '../../../common/http/api-error';
 
 /** What the call was, so the same Cognito exception can read as the right AUTH_MESSAGES text for that context. */

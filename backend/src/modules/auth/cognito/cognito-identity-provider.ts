@@ -28,9 +28,9 @@ import type {
   SecondFactorProof,
   TotpSetupResponse,
   TwoFactorStatus,
-} from '@shared/auth/mfa-schemas';
+} from '@cronbeam/shared/auth/mfa-schemas';
 import jwt from 'jsonwebtoken';
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import { ApiError } from '../../../common/http/api-error';
 import type { AppConfig } from '../../../config/app-config';
 import type { AuthenticatedUser } from '../authenticated-user';

@@ -1,4 +1,4 @@
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import { AppConfig } from '../../../config/app-config';
 import { cognitoIssuer, cognitoSettings } from './cognito-settings';
 

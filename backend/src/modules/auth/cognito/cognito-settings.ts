@@ -1,6 +1,6 @@
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import { ConfigError, type AppConfig } from '../../../config/app-config';
-import { withoutTrailingSlashes } from '@shared/text/trailing-slashes';
+import { withoutTrailingSlashes } from '@cronbeam/shared/text/trailing-slashes';
 
 /** A user pool id is `<region>_<suffix>`, at most 55 characters (the managed service's own rule). */
 const USER_POOL_ID = /^[\w-]+_[0-9a-zA-Z]+$/;

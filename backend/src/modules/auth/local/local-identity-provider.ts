@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import { ApiError } from '../../../common/http/api-error';
 import { AppConfig } from '../../../config/app-config';
 import { MailService } from '../../mail/mail.service';
 import type { AuthenticatedUser } from '../authenticated-user';
-import type { RespondToChallengeRequest, SecondFactorProof } from '@shared/auth/mfa-schemas';
+import type { RespondToChallengeRequest, SecondFactorProof } from '@cronbeam/shared/auth/mfa-schemas';
 import type { IdentityProvider, NewAccount, SignInResult, SocialIdentity, TokenSet, TokenVerificationSettings } from '../identity-provider';
 import { passwordResetCodeMail, verificationCodeMail } from '../identity-mails';
 import type { UserEntity } from '../user.entity';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
-import type { RememberedDeviceView } from '@shared/auth/mfa-schemas';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
+import type { RememberedDeviceView } from '@cronbeam/shared/auth/mfa-schemas';
 import { ApiError } from '../../../common/http/api-error';
 import { isUuid } from '../../../common/validation/uuid';
 import { AppConfig } from '../../../config/app-config';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import { ApiError } from '../../../common/http/api-error';
 import { AppConfig } from '../../../config/app-config';
 import { newOpaqueSecret, sha256 } from './secret-hash';

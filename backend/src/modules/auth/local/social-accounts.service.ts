@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import { ApiError } from '../../../common/http/api-error';
 import type { SocialIdentity } from '../identity-provider';
 import type { UserEntity } from '../user.entity';

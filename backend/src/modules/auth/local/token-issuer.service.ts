@@ -4,7 +4,7 @@ import jwt from 'jsonwebtoken';
 import { AppConfig } from '../../../config/app-config';
 import type { UserEntity } from '../user.entity';
 import { SigningKeysService } from './signing-keys.service';
-import { withoutTrailingSlashes } from '@shared/text/trailing-slashes';
+import { withoutTrailingSlashes } from '@cronbeam/shared/text/trailing-slashes';
 
 /** The issuer every local token names (and the bearer guard demands). */
 export function localIssuer(config: AppConfig): string {

@@ -1,5 +1,5 @@
 import { Secret, TOTP } from 'otpauth';
-import { TOTP_DIGITS, TOTP_PERIOD_SECONDS } from '@shared/auth/mfa-schemas';
+import { TOTP_DIGITS, TOTP_PERIOD_SECONDS } from '@cronbeam/shared/auth/mfa-schemas';
 
 /** The parameters every authenticator app understands (SHA-1, 6 digits, 30 s), spelled out so a library default change cannot alter them. */
 function totpFor(secret: string, accountName = ''): TOTP {

@@ -1,13 +1,13 @@
 import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import {
   RECOVERY_CODE_COUNT,
   RECOVERY_CODE_LENGTH,
   type SecondFactorProof,
   type TotpSetupResponse,
   type TwoFactorStatus,
-} from '@shared/auth/mfa-schemas';
+} from '@cronbeam/shared/auth/mfa-schemas';
 import { ApiError } from '../../../common/http/api-error';
 import { AccountSecurityRepository } from './account-security.repository';
 import { RecoveryCodesRepository } from './recovery-codes.repository';

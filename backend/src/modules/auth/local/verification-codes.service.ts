@@ -1,7 +1,7 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
-import { VERIFICATION_CODE_LENGTH } from '@shared/auth/auth-schemas';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
+import { VERIFICATION_CODE_LENGTH } from '@cronbeam/shared/auth/auth-schemas';
 import { ApiError } from '../../../common/http/api-error';
 import { AppConfig } from '../../../config/app-config';
 import { sha256 } from './secret-hash';

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { AuthIntent, SocialProvider } from '@shared/auth/auth-schemas';
+import type { AuthIntent, SocialProvider } from '@cronbeam/shared/auth/auth-schemas';
 import { secureCookieFor } from '../cookie-security';
 
 /** What the server must remember between sending the browser to the provider and its return. */

@@ -1,8 +1,8 @@
 import type { IssuerMetadata } from 'openid-client';
-import type { SocialProvider } from '@shared/auth/auth-schemas';
+import type { SocialProvider } from '@cronbeam/shared/auth/auth-schemas';
 import type { AppConfig } from '../../../config/app-config';
 import { cognitoIssuer } from '../cognito/cognito-settings';
-import { withoutTrailingSlashes } from '@shared/text/trailing-slashes';
+import { withoutTrailingSlashes } from '@cronbeam/shared/text/trailing-slashes';
 
 /** Where and as whom the server runs the OpenID Connect code flow for one social provider. */
 export interface SocialIdpSettings {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { generators, Issuer, type BaseClient } from 'openid-client';
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
-import type { AuthIntent, SocialLoginRequest, SocialProvider } from '@shared/auth/auth-schemas';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
+import type { AuthIntent, SocialLoginRequest, SocialProvider } from '@cronbeam/shared/auth/auth-schemas';
 import { ApiError } from '../../../common/http/api-error';
 import { AppConfig } from '../../../config/app-config';
 import { IDENTITY_PROVIDER, type IdentityProvider, type SignInResult } from '../identity-provider';

@@ -6,8 +6,8 @@ import {
   type AuthIntent,
   type SocialLoginRequest,
   type SocialProvider,
-} from '@shared/auth/auth-schemas';
-import type { SignInResponse } from '@shared/auth/mfa-schemas';
+} from '@cronbeam/shared/auth/auth-schemas';
+import type { SignInResponse } from '@cronbeam/shared/auth/mfa-schemas';
 import { ZodPipe } from '../../../common/validation/zod-body.pipe';
 import { AppConfig } from '../../../config/app-config';
 import { signInResponse } from '../session-response';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AUTH_MESSAGES } from '@shared/auth/auth-messages';
+import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import type { ErrorDetail } from '../../../common/http/api-error';
 import { DatabaseRateLimiter } from '../../../common/rate-limit/database-rate-limiter';
 import type { RateLimitBucket, TakenCount } from '../../../common/rate-limit/rate-limit';
