@@ -25,6 +25,7 @@ import { BillingModule } from './modules/billing/billing.module';
 import { DeploymentsModule } from './modules/deployments/deployments.module';
 import { MonitorsModule } from './modules/monitors/monitors.module';
 import { StatusPagesModule } from './modules/status-pages/status-pages.module';
+import { MaintenanceModule } from './modules/maintenance/maintenance.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -61,6 +62,7 @@ export class AppModule {
         DeploymentsModule,
         MonitorsModule,
         StatusPagesModule,
+        MaintenanceModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: HttpErrorFilter }],
     };

@@ -15,6 +15,7 @@ const logs = (...runs: Array<[string, RunOutcome]>): JobLogEntry[] =>
     error_message: null,
     response_body: null,
     possible_duplicate: false,
+    alert_note: null,
   }));
 
 const events = (previous: JobWatchState | undefined, window: JobLogEntry[], wanted = ['failed', 'recovered'] as const) =>

@@ -174,6 +174,8 @@ export interface JobLogEntry {
   response_body: string | null;
   /** Sent again after the instance sending it died while it may have been on the wire: the target may have seen it twice. */
   possible_duplicate: boolean;
+  /** Why the run's failure alerted no one, e.g. a maintenance window muted it; null otherwise. */
+  alert_note: string | null;
 }
 
 /** GET …/jobs/{id}/logs. */

@@ -241,6 +241,12 @@ export const JOB_LOG_ENTRY_SCHEMA: ObjectSchema<JobLogEntry> = {
       type: 'boolean',
       description: 'Sent again after the server sending it stopped while it may have been on the wire: the target may have received it twice (same execution id).',
     },
+    alert_note: {
+      type: 'string',
+      nullable: true,
+      description: 'Why the failure alerted no one, e.g. \'Alert muted by maintenance window "deploy"\'; null otherwise.',
+      example: null,
+    },
   },
 };
 

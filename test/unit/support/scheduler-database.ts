@@ -13,6 +13,9 @@ import { JobScheduleService } from '../../../backend/src/modules/jobs/job-schedu
 import { JobEvents } from '../../../backend/src/modules/jobs/job-events';
 import { JobEntity } from '../../../backend/src/modules/jobs/job.entity';
 import { JobsRepository } from '../../../backend/src/modules/jobs/jobs.repository';
+import type { JobsService } from '../../../backend/src/modules/jobs/jobs.service';
+import { MaintenanceWindowsRepository } from '../../../backend/src/modules/maintenance/maintenance-windows.repository';
+import { MaintenanceWindowsService } from '../../../backend/src/modules/maintenance/maintenance-windows.service';
 import { MetricsRegistry } from '../../../backend/src/modules/metrics/metrics-registry';
 import { QuotaService } from '../../../backend/src/modules/quota/quota.service';
 import { UsagePeriodEntity } from '../../../backend/src/modules/quota/usage-period.entity';
@@ -82,7 +85,9 @@ export class SchedulerDatabase {
     jobs.onModuleInit();
     const settings = new SchedulerSettings(this.config);
     const liveness = new InstanceLiveness(settings, new SchedulerInstancesRepository(this.db), runs, new WakeChannel(this.db));
-    const claimer = new RunClaimer(this.db, settings, jobs, runs, quota, users, liveness);
+    const noJobs = null as unknown as JobsService; // the claim only reads windows, never checks a job's owner
+    const maintenance = new MaintenanceWindowsService(new MaintenanceWindowsRepository(this.db, read), noJobs);
+    const claimer = new RunClaimer(this.db, settings, jobs, runs, quota, users, liveness, maintenance);
     return { claimer, runs, events, owner, liveness };
   }
 

@@ -57,6 +57,12 @@ export function ExecutionDetails({ entry }: { entry: JobLogEntry }) {
             <dd className="error-text">{entry.error_message}</dd>
           </>
         )}
+        {entry.alert_note && (
+          <>
+            <dt>Alert</dt>
+            <dd>{entry.alert_note}</dd>
+          </>
+        )}
       </dl>
       <h3 className="detail-heading">{response.json ? 'Response (JSON)' : 'Response'}</h3>
       <pre className="response-box" tabIndex={0} aria-label="Response data">

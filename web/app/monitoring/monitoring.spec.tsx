@@ -18,6 +18,7 @@ const entry = (minute: number, patch: Partial<JobLogEntry> = {}): JobLogEntry =>
   error_message: null,
   response_body: null,
   possible_duplicate: false,
+  alert_note: null,
   ...patch,
 });
 

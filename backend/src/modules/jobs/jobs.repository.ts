@@ -39,6 +39,8 @@ export interface DueJobRow extends JobRequestRow {
   cron_expression: string;
   time_zone: string;
   next_run_at: Date;
+  /** For the maintenance windows that target a tag. */
+  tags: string[];
 }
 
 /** A job applyResults just paused for its consecutive failures (RETURNING sees the new values). */
@@ -389,7 +391,7 @@ export class JobsRepository implements OnModuleInit {
   /** Locks up to `limit` jobs due by `horizon` (skipping those another claimer holds), earliest first. */
   async lockDue(tx: Queryable, horizon: Date, limit: number): Promise<DueJobRow[]> {
     const rows: Array<Omit<DueJobRow, 'headers' | 'signing_secrets'> & SealedSigning & { headers: string }> = await tx.query(
-      `SELECT id, user_id, cron_expression, time_zone, next_run_at, url, method, headers, body, notify_on_failure, response_rules, timeout_ms, delivery, retry_policy, ${SIGNING_COLUMNS}
+      `SELECT id, user_id, cron_expression, time_zone, next_run_at, tags, url, method, headers, body, notify_on_failure, response_rules, timeout_ms, delivery, retry_policy, ${SIGNING_COLUMNS}
        FROM jobs
        WHERE next_run_at <= $1 AND next_run_at IS NOT NULL AND status NOT IN (${HELD})
        ORDER BY next_run_at

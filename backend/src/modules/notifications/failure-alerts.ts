@@ -4,8 +4,10 @@ import { AppConfig } from '../../config/app-config';
 import { AlertChannelsService } from '../alert-channels/alert-channels.service';
 import { UsersService } from '../auth/users.service';
 import { JobsService } from '../jobs/jobs.service';
+import { MaintenanceWindowsService } from '../maintenance/maintenance-windows.service';
 import { MailService } from '../mail/mail.service';
 import { RunsService, type ExecutionOutcome } from '../runs/runs.service';
+import { mutedNote } from '@shared/notifications/maintenance-windows';
 import { autoPauseMail, failureMail, recoveryMail, type AlertRecipient } from './failure-alert-mail';
 import { JobAlertStatesRepository } from './job-alert-states.repository';
 
@@ -29,6 +31,7 @@ export class FailureAlerts implements OnModuleInit, OnModuleDestroy {
     private readonly mail: MailService,
     private readonly config: AppConfig,
     private readonly channels: AlertChannelsService,
+    private readonly maintenance: MaintenanceWindowsService,
   ) {}
 
   onModuleInit(): void {
@@ -79,6 +82,13 @@ export class FailureAlerts implements OnModuleInit, OnModuleDestroy {
       // A failure needs the job's threshold (and its names); a success reads nothing unless it ends an episode.
       const known = failed ? await this.recipient(outcome.userId, outcome.jobId) : null;
       if (failed && !known) return;
+      // A failure inside a maintenance window neither alerts nor counts toward the threshold; its log line says which window muted it.
+      // A success is never muted: it may close an episode opened before the window (a PagerDuty incident resolves).
+      const muted = failed ? await this.maintenance.muting(outcome.userId, { job_id: outcome.jobId, tags: known!.tags }, outcome.executedAt) : null;
+      if (muted) {
+        await this.runs.noteAlert(outcome.runId, outcome.scheduledFor, mutedNote(muted.name));
+        return;
+      }
       const episode = failed ? await this.alertStates.markFailed(outcome.jobId, known!.alertAfterFailures) : await this.alertStates.markRecovered(outcome.jobId);
       if (!episode) return;
       const recipient = known ?? (await this.recipient(outcome.userId, outcome.jobId));
@@ -109,8 +119,8 @@ export class FailureAlerts implements OnModuleInit, OnModuleDestroy {
   }
 
   /** The job's owner and what the mail names; null when the job or its owner was deleted meanwhile. */
-  private async recipient(userId: string, jobId: string): Promise<AlertRecipient | null> {
+  private async recipient(userId: string, jobId: string): Promise<(AlertRecipient & { tags: string[] }) | null> {
     const [job, user] = await Promise.all([this.jobs.get(userId, jobId).catch(() => null), this.users.findById(userId)]);
-    return job && user ? { email: user.email, jobName: job.name, jobUrl: job.url, alertAfterFailures: job.alert_after_failures } : null;
+    return job && user ? { email: user.email, jobName: job.name, jobUrl: job.url, alertAfterFailures: job.alert_after_failures, tags: job.tags } : null;
   }
 }

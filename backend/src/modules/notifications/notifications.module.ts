@@ -3,6 +3,7 @@ import { AlertChannelsModule } from '../alert-channels/alert-channels.module';
 import { AuthModule } from '../auth/auth.module';
 import { DeploymentsModule } from '../deployments/deployments.module';
 import { JobsModule } from '../jobs/jobs.module';
+import { MaintenanceModule } from '../maintenance/maintenance.module';
 import { RunsModule } from '../runs/runs.module';
 import { EventsController } from './events.controller';
 import { EventStreamSlots } from './event-stream-slots';
@@ -11,7 +12,7 @@ import { FailureAlerts } from './failure-alerts';
 
 /** Tells users about executions: failure/recovery emails and the SSE stream. */
 @Module({
-  imports: [RunsModule, JobsModule, AuthModule, DeploymentsModule, AlertChannelsModule],
+  imports: [RunsModule, JobsModule, AuthModule, DeploymentsModule, AlertChannelsModule, MaintenanceModule],
   controllers: [EventsController],
   providers: [JobAlertStatesRepository, FailureAlerts, EventStreamSlots],
 })

@@ -55,6 +55,7 @@ export const JOB_LOGS_EXAMPLE: JobLogsResponse = {
       error_message: null,
       response_body: '{"ok":true}',
       possible_duplicate: false,
+      alert_note: null,
     },
   ],
 };

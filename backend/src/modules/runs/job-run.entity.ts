@@ -64,6 +64,10 @@ export class JobRunEntity {
   @Column('text', { name: 'skip_reason', nullable: true })
   skipReason: string | null;
 
+  /** Why the run's failure alerted no one (a maintenance window muted it); null otherwise. */
+  @Column('text', { name: 'alert_note', nullable: true })
+  alertNote: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

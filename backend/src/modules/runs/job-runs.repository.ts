@@ -288,6 +288,11 @@ export class JobRunsRepository {
       .getMany();
   }
 
+  /** A finished run's alert note; the partition key narrows the update to the run's week. */
+  async setAlertNote(runId: string, scheduledFor: Date, note: string): Promise<void> {
+    await this.db.query(`UPDATE job_runs SET alert_note = $3 WHERE id = $1 AND scheduled_for = $2`, [runId, scheduledFor, note]);
+  }
+
   /** Whether `runId` is a finished run of the user's that has been stored. */
   async isStoredRunOf(userId: string, runId: string): Promise<boolean> {
     const rows: unknown[] = await this.db.query(`SELECT 1 FROM job_runs WHERE ${STORED_ANCHOR}`, [userId, runId]);

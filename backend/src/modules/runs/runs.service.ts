@@ -59,6 +59,7 @@ export function toLogEntry(run: JobRunEntity): JobLogEntry {
     error_message: run.errorMessage,
     response_body: run.responseBody,
     possible_duplicate: run.possibleDuplicate,
+    alert_note: run.alertNote ?? null,
   };
 }
 
@@ -220,7 +221,13 @@ export class RunsService {
       error_message: result.errorMessage,
       response_body: result.responseBody,
       possible_duplicate: false,
+      alert_note: null,
     };
+  }
+
+  /** Writes on a finished run why its failure alerted no one (the log shows it). */
+  noteAlert(runId: string, scheduledFor: Date, note: string): Promise<void> {
+    return this.runs.setAlertNote(runId, scheduledFor, note);
   }
 
   /** Inserts the runs of a claim inside its transaction; answers the leased ones (a due time already taken is skipped). */

@@ -5,6 +5,8 @@ import { RUN_OUTCOME, RUN_TRIGGER } from '@cronbeam/shared/jobs/job-types';
 import type { Queryable } from '../../common/database/transaction';
 import { UsersService } from '../auth/users.service';
 import { JobScheduleService, toJobRequest } from '../jobs/job-schedule.service';
+import { MaintenanceWindowsService } from '../maintenance/maintenance-windows.service';
+import { pausedNote } from '@shared/notifications/maintenance-windows';
 import { QuotaService, usagePeriodOf, type QuotaRequest } from '../quota/quota.service';
 import { RunsService, toClaimedRun, type ClaimedRun, type LeasedRunRow, type NewRun } from '../runs/runs.service';
 import { planDue, type DuePlan } from './due-instants';
@@ -32,6 +34,7 @@ export class RunClaimer {
     private readonly quota: QuotaService,
     private readonly users: UsersService,
     private readonly liveness: InstanceLiveness,
+    private readonly maintenance: MaintenanceWindowsService,
   ) {}
 
   /**
@@ -58,8 +61,11 @@ export class RunClaimer {
         const plan = plans.get(job.user_id) ?? 'free';
         return { job, due, plan, period: usagePeriodOf(due.fire) };
       });
+      // A run due inside a window that pauses runs is recorded as skipped, unsent and not counted against the quota.
+      const paused = await this.maintenance.pausing(tx, claims.map(({ job, due }) => ({ id: job.id, user_id: job.user_id, tags: job.tags, fire: due.fire })));
       const wanted = new Map<string, QuotaRequest>();
       for (const { job, plan, period } of claims) {
+        if (paused.has(job.id)) continue;
         const k = this.quota.grantKey(job.user_id, period);
         const entry = wanted.get(k) ?? { userId: job.user_id, plan, period, wanted: 0 };
         entry.wanted++;
@@ -74,6 +80,11 @@ export class RunClaimer {
           newRuns.push({ jobId: job.id, userId: job.user_id, trigger: RUN_TRIGGER.schedule, scheduledFor: missed, outcome: RUN_OUTCOME.missed, error: 'Missed: the scheduler was not running at this due time; only the latest missed due time was executed' });
         }
         if (due.moreMissed) this.logger.warn(`Job ${job.id}: more than ${due.missed.length} due times were missed; the oldest ones are recorded`);
+        const pausedBy = paused.get(job.id);
+        if (pausedBy !== undefined) {
+          newRuns.push({ jobId: job.id, userId: job.user_id, trigger: RUN_TRIGGER.schedule, scheduledFor: due.fire, outcome: RUN_OUTCOME.skipped, skipReason: 'maintenance', error: pausedNote(pausedBy) });
+          continue;
+        }
         const k = this.quota.grantKey(job.user_id, period);
         const left = granted.get(k) ?? 0;
         if (left > 0) {

@@ -3,6 +3,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { AuthModule } from '../auth/auth.module';
 import { ExecutorModule } from '../executor/executor.module';
 import { JobsModule } from '../jobs/jobs.module';
+import { MaintenanceModule } from '../maintenance/maintenance.module';
 import { QuotaModule } from '../quota/quota.module';
 import { RunsModule } from '../runs/runs.module';
 import { DatabaseClock } from './database-clock';
@@ -25,7 +26,7 @@ import { WakeChannel } from './wake-channel';
  * and takes over the unsent runs of an instance that died (ADR 0091).
  */
 @Module({
-  imports: [ScheduleModule.forRoot(), AuthModule, JobsModule, RunsModule, QuotaModule, ExecutorModule],
+  imports: [ScheduleModule.forRoot(), AuthModule, JobsModule, RunsModule, QuotaModule, ExecutorModule, MaintenanceModule],
   providers: [SchedulerSettings, DatabaseClock, WakeChannel, SchedulerInstancesRepository, InstanceLiveness, RunClaimer, RunDispatcher, InstanceTakeover, SchedulerLoop, Housekeeping, IdleCollector, SchedulerStopService],
   exports: [SchedulerStopService],
 })

@@ -163,4 +163,6 @@ export const logEntryOutput = z.object({
   error_message: z.string().nullable(),
   response_body: z.string().nullable(),
   possible_duplicate: z.boolean(),
+  // Servers before maintenance windows do not send it.
+  alert_note: z.string().nullable().default(null),
 }) satisfies z.ZodType<JobLogEntry>;

@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import type { MaintenanceWindowDefinition } from '@shared/notifications/maintenance-windows';
+import { returnedRows } from '../../common/database/query-rows';
+import { pipelinedTransaction, type Queryable } from '../../common/database/transaction';
+import { ReadDatabase, type ReadFrom } from '../../database/read-database';
+
+export interface MaintenanceWindowRow {
+  id: string;
+  user_id: string;
+  name: string;
+  job_id: string | null;
+  tag: string | null;
+  starts_at: Date | null;
+  ends_at: Date | null;
+  cron_expression: string | null;
+  duration_minutes: number | null;
+  time_zone: string;
+  pause_runs: boolean;
+  created_at: Date;
+}
+
+const COLUMNS = 'id, user_id, name, job_id, tag, starts_at, ends_at, cron_expression, duration_minutes, time_zone, pause_runs, created_at';
+
+const values = (w: MaintenanceWindowDefinition) => [w.name, w.job_id, w.tag, w.starts_at, w.ends_at, w.cron_expression, w.duration_minutes, w.time_zone, w.pause_runs];
+
+/**
+ * Every SQL statement on `maintenance_windows`, each scoped by owner. A
+ * one-off window that has ended is left out of the reads that decide alerts
+ * and runs (it can no longer cover anything), not deleted: its owner still sees it.
+ */
+@Injectable()
+export class MaintenanceWindowsRepository {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly read: ReadDatabase,
+  ) {}
+
+  listOwned(userId: string, from: ReadFrom): Promise<MaintenanceWindowRow[]> {
+    return this.read.query(from, `SELECT ${COLUMNS} FROM maintenance_windows WHERE user_id = $1 ORDER BY created_at, id`, [userId]);
+  }
+
+  async findOwned(userId: string, windowId: string): Promise<MaintenanceWindowRow | null> {
+    const [row] = await this.db.query(`SELECT ${COLUMNS} FROM maintenance_windows WHERE id = $1 AND user_id = $2`, [windowId, userId]);
+    return row ?? null;
+  }
+
+  /** The user's windows that may still be open at or after `at` (recurring ones, and one-off ones not yet ended). */
+  current(userId: string, at: Date): Promise<MaintenanceWindowRow[]> {
+    return this.db.query(`SELECT ${COLUMNS} FROM maintenance_windows WHERE user_id = $1 AND (ends_at IS NULL OR ends_at > $2) ORDER BY created_at, id`, [userId, at]);
+  }
+
+  /** The pausing windows of these users that may still be open at or after `at`, read inside the scheduler's claim. */
+  pausing(tx: Queryable, userIds: string[], at: Date): Promise<MaintenanceWindowRow[]> {
+    return tx.query(`SELECT ${COLUMNS} FROM maintenance_windows WHERE user_id = ANY($1::uuid[]) AND pause_runs AND (ends_at IS NULL OR ends_at > $2) ORDER BY created_at, id`, [
+      userIds,
+      at,
+    ]);
+  }
+
+  /**
+   * Inserts a window unless the account has `max` already (null then). The
+   * user's row is locked first, so two creations at once cannot both pass the count.
+   */
+  async insert(userId: string, window: MaintenanceWindowDefinition, max: number): Promise<MaintenanceWindowRow | null> {
+    const [, rows] = await pipelinedTransaction<[unknown, MaintenanceWindowRow[]]>(this.db, (tx) => [
+      tx.query(`SELECT 1 FROM users WHERE id = $1 FOR UPDATE`, [userId]),
+      tx.query(
+        `INSERT INTO maintenance_windows (user_id, name, job_id, tag, starts_at, ends_at, cron_expression, duration_minutes, time_zone, pause_runs)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 WHERE (SELECT count(*) FROM maintenance_windows WHERE user_id = $1) < $11
+         RETURNING ${COLUMNS}`,
+        [userId, ...values(window), max],
+      ),
+    ]);
+    return rows[0] ?? null;
+  }
+
+  /** Replaces the window's definition; null when it is not the user's. */
+  async replace(userId: string, windowId: string, window: MaintenanceWindowDefinition): Promise<MaintenanceWindowRow | null> {
+    const [row] = returnedRows<MaintenanceWindowRow>(
+      await this.db.query(
+        `UPDATE maintenance_windows SET name = $3, job_id = $4, tag = $5, starts_at = $6, ends_at = $7, cron_expression = $8, duration_minutes = $9, time_zone = $10, pause_runs = $11
+          WHERE id = $1 AND user_id = $2 RETURNING ${COLUMNS}`,
+        [windowId, userId, ...values(window)],
+      ),
+    );
+    return row ?? null;
+  }
+
+  async deleteOwned(userId: string, windowId: string): Promise<boolean> {
+    return returnedRows(await this.db.query(`DELETE FROM maintenance_windows WHERE id = $1 AND user_id = $2 RETURNING id`, [windowId, userId])).length > 0;
+  }
+}
