@@ -201,6 +201,7 @@ describe('dashboard job API (/api/jobs)', () => {
         error_message: null,
         response_body: null,
         possible_duplicate: false,
+        alert_note: null,
       });
     });
 

@@ -48,6 +48,11 @@ const PROG_ROUTES = [
   'post /prog/status-badges',
   'post /prog/status-badges/{badge_id}/rotate',
   'delete /prog/status-badges/{badge_id}',
+  'get /prog/maintenance-windows',
+  'post /prog/maintenance-windows',
+  'get /prog/maintenance-windows/{window_id}',
+  'put /prog/maintenance-windows/{window_id}',
+  'delete /prog/maintenance-windows/{window_id}',
 ];
 
 /** The public ping URLs of monitors (no key), documented in the same document. */

@@ -135,5 +135,10 @@ export const DASHBOARD_OPERATIONS: Record<string, DashboardOperation> = {
   'post /api/status-badges': { summary: 'Create a badge of a job, monitor or status page', errors: { 403: 'The account has as many badges as it may' } },
   'post /api/status-badges/{id}/rotate': { summary: 'Give a badge a new URL (the old one stops working)' },
   'delete /api/status-badges/{id}': { summary: 'Revoke a badge' },
+  'get /api/maintenance-windows': { summary: 'List maintenance windows' },
+  'post /api/maintenance-windows': { summary: 'Create a maintenance window (alerts muted, runs optionally paused)', errors: { 403: 'The account has as many maintenance windows as it may' } },
+  'get /api/maintenance-windows/{id}': { summary: 'Get a maintenance window' },
+  'put /api/maintenance-windows/{id}': { summary: 'Replace a maintenance window definition' },
+  'delete /api/maintenance-windows/{id}': { summary: 'Delete a maintenance window' },
   'post /api/alert-channel-verifications': { summary: 'Verify an email channel with the mailed token', errors: { 400: 'The link is unknown or expired' } },
 };

@@ -2,16 +2,18 @@ import { Module } from '@nestjs/common';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { AuthModule } from '../auth/auth.module';
 import { JobsModule } from '../jobs/jobs.module';
+import { MaintenanceModule } from '../maintenance/maintenance.module';
 import { MonitorsModule } from '../monitors/monitors.module';
 import { StatusPagesModule } from '../status-pages/status-pages.module';
+import { ProgMaintenanceController } from './prog-maintenance.controller';
 import { ProgMonitorsController } from './prog-monitors.controller';
 import { ProgPingController } from './prog-ping.controller';
 import { ProgStatusBadgesController, ProgStatusPagesController } from './prog-status.controller';
 import { ProgController } from './prog.controller';
 
-/** The public /prog API: jobs, heartbeat monitors, status pages and badges by API key. Its OpenAPI document is mounted by mountProgApiDocs. */
+/** The public /prog API: jobs, heartbeat monitors, status pages, badges and maintenance windows by API key. Its OpenAPI document is mounted by mountProgApiDocs. */
 @Module({
-  imports: [JobsModule, MonitorsModule, StatusPagesModule, ApiKeysModule, AuthModule],
-  controllers: [ProgPingController, ProgController, ProgMonitorsController, ProgStatusPagesController, ProgStatusBadgesController],
+  imports: [JobsModule, MonitorsModule, StatusPagesModule, MaintenanceModule, ApiKeysModule, AuthModule],
+  controllers: [ProgPingController, ProgController, ProgMonitorsController, ProgStatusPagesController, ProgStatusBadgesController, ProgMaintenanceController],
 })
 export class ProgModule {}

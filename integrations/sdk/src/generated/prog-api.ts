@@ -546,6 +546,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/prog/maintenance-windows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your maintenance windows
+         * @description Oldest first, ended ones included.
+         */
+        get: operations["ProgMaintenanceController_list"];
+        put?: never;
+        /**
+         * Create a maintenance window
+         * @description Inside the window the failures of the jobs it covers (one job, a tag, or all: neither job_id nor tag) alert no one and do not count toward alert_after_failures; their log lines say which window muted them. Recoveries still alert. With pause_runs, scheduled runs due inside it are recorded as skipped instead of sent. One-off: starts_at and ends_at. Recurring: cron_expression and duration_minutes, in time_zone.
+         */
+        post: operations["ProgMaintenanceController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/prog/maintenance-windows/{window_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a maintenance window */
+        get: operations["ProgMaintenanceController_get"];
+        /**
+         * Replace a maintenance window definition
+         * @description Send the full definition.
+         */
+        put: operations["ProgMaintenanceController_update"];
+        post?: never;
+        /** Delete a maintenance window */
+        delete: operations["ProgMaintenanceController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ping/{token}": {
         parameters: {
             query?: never;
@@ -1015,6 +1061,11 @@ export interface components {
             response_body?: string | null;
             /** @description Sent again after the server sending it stopped while it may have been on the wire: the target may have received it twice (same execution id). */
             possible_duplicate?: boolean;
+            /**
+             * @description Why the failure alerted no one, e.g. 'Alert muted by maintenance window "deploy"'; null otherwise.
+             * @example null
+             */
+            alert_note?: string | null;
         };
         JobLogsResponse: {
             logs?: components["schemas"]["JobLogEntry"][];
@@ -1284,6 +1335,40 @@ export interface components {
              * @description The SVG; anyone with the URL sees the state and uptime. Rotate it for a new one.
              */
             url: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        MaintenanceWindow: {
+            /** Format: uuid */
+            window_id: string;
+            name: string;
+            /**
+             * Format: uuid
+             * @description The one job it covers.
+             */
+            job_id: string | null;
+            /** @description Every job carrying this tag, now and later. With job_id null too: every job of the account. */
+            tag: string | null;
+            /**
+             * Format: date-time
+             * @description One-off windows: open from this instant (inclusive).
+             */
+            starts_at: string | null;
+            /**
+             * Format: date-time
+             * @description One-off windows: closed from this instant (exclusive).
+             */
+            ends_at: string | null;
+            /** @description Recurring windows: each instant it fires on time_zone's clocks opens one. */
+            cron_expression: string | null;
+            /** @description Recurring windows: how long each stays open. */
+            duration_minutes: number | null;
+            /** @description IANA zone the cron expression is read in. */
+            time_zone: string;
+            /** @description Scheduled runs due inside the window are recorded as skipped (not sent, not counted against the quota). */
+            pause_runs: boolean;
+            /** @description Whether the window is open at the time of the answer. */
+            active: boolean;
             /** Format: date-time */
             created_at: string;
         };
@@ -3016,7 +3101,8 @@ export interface operations {
                      *           "duration_ms": 182,
                      *           "error_message": null,
                      *           "response_body": "{\"ok\":true}",
-                     *           "possible_duplicate": false
+                     *           "possible_duplicate": false,
+                     *           "alert_note": null
                      *         }
                      *       ]
                      *     }
@@ -3103,7 +3189,8 @@ export interface operations {
                      *       "duration_ms": 182,
                      *       "error_message": null,
                      *       "response_body": "{\"ok\":true}",
-                     *       "possible_duplicate": false
+                     *       "possible_duplicate": false,
+                     *       "alert_note": null
                      *     }
                      */
                     "application/json": components["schemas"]["JobLogEntry"];
@@ -5150,6 +5237,523 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Badge not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Too many calls with this key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded for this API key; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    ProgMaintenanceController_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                "X-User-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description All maintenance windows of the key owner */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "window_id": "7e1c2d3b-4a5f-4e6d-8c7b-9a0f1e2d3c4b",
+                     *         "name": "Sunday database upgrades",
+                     *         "job_id": null,
+                     *         "tag": "billing",
+                     *         "starts_at": null,
+                     *         "ends_at": null,
+                     *         "cron_expression": "0 2 * * SUN",
+                     *         "duration_minutes": 90,
+                     *         "time_zone": "Europe/Berlin",
+                     *         "pause_runs": false,
+                     *         "active": false,
+                     *         "created_at": "2026-11-20T16:40:00.000Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["MaintenanceWindow"][];
+                };
+            };
+            /** @description Missing, unknown or mismatched key and user id */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Too many calls with this key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded for this API key; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    ProgMaintenanceController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                "X-User-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @default null */
+                    job_id?: string | null;
+                    tag?: string | null;
+                    /**
+                     * Format: date-time
+                     * @default null
+                     */
+                    starts_at?: string | null;
+                    /**
+                     * Format: date-time
+                     * @default null
+                     */
+                    ends_at?: string | null;
+                    cron_expression?: string | null;
+                    /** @default null */
+                    duration_minutes?: number | null;
+                    /** @default UTC */
+                    time_zone?: string;
+                    /** @default false */
+                    pause_runs?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The window */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "window_id": "7e1c2d3b-4a5f-4e6d-8c7b-9a0f1e2d3c4b",
+                     *       "name": "Sunday database upgrades",
+                     *       "job_id": null,
+                     *       "tag": "billing",
+                     *       "starts_at": null,
+                     *       "ends_at": null,
+                     *       "cron_expression": "0 2 * * SUN",
+                     *       "duration_minutes": 90,
+                     *       "time_zone": "Europe/Berlin",
+                     *       "pause_runs": false,
+                     *       "active": false,
+                     *       "created_at": "2026-11-20T16:40:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MaintenanceWindow"];
+                };
+            };
+            /** @description Missing, unknown or mismatched key and user id */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The account has as many as it may */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "An account has at most 50 maintenance windows"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A field is invalid; each entry names the field and the reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Name can only contain letters, numbers, hyphens (-), and underscores (_)",
+                     *           "type": "invalid_format"
+                     *         },
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "cron_expression"
+                     *           ],
+                     *           "msg": "Cron expression must have 5 fields, or 6 with seconds first",
+                     *           "type": "custom"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many calls with this key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded for this API key; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    ProgMaintenanceController_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                "X-User-ID"?: string;
+            };
+            path: {
+                /** @description The window_id returned at creation */
+                window_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The window */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "window_id": "7e1c2d3b-4a5f-4e6d-8c7b-9a0f1e2d3c4b",
+                     *       "name": "Sunday database upgrades",
+                     *       "job_id": null,
+                     *       "tag": "billing",
+                     *       "starts_at": null,
+                     *       "ends_at": null,
+                     *       "cron_expression": "0 2 * * SUN",
+                     *       "duration_minutes": 90,
+                     *       "time_zone": "Europe/Berlin",
+                     *       "pause_runs": false,
+                     *       "active": false,
+                     *       "created_at": "2026-11-20T16:40:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MaintenanceWindow"];
+                };
+            };
+            /** @description Missing, unknown or mismatched key and user id */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description No such maintenance window among yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Maintenance window not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Too many calls with this key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded for this API key; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    ProgMaintenanceController_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                "X-User-ID"?: string;
+            };
+            path: {
+                /** @description The window_id returned at creation */
+                window_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @default null */
+                    job_id?: string | null;
+                    tag?: string | null;
+                    /**
+                     * Format: date-time
+                     * @default null
+                     */
+                    starts_at?: string | null;
+                    /**
+                     * Format: date-time
+                     * @default null
+                     */
+                    ends_at?: string | null;
+                    cron_expression?: string | null;
+                    /** @default null */
+                    duration_minutes?: number | null;
+                    /** @default UTC */
+                    time_zone?: string;
+                    /** @default false */
+                    pause_runs?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The updated window */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "window_id": "7e1c2d3b-4a5f-4e6d-8c7b-9a0f1e2d3c4b",
+                     *       "name": "Sunday database upgrades",
+                     *       "job_id": null,
+                     *       "tag": "billing",
+                     *       "starts_at": null,
+                     *       "ends_at": null,
+                     *       "cron_expression": "0 2 * * SUN",
+                     *       "duration_minutes": 90,
+                     *       "time_zone": "Europe/Berlin",
+                     *       "pause_runs": false,
+                     *       "active": false,
+                     *       "created_at": "2026-11-20T16:40:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MaintenanceWindow"];
+                };
+            };
+            /** @description Missing, unknown or mismatched key and user id */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description No such maintenance window among yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Maintenance window not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A field is invalid; each entry names the field and the reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Name can only contain letters, numbers, hyphens (-), and underscores (_)",
+                     *           "type": "invalid_format"
+                     *         },
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "cron_expression"
+                     *           ],
+                     *           "msg": "Cron expression must have 5 fields, or 6 with seconds first",
+                     *           "type": "custom"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many calls with this key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded for this API key; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    ProgMaintenanceController_remove: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                "X-User-ID"?: string;
+            };
+            path: {
+                /** @description The window_id returned at creation */
+                window_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Maintenance window deleted"
+                     *     }
+                     */
+                    "application/json": {
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or mismatched key and user id */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description No such maintenance window among yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Maintenance window not found"
                      *     }
                      */
                     "application/json": components["schemas"]["MessageError"];
