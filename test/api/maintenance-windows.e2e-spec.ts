@@ -1,5 +1,5 @@
-import { MAINTENANCE_LIMITS, MAINTENANCE_MESSAGES, type MaintenanceWindow } from '@shared/notifications/maintenance-windows';
-import type { JobLogEntry } from '@shared/jobs/job-types';
+import { MAINTENANCE_LIMITS, MAINTENANCE_MESSAGES, type MaintenanceWindow } from '@cronbeam/shared/notifications/maintenance-windows';
+import type { JobLogEntry } from '@cronbeam/shared/jobs/job-types';
 import { AlertReceiver } from '../fakes/alert-receiver';
 import { HttpTarget } from '../fakes/http-target';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';

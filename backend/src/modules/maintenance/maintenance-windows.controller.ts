@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
-import { maintenanceWindowSchema, type MaintenanceWindow, type MaintenanceWindowDefinition } from '@shared/notifications/maintenance-windows';
+import { maintenanceWindowSchema, type MaintenanceWindow, type MaintenanceWindowDefinition } from '@cronbeam/shared/notifications/maintenance-windows';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import type { MaintenanceWindowDefinition } from '@shared/notifications/maintenance-windows';
+import type { MaintenanceWindowDefinition } from '@cronbeam/shared/notifications/maintenance-windows';
 import { returnedRows } from '../../common/database/query-rows';
 import { pipelinedTransaction, type Queryable } from '../../common/database/transaction';
 import { ReadDatabase, type ReadFrom } from '../../database/read-database';

@@ -6,7 +6,7 @@ import {
   windowTargets,
   type MaintenanceWindow,
   type MaintenanceWindowDefinition,
-} from '@shared/notifications/maintenance-windows';
+} from '@cronbeam/shared/notifications/maintenance-windows';
 import type { Queryable } from '../../common/database/transaction';
 import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';

@@ -7,7 +7,7 @@ import { JobsService } from '../jobs/jobs.service';
 import { MaintenanceWindowsService } from '../maintenance/maintenance-windows.service';
 import { MailService } from '../mail/mail.service';
 import { RunsService, type ExecutionOutcome } from '../runs/runs.service';
-import { mutedNote } from '@shared/notifications/maintenance-windows';
+import { mutedNote } from '@cronbeam/shared/notifications/maintenance-windows';
 import { autoPauseMail, failureMail, recoveryMail, type AlertRecipient } from './failure-alert-mail';
 import { JobAlertStatesRepository } from './job-alert-states.repository';
 

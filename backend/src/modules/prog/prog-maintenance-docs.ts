@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiParam } from '@nestjs/swagger';
-import { MAINTENANCE_MESSAGES, type MaintenanceWindow } from '@shared/notifications/maintenance-windows';
+import { MAINTENANCE_MESSAGES, type MaintenanceWindow } from '@cronbeam/shared/notifications/maintenance-windows';
 import { JsonResponse } from './prog-docs.decorators';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
