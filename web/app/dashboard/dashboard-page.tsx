@@ -19,6 +19,7 @@ const DeployN8nSection = lazy(() => import('../deployments/deploy-n8n-section'))
 const AlertChannelsSection = lazy(() => import('../alerts/alert-channels-section'));
 const MonitorsSection = lazy(() => import('../monitors/monitors-section'));
 const StatusPagesSection = lazy(() => import('../status-pages/status-pages-section'));
+const MaintenanceSection = lazy(() => import('../maintenance/maintenance-section'));
 
 /** /dashboard: needs a valid ID token; the sections share one job list. */
 export default function DashboardPage() {
@@ -66,6 +67,7 @@ export default function DashboardPage() {
                 <Route path="alerts" element={<AlertChannelsSection />} />
                 <Route path="monitors" element={<MonitorsSection />} />
                 <Route path="status-pages" element={<StatusPagesSection />} />
+                <Route path="maintenance" element={<MaintenanceSection />} />
                 <Route path="*" element={<OverviewSection />} />
               </Routes>
             </Suspense>
