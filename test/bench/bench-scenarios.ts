@@ -83,15 +83,44 @@ const WARM_UP_JOBS = 1_000;
  */
 const COLD_LEAD_MS = 4_000;
 
-async function insertJobs(sql: Client, userId: string, url: string, count: number, firstDue: number, perSecond: number): Promise<void> {
+/** A yearly schedule: each job fires once in a scenario. */
+const ONCE_A_YEAR = '0 0 1 1 *';
+/** A six-field schedule firing every second (the `recurring` scenario). */
+const EVERY_SECOND = '* * * * * *';
+
+async function insertJobs(sql: Client, userId: string, url: string, count: number, firstDue: number, perSecond: number, cron = ONCE_A_YEAR): Promise<void> {
   // Job n is due at firstDue + floor((n-1)/perSecond) seconds; `perSecond` = count puts them all on one instant.
   await sql.query(
     `INSERT INTO jobs (user_id, name, url, cron_expression, status, next_run_at)
-     SELECT $1, 'bench-' || $2 || n, $2 || '?n=' || n, '0 0 1 1 *', 'scheduled',
+     SELECT $1, 'bench-' || $2 || n, $2 || '?n=' || n, $6, 'scheduled',
             to_timestamp(($3::bigint + ((n - 1) / $5) * 1000) / 1000.0)
      FROM generate_series(1, $4::int) AS n`,
-    [userId, url, firstDue, count, perSecond],
+    [userId, url, firstDue, count, perSecond, cron],
   );
+}
+
+/**
+ * A recurring scenario's arrivals re-keyed by execution: arrival t of job n
+ * belongs to the latest due second not after it, k = floor((t - firstDue) / 1 s)
+ * (nothing fires early, so a run less than a second late lands in its own
+ * second). Key (n - 1) * seconds + k + 1, so `summarise` counts a second
+ * without an arrival as missed and a second with two as doubled; a run more
+ * than a second late shows as both, which fails the target as it should.
+ * Arrivals after the window are dropped.
+ */
+function byExecution(byJob: Map<number, number[]>, firstDue: number, seconds: number): Map<number, number[]> {
+  const executions = new Map<number, number[]>();
+  for (const [n, times] of byJob) {
+    for (const t of times) {
+      const k = Math.max(0, Math.floor((t - firstDue) / 1000));
+      if (k >= seconds) continue;
+      const key = (n - 1) * seconds + k + 1;
+      const list = executions.get(key);
+      if (list) list.push(t);
+      else executions.set(key, [t]);
+    }
+  }
+  return executions;
 }
 
 /** Idle jobs a hosted service holds: next due a year ahead, IDLE_JOBS_PER_USER to each of their own users. */
@@ -131,7 +160,16 @@ export async function scenario(
   target: BenchTarget,
   arrivals: Arrivals,
   label: string,
-  spec: { jobs: number; perSecond: number; instances: number; seconds?: number; cold?: boolean; idleJobs?: number },
+  spec: {
+    jobs: number;
+    perSecond: number;
+    instances: number;
+    seconds?: number;
+    cold?: boolean;
+    idleJobs?: number;
+    /** Every job fires every second of the window (a six-field cron), rather than each job once. */
+    recurring?: boolean;
+  },
   printSeconds = false,
 ): Promise<{ row: Record<string, string | number>; summary: LatenessSummary; rssMb: number[]; writes: WritesPerExecution | null }> {
   const logFile = benchLogFile();
@@ -156,22 +194,34 @@ export async function scenario(
     // Cold: the first instant the new process meets, as soon after its start as the look-ahead allows.
     const firstDue = Math.ceil((inserting + (spec.cold ? COLD_LEAD_MS : 11_000) + spec.jobs / 10) / 1000) * 1000;
     if (!spec.cold) for (const lead of WARM_UP_LEADS_MS) await insertJobs(sql, userId, `${target.url}/warm-up-${lead}`, WARM_UP_JOBS, firstDue - lead, WARM_UP_JOBS);
-    await insertJobs(sql, userId, `${target.url}/b`, spec.jobs, firstDue, spec.perSecond);
+    await insertJobs(sql, userId, `${target.url}/b`, spec.jobs, firstDue, spec.perSecond, spec.recurring ? EVERY_SECOND : ONCE_A_YEAR);
     // Everything written from here on is the scheduler's (warm-up bursts included: they are counted as executions too).
     const before = await readCounters(sql);
     const windowSeconds = spec.seconds ?? 1;
-    const expected = Math.min(spec.jobs, spec.perSecond * windowSeconds);
+    const expected = spec.recurring ? spec.jobs * windowSeconds : Math.min(spec.jobs, spec.perSecond * windowSeconds);
     const lastDue = firstDue + (windowSeconds - 1) * 1000;
     // The instance's CPU time over the first instant's burst: unlike lateness, it barely moves when other work
     // shares the cores, so it compares a cold burst with a warmed one on a busy machine too.
     const cpu = printSeconds && windowSeconds === 1 ? sampleCpu(instances, firstDue - 50, () => byJob.size >= expected, lastDue + 60_000) : null;
-    await waitFor(() => byJob.size >= expected, lastDue + 60_000);
-    await new Promise((resolve) => setTimeout(resolve, 1_500)); // anything fired twice arrives by now
-    for (const n of [...byJob.keys()]) if (Math.floor((n - 1) / spec.perSecond) >= windowSeconds) byJob.delete(n);
-    const dueOf = (n: number) => firstDue + Math.floor((n - 1) / spec.perSecond) * 1000;
-    const summary = summarise(byJob, dueOf, expected);
+    if (spec.recurring) {
+      // The instances' CPU over the window, as a share of one core.
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, firstDue - Date.now())));
+      const cpuTotal = () => instances.reduce((sum, i) => sum + i.cpuMs(), 0);
+      const [from, cpuFrom] = [Date.now(), cpuTotal()];
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, lastDue + 1_000 - Date.now())));
+      const share = (100 * (cpuTotal() - cpuFrom)) / (Date.now() - from);
+      process.stdout.write(`  ${label}: CPU of the instance(s) over the window: ${share.toFixed(0)} % of one core\n`);
+    } else await waitFor(() => byJob.size >= expected, lastDue + 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // anything fired twice (or a second late) arrives by now
+    let executions = byJob;
+    let dueOf = (n: number) => firstDue + Math.floor((n - 1) / spec.perSecond) * 1000;
+    if (spec.recurring) {
+      executions = byExecution(byJob, firstDue, windowSeconds);
+      dueOf = (key: number) => firstDue + ((key - 1) % windowSeconds) * 1000;
+    } else for (const n of [...byJob.keys()]) if (Math.floor((n - 1) / spec.perSecond) >= windowSeconds) byJob.delete(n);
+    const summary = summarise(executions, dueOf, expected);
     if (printSeconds) {
-      process.stdout.write(windowSeconds === 1 ? burstTimeline(label, byJob, firstDue) : secondsTable(label, byJob, dueOf));
+      process.stdout.write(windowSeconds === 1 ? burstTimeline(label, executions, firstDue) : secondsTable(label, executions, dueOf));
       // When the claim of the first instant ended (created_at of its last run row): a claim ending late makes the whole burst late.
       const claim = await sql.query(`SELECT extract(epoch FROM min(created_at)) * 1000 AS first, extract(epoch FROM max(created_at)) * 1000 AS last FROM job_runs WHERE scheduled_for = to_timestamp($1 / 1000.0)`, [firstDue]);
       const { first, last } = claim.rows[0] as { first: string | null; last: string | null };
