@@ -6,6 +6,7 @@ import { JOB_LIMITS, JOB_LOGS_LIMITS } from './job-limits';
 import { RESPONSE_RULE_LIMITS, RESPONSE_RULE_MESSAGES, responseRulesSchema, type ResponseRules } from './response-rules';
 import { retryPolicySchema, type RetryPolicy } from './retry-policy';
 import { identityTokenSchema } from './request-signing';
+import { callbackUrlSchema } from './run-callbacks';
 import { DEFAULT_DELIVERY, DELIVERIES, HTTP_METHODS, JOB_STATUSES, type IdentityToken, type JobDefinition, type JobReadOnlyField } from './job-types';
 
 export { JOB_LIMITS, JOB_LOGS_LIMITS };
@@ -188,6 +189,7 @@ export const jobDefinitionSchema = z
       // Delivery policies (retry, signing, callbacks): see retry-policy.ts.
       retry: retryPolicySchema,
       identity_token: identityTokenSchema,
+      callback_url: callbackUrlSchema,
       notify_on_failure: z.boolean({ error: JOB_MESSAGES.notifyOnFailure }).default(false),
       job_id: readOnly(readOnlyText('job_id')),
       status: readOnly(z.enum(JOB_STATUSES, { error: JOB_MESSAGES.readOnly('status') })),

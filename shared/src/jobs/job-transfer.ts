@@ -103,6 +103,7 @@ export function exportJobs(jobs: Job[], now = new Date()): JobExport {
       tags: j.tags,
       retry: j.retry,
       identity_token: j.identity_token,
+      callback_url: j.callback_url,
       notify_on_failure: j.notify_on_failure,
     })),
   };

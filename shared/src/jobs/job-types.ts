@@ -119,6 +119,8 @@ export interface Job {
   retry: RetryPolicy;
   /** Send a Cronbeam-signed JWT in Authorization; null: none. */
   identity_token: IdentityToken | null;
+  /** Where each completed run's outcome is POSTed (signed like alert webhooks); null: nowhere. */
+  callback_url: string | null;
   /**
    * The secret of the job's X-Cronbeam-Signature: answered once, when the job
    * is created (and by a rotation); absent from every other answer.
@@ -157,6 +159,7 @@ export interface JobDefinition {
   tags?: string[];
   retry?: Partial<RetryPolicy>;
   identity_token?: Partial<IdentityToken> | null;
+  callback_url?: string | null;
   notify_on_failure?: boolean;
 }
 

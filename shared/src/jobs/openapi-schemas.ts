@@ -179,6 +179,14 @@ const jobDefinitionProperties: ObjectSchema<JobDefinition>['properties'] = {
       audience: { type: 'string', nullable: true, default: null, maxLength: SIGNING_LIMITS.audienceMaxLength, description: "The token's aud; null: the job's URL." },
     },
   },
+  callback_url: {
+    type: 'string',
+    nullable: true,
+    default: null,
+    maxLength: JOB_LIMITS.urlMaxLength,
+    description:
+      'POST each completed run\'s outcome here (JSON: event run.completed, job_id, run_id, status, response_code, duration_ms, attempt, error_message, response_body cut to 4096 characters), signed like alert webhooks: X-Cronbeam-Signature t=…,v1=HMAC-SHA256 of "<t>.<body>" with the job\'s signing secret. Once per run (a retried run gives one callback, its last attempt\'s), retried up to 3 times. The same address rules as url. null: none.',
+  },
   notify_on_failure: { type: 'boolean', default: false, description: 'Email the owner when a run fails.' },
 };
 
@@ -213,7 +221,7 @@ export const JOB_DEFINITION_SCHEMA: ObjectSchema<JobDefinition & Partial<Pick<Jo
 
 export const JOB_SCHEMA: ObjectSchema<Job> = {
   type: 'object',
-  required: ['job_id', 'name', 'url', 'method', 'headers', 'body', 'cron_expression', 'time_zone', 'response_rules', 'timeout_seconds', 'auto_pause_after', 'alert_after_failures', 'delivery', 'tags', 'retry', 'identity_token', 'status', 'notify_on_failure', 'next_run_at', 'last_run_at', 'created_at', 'updated_at'],
+  required: ['job_id', 'name', 'url', 'method', 'headers', 'body', 'cron_expression', 'time_zone', 'response_rules', 'timeout_seconds', 'auto_pause_after', 'alert_after_failures', 'delivery', 'tags', 'retry', 'identity_token', 'callback_url', 'status', 'notify_on_failure', 'next_run_at', 'last_run_at', 'created_at', 'updated_at'],
   properties: {
     ...jobDefinitionProperties,
     ...readOnlyJobProperties,

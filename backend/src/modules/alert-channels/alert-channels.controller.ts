@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { alertChannelSchema, alertChannelVerificationSchema, type AlertChannel, type AlertChannelDefinition, type AlertDelivery } from '@cronbeam/shared/notifications/alert-channels';
+import type { CallbackDelivery } from '@cronbeam/shared/jobs/run-callbacks';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
@@ -43,6 +44,18 @@ export class AlertChannelsController {
   @Get(':id/deliveries')
   async deliveries(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<{ deliveries: AlertDelivery[] }> {
     return { deliveries: await this.channels.deliveries(user.id, id) };
+  }
+}
+
+/** A job's run callback deliveries, in the dashboard (the callbacks share the alerts' delivery queue and log). */
+@Controller('api/jobs')
+@UseGuards(BearerAuthGuard)
+export class JobCallbackDeliveriesController {
+  constructor(private readonly channels: AlertChannelsService) {}
+
+  @Get(':id/callback-deliveries')
+  async deliveries(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<{ deliveries: CallbackDelivery[] }> {
+    return { deliveries: await this.channels.callbackDeliveries(user.id, id) };
   }
 }
 

@@ -6,6 +6,8 @@ import type { AlertChannelKind, AlertDelivery } from '@cronbeam/shared/notificat
 import { ResealSweep, resealColumn, type SealedColumn } from '../../common/crypto/reseal-sweep';
 import { SecretBox } from '../../common/crypto/secret-box';
 import { returnedRows } from '../../common/database/query-rows';
+import type { Queryable } from '../../common/database/transaction';
+import type { CallbackDelivery } from '@cronbeam/shared/jobs/run-callbacks';
 
 /** A row of `alert_channels`. */
 export interface AlertChannelRow {
@@ -39,28 +41,38 @@ const SECRET_COLUMN: SealedColumn = { table: 'alert_channels', column: 'secret',
 const DELIVERABLE = `verified_at IS NOT NULL`;
 
 export interface NewDelivery {
-  channelId: string;
+  /** Null: a run callback (whose job is jobId and run runId). */
+  channelId: string | null;
   jobId: string | null;
-  event: AlertDelivery['event'];
+  runId?: string | null;
+  event: AlertDelivery['event'] | 'callback';
   attempt: number;
   status: AlertDelivery['status'];
   responseCode: number | null;
   error: string | null;
 }
 
-/** A delivery waiting in `alert_queue`, claimed with a lease, with its channel. */
-export interface QueuedDelivery {
+/** A delivery waiting in `alert_queue`, claimed with a lease: an alert to a channel, or a run callback of a job. */
+export type QueuedDelivery = {
   id: string;
-  /** The alert as queued (dates as ISO text). */
+  /** The alert (dates as ISO text) or the callback's body, as queued. */
   alert: Record<string, unknown>;
   /** Attempts made before this one. */
   attempts: number;
-  channel: AlertChannelRow;
+} & ({ channel: AlertChannelRow; job_id: null } | { channel: null; job_id: string });
+
+/** A run's callback to queue: its id is the queue row's, so a run is queued once. */
+export interface NewCallback {
+  runId: string;
+  jobId: string;
+  payload: Record<string, unknown>;
 }
+
+type CallbackDeliveryRow = { id: string; run_id: string; attempt: number; status: CallbackDelivery['status']; response_code: number | null; error: string | null; created_at: Date };
 
 type DeliveryRow = { id: string; job_id: string | null; event: AlertDelivery['event']; attempt: number; status: AlertDelivery['status']; response_code: number | null; error: string | null; created_at: Date };
 
-/** Every SQL statement on `alert_channels`, `alert_deliveries` and `alert_queue`, one per function; the user's queries are scoped by user. */
+/** Every SQL statement on `alert_channels`, `alert_deliveries` and `alert_queue` (alerts and run callbacks), one per function; the user's queries are scoped by user. */
 @Injectable()
 export class AlertChannelsRepository implements OnModuleInit {
   constructor(
@@ -167,19 +179,40 @@ export class AlertChannelsRepository implements OnModuleInit {
   }
 
   /**
+   * Queues run callbacks in the transaction that stores their runs, leased to
+   * the caller (which makes each first attempt once the runs are committed).
+   * A run whose job was deleted meanwhile is skipped; one queued before (its
+   * id taken) is not queued again.
+   */
+  async enqueueCallbacks(tx: Queryable, callbacks: NewCallback[], leaseMs: number): Promise<void> {
+    await tx.query(
+      `INSERT INTO alert_queue (id, job_id, alert, leased_until)
+       SELECT c.run_id, c.job_id, c.payload, now() + make_interval(secs => $2::double precision / 1000)
+         FROM jsonb_to_recordset($1::jsonb) AS c(run_id uuid, job_id uuid, payload jsonb)
+         JOIN jobs j ON j.id = c.job_id
+       ON CONFLICT (id) DO NOTHING`,
+      [JSON.stringify(callbacks.map((c) => ({ run_id: c.runId, job_id: c.jobId, payload: c.payload }))), leaseMs],
+    );
+  }
+
+  /**
    * Leases up to `limit` due deliveries whose lease (if any) has run out.
    * SKIP LOCKED and the lease keep two instances from taking the same one.
    */
   async claimDue(leaseMs: number, limit: number): Promise<QueuedDelivery[]> {
-    const rows = returnedRows<{ id: string; alert: Record<string, unknown>; attempts: number; channel: AlertChannelRow }>(await this.db.query(
+    const rows = returnedRows<{ id: string; alert: Record<string, unknown>; attempts: number; channel: AlertChannelRow | null; job_id: string | null }>(await this.db.query(
       `UPDATE alert_queue q SET leased_until = now() + make_interval(secs => $1::double precision / 1000)
-       FROM alert_channels c
-       WHERE c.id = q.channel_id AND q.id IN (
+       WHERE q.id IN (
          SELECT id FROM alert_queue WHERE due_at <= now() AND (leased_until IS NULL OR leased_until < now()) ORDER BY due_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-       RETURNING q.id, q.alert, q.attempts, to_jsonb(c) AS channel`,
+       RETURNING q.id, q.alert, q.attempts, q.job_id, (SELECT to_jsonb(c) FROM alert_channels c WHERE c.id = q.channel_id) AS channel`,
       [leaseMs, limit],
     ));
-    return rows.map((r) => ({ ...r, alert: typeof r.alert === 'string' ? JSON.parse(r.alert) : r.alert, channel: typeof r.channel === 'string' ? JSON.parse(r.channel) : r.channel }));
+    const parsed = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
+    return rows.map((r) =>
+      r.channel === null
+        ? { id: r.id, alert: parsed(r.alert), attempts: r.attempts, channel: null, job_id: r.job_id! }
+        : { id: r.id, alert: parsed(r.alert), attempts: r.attempts, channel: parsed(r.channel), job_id: null },
+    );
   }
 
   /** After a failed attempt: released, due again after `waitMs`. */
@@ -199,12 +232,30 @@ export class AlertChannelsRepository implements OnModuleInit {
   async logDelivery(d: NewDelivery): Promise<AlertDelivery> {
     const [row] = returnedRows<DeliveryRow>(
       await this.db.query(
-        `INSERT INTO alert_deliveries (channel_id, job_id, event, attempt, status, response_code, error) VALUES ($1, $2, $3, $4, $5, $6, $7)
+        `INSERT INTO alert_deliveries (channel_id, job_id, run_id, event, attempt, status, response_code, error) VALUES ($1, $2, $8, $3, $4, $5, $6, $7)
          RETURNING id, job_id, event, attempt, status, response_code, error, created_at`,
-        [d.channelId, d.jobId, d.event, d.attempt, d.status, d.responseCode, d.error],
+        [d.channelId, d.jobId, d.event, d.attempt, d.status, d.responseCode, d.error, d.runId ?? null],
       ),
     );
     return toDelivery(row!);
+  }
+
+  /** A job's callback attempts, newest first (the caller checked the job is the user's). */
+  async callbackDeliveries(jobId: string, limit: number): Promise<CallbackDelivery[]> {
+    const rows: CallbackDeliveryRow[] = await this.db.query(
+      `SELECT id, run_id, attempt, status, response_code, error, created_at FROM alert_deliveries
+        WHERE job_id = $1 AND channel_id IS NULL ORDER BY created_at DESC, attempt DESC LIMIT $2`,
+      [jobId, limit],
+    );
+    return rows.map((r) => ({
+      delivery_id: r.id,
+      run_id: r.run_id,
+      attempt: r.attempt,
+      status: r.status,
+      response_code: r.response_code,
+      error: r.error,
+      created_at: new Date(r.created_at).toISOString(),
+    }));
   }
 
   async deliveries(channelId: string, limit: number): Promise<AlertDelivery[]> {

@@ -1,5 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { filter, type Subscription } from 'rxjs';
+import { CALLBACK_BODY_MAX_CHARS, CALLBACK_EVENT, CALLBACK_EVENT_HEADER, type CallbackDelivery, type RunCallbackPayload } from '@cronbeam/shared/jobs/run-callbacks';
 import {
   ALERT_CHANNEL_LIMITS,
   ALERT_CHANNEL_MESSAGES,
@@ -20,8 +22,9 @@ import { HttpExecutor } from '../executor/http-executor.service';
 import { TargetPolicy } from '../executor/target-policy.service';
 import { JobsService } from '../jobs/jobs.service';
 import { MailService } from '../mail/mail.service';
-import { alertRequest, headline, signatureHeader, type AlertEvent } from './alert-payloads';
+import { alertRequest, headline, signatureHeader, signaturesHeader, type AlertEvent } from './alert-payloads';
 import { AlertChannelsRepository, type AlertChannelRow, type VerificationLink } from './alert-channels.repository';
+import { RunsService, type ExecutionOutcome } from '../runs/runs.service';
 import { channelVerificationMail } from './verification-mail';
 
 /** Attempts per delivery and the waits before the second and third (the receiver may be restarting). */
@@ -59,6 +62,11 @@ function isDeliverable(channel: Pick<AlertChannelRow, 'verified_at'>): boolean {
  * Test alerts and verification mails are counted per channel and per user in
  * the database (one atomic upsert per count), so the limits hold under
  * concurrent requests and across instances.
+ *
+ * Run callbacks travel the same queue: a job's decided run (succeeded, or
+ * failed with no retry left) is queued in the transaction that stores it,
+ * under the run's id (so once per run), and POSTed to the job's callback URL
+ * as it is when each attempt is made, signed with the job's secrets.
  */
 @Injectable()
 export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
@@ -67,6 +75,7 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
   private draining = false;
   /** Attempts under way, awaited on shutdown so none is cut off mid-way (its lease would delay the retry). */
   private readonly background = new BackgroundWork();
+  private callbacks: Subscription | null = null;
 
   constructor(
     private readonly channels: AlertChannelsRepository,
@@ -77,16 +86,26 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
     private readonly config: AppConfig,
     private readonly users: UsersService,
     private readonly sendLimiter: DatabaseRateLimiter,
+    private readonly runs: RunsService,
   ) {}
 
   onModuleInit(): void {
     this.timer = setInterval(() => void this.background.track(this.drain()), DELIVERY_POLL_MS);
     this.timer.unref();
+    this.runs.setDecidedRunsHook((tx, outcomes) =>
+      this.channels.enqueueCallbacks(tx, outcomes.map((o) => ({ runId: o.runId, jobId: o.jobId, payload: { ...callbackPayload(o) } })), DELIVERY_LEASE_MS),
+    );
+    // The first attempt once the run (and its queued callback) is committed; retries come from the queue.
+    this.callbacks = this.runs.outcomes$
+      .pipe(filter((o) => o.callbackUrl !== null && !o.willRetry))
+      .subscribe((o) => void this.background.track(this.attemptCallback(o.runId, o.jobId, callbackPayload(o), 0)));
   }
 
   async onModuleDestroy(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.callbacks?.unsubscribe();
+    this.callbacks = null;
     await this.background.settled();
   }
 
@@ -195,6 +214,12 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
     if (!isUuid(channelId) || !(await this.channels.deleteOwned(userId, channelId))) throw ApiError.notFound(ALERT_CHANNEL_MESSAGES.notFound);
   }
 
+  /** The latest attempts to deliver the user's job's run callbacks (404 for another's job). */
+  async callbackDeliveries(userId: string, jobId: string): Promise<CallbackDelivery[]> {
+    const job = await this.jobs.get(userId, jobId);
+    return this.channels.callbackDeliveries(job.job_id, 50);
+  }
+
   async deliveries(userId: string, channelId: string): Promise<AlertDelivery[]> {
     const channel = await this.find(userId, channelId);
     return this.channels.deliveries(channel.id, 50);
@@ -251,7 +276,13 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
     try {
       const due = await this.channels.claimDue(DELIVERY_LEASE_MS, CLAIM_BATCH);
       await Promise.all(
-        due.map((item) => this.background.track(this.attemptQueued(item.channel, item.id, { ...(item.alert as unknown as AlertEvent), at: new Date(String(item.alert.at)) }, item.attempts))),
+        due.map((item) =>
+          this.background.track(
+            item.channel === null
+              ? this.attemptCallback(item.id, item.job_id, item.alert as unknown as RunCallbackPayload, item.attempts)
+              : this.attemptQueued(item.channel, item.id, { ...(item.alert as unknown as AlertEvent), at: new Date(String(item.alert.at)) }, item.attempts).then(() => undefined),
+          ),
+        ),
       );
     } catch (error) {
       this.logger.warn(`Alert queue not read: ${(error as Error).message}`);
@@ -279,14 +310,56 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
       responseCode: outcome.responseCode,
       error: outcome.ok ? null : outcome.error,
     });
+    await this.settle(queueId, attempt, outcome, `Alert to channel ${channel.id}`);
+    return logged;
+  }
+
+  /** After an attempt: the delivery leaves the queue (delivered, or out of attempts) or waits there for its next one. */
+  private async settle(queueId: string, attempt: number, outcome: Outcome, what: string): Promise<void> {
     const wait = outcome.ok ? undefined : DELIVERY_BACKOFF_MS[attempt - 1];
     if (wait === undefined) {
-      if (!outcome.ok) this.logger.warn(`Alert to channel ${channel.id} not delivered after ${attempt} attempts: ${outcome.error}`);
+      if (!outcome.ok) this.logger.warn(`${what} not delivered after ${attempt} attempts: ${outcome.error}`);
       await this.channels.dequeue(queueId);
-      return logged;
+      return;
     }
     await this.channels.reschedule(queueId, attempt, wait);
-    return logged;
+  }
+
+  /**
+   * One attempt of a run callback (queue id = run id), logged. The job's
+   * callback URL and secrets are read now: a job whose callback was removed,
+   * or that was deleted, drops its pending callbacks unsent.
+   */
+  private async attemptCallback(queueId: string, jobId: string, payload: RunCallbackPayload, attemptsBefore: number): Promise<void> {
+    try {
+      const target = await this.jobs.callbackTarget(jobId);
+      if (!target?.url) {
+        await this.channels.dequeue(queueId);
+        return;
+      }
+      const attempt = attemptsBefore + 1;
+      const body = JSON.stringify(payload);
+      const headers = { 'content-type': 'application/json', [CALLBACK_EVENT_HEADER]: CALLBACK_EVENT, ...signaturesHeader(target.signingSecrets, body, new Date()) };
+      // Through the executor like every job request: the target policy on every hop, no redirect to a private address.
+      const outcome: Outcome = await this.executor
+        .execute(this.executor.prepare({ executionId: randomUUID(), url: target.url, method: 'POST', headers, body, timeoutMs: Math.min(DELIVERY_TIMEOUT_MS, this.executor.maxTimeoutMs) }))
+        .then((result) => ({ ok: result.success, responseCode: result.responseCode, error: result.errorMessage }))
+        .catch((error: Error) => ({ ok: false, responseCode: null, error: error.message }));
+      await this.channels.logDelivery({
+        channelId: null,
+        jobId,
+        runId: payload.run_id,
+        event: 'callback',
+        attempt,
+        status: outcome.ok ? 'delivered' : 'failed',
+        responseCode: outcome.responseCode,
+        error: outcome.ok ? null : outcome.error,
+      });
+      await this.settle(queueId, attempt, outcome, `Callback of run ${payload.run_id}`);
+    } catch (error) {
+      // Left leased: the queue offers it again when the lease ends.
+      this.logger.warn(`Callback of run ${payload.run_id} not attempted: ${(error as Error).message}`);
+    }
   }
 
   private async attempt(channel: AlertChannelRow, alert: AlertEvent): Promise<Outcome> {
@@ -319,6 +392,26 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
     if (!channel) throw ApiError.notFound(ALERT_CHANNEL_MESSAGES.notFound);
     return channel;
   }
+}
+
+/** A decided run as its callback tells it. */
+function callbackPayload(o: ExecutionOutcome): RunCallbackPayload {
+  const body = o.responseBody;
+  return {
+    event: CALLBACK_EVENT,
+    job_id: o.jobId,
+    run_id: o.runId,
+    trigger: o.trigger,
+    scheduled_for: o.scheduledFor.toISOString(),
+    executed_at: o.executedAt.toISOString(),
+    status: o.status,
+    response_code: o.responseCode,
+    duration_ms: o.durationMs,
+    attempt: o.attempt,
+    error_message: o.errorMessage,
+    response_body: body === null ? null : body.slice(0, CALLBACK_BODY_MAX_CHARS),
+    response_body_truncated: body !== null && body.length > CALLBACK_BODY_MAX_CHARS,
+  };
 }
 
 function toView(row: AlertChannelRow): AlertChannel {

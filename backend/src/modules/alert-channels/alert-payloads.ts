@@ -258,7 +258,16 @@ function webhookEvent(alert: AlertEvent): Record<string, unknown> {
  * body came from us and that it is not an old one replayed.
  */
 export function signatureHeader(secret: string, body: string, at: Date): Record<string, string> {
+  return signaturesHeader([secret], body, at);
+}
+
+/**
+ * The same header signed with several secrets, one v1 each (a run callback
+ * while the job's rotated secret overlaps); none: no header.
+ */
+export function signaturesHeader(secrets: string[], body: string, at: Date): Record<string, string> {
+  if (secrets.length === 0) return {};
   const timestamp = Math.floor(at.getTime() / 1000);
-  const mac = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
-  return { [WEBHOOK_SIGNATURE_HEADER]: `t=${timestamp},v1=${mac}` };
+  const macs = secrets.map((secret) => `v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`);
+  return { [WEBHOOK_SIGNATURE_HEADER]: `t=${timestamp},${macs.join(',')}` };
 }

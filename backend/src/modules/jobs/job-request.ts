@@ -9,6 +9,7 @@ export function toJobRequest(row: JobRequestRow): JobRequest {
     headers: row.headers,
     body: row.body,
     notifyOnFailure: row.notify_on_failure,
+    callbackUrl: row.callback_url,
     delivery: row.delivery,
     responseRules: row.response_rules,
     timeoutMs: row.timeout_ms,

@@ -23,6 +23,7 @@ export function toJob(job: JobEntity): Job {
     tags: job.tags,
     retry: job.retryPolicy ?? DEFAULT_RETRY_POLICY,
     identity_token: job.identityToken,
+    callback_url: job.callbackUrl,
     status: job.status,
     notify_on_failure: job.notifyOnFailure,
     next_run_at: iso(job.nextRunAt),

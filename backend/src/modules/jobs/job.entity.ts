@@ -60,6 +60,10 @@ export class JobEntity {
   @Column('jsonb', { name: 'identity_token', nullable: true })
   identityToken: IdentityToken | null;
 
+  /** Each completed run's outcome is POSTed here; null: no callbacks. */
+  @Column('text', { name: 'callback_url', nullable: true })
+  callbackUrl: string | null;
+
   @Column('text', { default: JOB_STATUS.scheduled })
   status: JobStatus;
 

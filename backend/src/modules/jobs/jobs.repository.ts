@@ -13,7 +13,7 @@ import { JobEntity } from './job.entity';
 const HELD = HELD_JOB_STATUSES.map((s) => `'${s}'`).join(', ');
 
 /** The definition columns a user writes; status and run times belong to the scheduler. */
-export type JobDefinitionColumns = Pick<JobEntity, 'name' | 'url' | 'method' | 'headers' | 'body' | 'cronExpression' | 'timeZone' | 'responseRules' | 'timeoutMs' | 'autoPauseAfter' | 'alertAfterFailures' | 'delivery' | 'tags' | 'retryPolicy' | 'identityToken' | 'notifyOnFailure'>;
+export type JobDefinitionColumns = Pick<JobEntity, 'name' | 'url' | 'method' | 'headers' | 'body' | 'cronExpression' | 'timeZone' | 'responseRules' | 'timeoutMs' | 'autoPauseAfter' | 'alertAfterFailures' | 'delivery' | 'tags' | 'retryPolicy' | 'identityToken' | 'callbackUrl' | 'notifyOnFailure'>;
 
 /** What executing a job needs, by job id. */
 export interface JobRequestRow {
@@ -29,6 +29,7 @@ export interface JobRequestRow {
   delivery: Delivery;
   retry_policy: RetryPolicy | null;
   identity_token: IdentityToken | null;
+  callback_url: string | null;
   /** The secrets that sign its requests now, opened: the current one, and a rotated one while it overlaps; empty for a job made before signing. */
   signing_secrets: string[];
 }
@@ -81,7 +82,7 @@ const SIGNING_COLUMNS = 'identity_token, signing_secret, signing_secret_previous
 
 /** The columns a job is answered with, read as they are stored (no entity hydration on the hot reads). */
 const JOB_COLUMNS =
-  'id, user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms, auto_pause_after, alert_after_failures, delivery, tags, retry_policy, identity_token, status, notify_on_failure, next_run_at, last_run_at, created_at, updated_at';
+  'id, user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms, auto_pause_after, alert_after_failures, delivery, tags, retry_policy, identity_token, callback_url, status, notify_on_failure, next_run_at, last_run_at, created_at, updated_at';
 
 interface JobRow {
   id: string;
@@ -102,6 +103,7 @@ interface JobRow {
   tags: string[];
   retry_policy: RetryPolicy | null;
   identity_token: IdentityToken | null;
+  callback_url: string | null;
   status: JobStatus;
   notify_on_failure: boolean;
   next_run_at: Date | null;
@@ -129,6 +131,7 @@ function fromRow(row: JobRow, headers: Record<string, string>): JobEntity {
     tags: row.tags,
     retryPolicy: row.retry_policy,
     identityToken: row.identity_token,
+    callbackUrl: row.callback_url,
     status: row.status,
     notifyOnFailure: row.notify_on_failure,
     nextRunAt: row.next_run_at,
@@ -330,6 +333,7 @@ export class JobsRepository implements OnModuleInit {
         tags: j.tags,
         retry_policy: j.retryPolicy,
         identity_token: j.identityToken,
+        callback_url: j.callbackUrl,
         signing_secret: this.box.seal(j.signingSecret, SIGNING_SECRET_COLUMN.place(id)),
         status: j.status,
         notify_on_failure: j.notifyOnFailure,
@@ -338,13 +342,13 @@ export class JobsRepository implements OnModuleInit {
     });
     const inserted: JobRow[] = await tx.query(
       `INSERT INTO jobs (id, user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms,
-                         auto_pause_after, alert_after_failures, delivery, tags, retry_policy, identity_token, signing_secret, status, notify_on_failure, next_run_at, created_at, updated_at)
+                         auto_pause_after, alert_after_failures, delivery, tags, retry_policy, identity_token, callback_url, signing_secret, status, notify_on_failure, next_run_at, created_at, updated_at)
        SELECT r.id, $1, r.name, r.url, r.method, r.headers, r.body, r.cron_expression, r.time_zone, r.response_rules, r.timeout_ms,
-              r.auto_pause_after, r.alert_after_failures, r.delivery, ARRAY(SELECT t FROM jsonb_array_elements_text(r.tags) WITH ORDINALITY AS e(t, i) ORDER BY i), r.retry_policy, r.identity_token, r.signing_secret, r.status, r.notify_on_failure, r.next_run_at,
+              r.auto_pause_after, r.alert_after_failures, r.delivery, ARRAY(SELECT t FROM jsonb_array_elements_text(r.tags) WITH ORDINALITY AS e(t, i) ORDER BY i), r.retry_policy, r.identity_token, r.callback_url, r.signing_secret, r.status, r.notify_on_failure, r.next_run_at,
               now() + (o.n - 1) * interval '1 microsecond', now() + (o.n - 1) * interval '1 microsecond'
          FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS o(item, n)
          CROSS JOIN LATERAL jsonb_to_record(o.item) AS r(id uuid, name text, url text, method text, headers text, body text, cron_expression text,
-              time_zone text, response_rules jsonb, timeout_ms integer, auto_pause_after integer, alert_after_failures integer, delivery text, tags jsonb, retry_policy jsonb, identity_token jsonb, signing_secret text, status text, notify_on_failure boolean,
+              time_zone text, response_rules jsonb, timeout_ms integer, auto_pause_after integer, alert_after_failures integer, delivery text, tags jsonb, retry_policy jsonb, identity_token jsonb, callback_url text, signing_secret text, status text, notify_on_failure boolean,
               next_run_at timestamptz)
        RETURNING ${JOB_COLUMNS}`,
       [userId, JSON.stringify(rows)],
@@ -391,7 +395,7 @@ export class JobsRepository implements OnModuleInit {
   /** Locks up to `limit` jobs due by `horizon` (skipping those another claimer holds), earliest first. */
   async lockDue(tx: Queryable, horizon: Date, limit: number): Promise<DueJobRow[]> {
     const rows: Array<Omit<DueJobRow, 'headers' | 'signing_secrets'> & SealedSigning & { headers: string }> = await tx.query(
-      `SELECT id, user_id, cron_expression, time_zone, next_run_at, tags, url, method, headers, body, notify_on_failure, response_rules, timeout_ms, delivery, retry_policy, ${SIGNING_COLUMNS}
+      `SELECT id, user_id, cron_expression, time_zone, next_run_at, tags, url, method, headers, body, notify_on_failure, callback_url, response_rules, timeout_ms, delivery, retry_policy, ${SIGNING_COLUMNS}
        FROM jobs
        WHERE next_run_at <= $1 AND next_run_at IS NOT NULL AND status NOT IN (${HELD})
        ORDER BY next_run_at
@@ -417,7 +421,7 @@ export class JobsRepository implements OnModuleInit {
 
   async requests(tx: Queryable, jobIds: string[]): Promise<JobRequestRow[]> {
     const rows: Array<Omit<JobRequestRow, 'headers' | 'signing_secrets'> & SealedSigning & { headers: string }> = await tx.query(
-      `SELECT id, url, method, headers, body, notify_on_failure, response_rules, timeout_ms, delivery, retry_policy, ${SIGNING_COLUMNS} FROM jobs WHERE id = ANY($1::uuid[])`,
+      `SELECT id, url, method, headers, body, notify_on_failure, callback_url, response_rules, timeout_ms, delivery, retry_policy, ${SIGNING_COLUMNS} FROM jobs WHERE id = ANY($1::uuid[])`,
       [jobIds],
     );
     const now = Date.now();
@@ -434,10 +438,20 @@ export class JobsRepository implements OnModuleInit {
     };
   }
 
+  /** Where a job's callbacks go now and what signs them; null when the job is gone. */
+  async callbackTarget(jobId: string): Promise<{ user_id: string; callback_url: string | null; signing_secrets: string[] } | null> {
+    const rows: Array<{ id: string; user_id: string; callback_url: string | null } & SealedSigning> = await this.jobs.query(
+      `SELECT id, user_id, callback_url, signing_secret, signing_secret_previous, signing_secret_previous_until FROM jobs WHERE id = $1`,
+      [jobId],
+    );
+    const row = rows[0];
+    return row ? { user_id: row.user_id, callback_url: row.callback_url, signing_secrets: this.openSigning(row.id, row, Date.now()) } : null;
+  }
+
   /** One of the user's jobs as a run executes it ("run now"), or null. */
   async requestOwned(userId: string, jobId: string): Promise<JobRequestRow | null> {
     const rows: Array<Omit<JobRequestRow, 'headers' | 'signing_secrets'> & SealedSigning & { headers: string }> = await this.jobs.query(
-      `SELECT id, url, method, headers, body, notify_on_failure, response_rules, timeout_ms, delivery, retry_policy, ${SIGNING_COLUMNS} FROM jobs WHERE id = $1 AND user_id = $2`,
+      `SELECT id, url, method, headers, body, notify_on_failure, callback_url, response_rules, timeout_ms, delivery, retry_policy, ${SIGNING_COLUMNS} FROM jobs WHERE id = $1 AND user_id = $2`,
       [jobId, userId],
     );
     return rows[0] ? this.toRequest(rows[0], Date.now()) : null;

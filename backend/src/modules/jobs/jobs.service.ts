@@ -4,6 +4,7 @@ import { nextRun } from '@cronbeam/shared/cron/cron-schedule';
 import { JOB_MESSAGES, type ValidJobDefinition } from '@cronbeam/shared/jobs/job-rules';
 import { planIntervalError } from '@cronbeam/shared/jobs/plan-schedule';
 import { planTimeoutError } from '@cronbeam/shared/jobs/plan-timeout';
+import { CALLBACK_MESSAGES } from '@cronbeam/shared/jobs/run-callbacks';
 import { SIGNING_MESSAGES, type SigningSecretRotation } from '@cronbeam/shared/jobs/request-signing';
 import type { PlanId } from '@cronbeam/shared/plans';
 import { JOB_STATUS, type Job, type JobStatus } from '@cronbeam/shared/jobs/job-types';
@@ -138,6 +139,7 @@ export class JobsService {
   /** What a creation checks before the database: the target policy, and room for the identity token. */
   private assertAcceptable(definition: ValidJobDefinition): void {
     this.targets.assertAllowed(definition.url);
+    if (definition.callback_url !== null) this.assertCallbackAllowed(definition.callback_url);
     if (definition.identity_token && Object.keys(definition.headers).some((name) => name.toLowerCase() === 'authorization')) {
       throw ApiError.invalidField(['body', 'identity_token'], SIGNING_MESSAGES.authorizationHeader);
     }
@@ -160,6 +162,22 @@ export class JobsService {
       nextRunAt: nextRun(definition.cron_expression, now, definition.time_zone),
     }));
     return this.jobLimit.createWithin(userId, plan, (tx) => this.jobs.insert(tx, userId, rows));
+  }
+
+  /** A callback URL passes the jobs' target policy (callbacks go through the same executor); the 422 names `callback_url`. */
+  private assertCallbackAllowed(url: string): void {
+    try {
+      this.targets.assertAllowed(url);
+    } catch (error) {
+      if (error instanceof ApiError) throw ApiError.invalidField(['body', 'callback_url'], CALLBACK_MESSAGES.privateTarget);
+      throw error;
+    }
+  }
+
+  /** Where a job's callbacks go now and the secrets that sign them (for the delivery queue); null when the job is gone. */
+  async callbackTarget(jobId: string): Promise<{ userId: string; url: string | null; signingSecrets: string[] } | null> {
+    const row = await this.jobs.callbackTarget(jobId);
+    return row ? { userId: row.user_id, url: row.callback_url, signingSecrets: row.signing_secrets } : null;
   }
 
   /** Replaces the definition; the next run is recomputed unless the job is paused. */
@@ -312,6 +330,7 @@ function columns(definition: ValidJobDefinition): JobDefinitionColumns {
     tags: definition.tags,
     retryPolicy: definition.retry,
     identityToken: definition.identity_token,
+    callbackUrl: definition.callback_url,
     notifyOnFailure: definition.notify_on_failure,
   };
 }

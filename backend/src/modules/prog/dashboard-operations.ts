@@ -90,6 +90,7 @@ export const DASHBOARD_OPERATIONS: Record<string, DashboardOperation> = {
   'post /api/jobs/{id}/resume': { summary: 'Resume a job' },
   'post /api/jobs/{id}/run': { summary: 'Run a job now' },
   'get /api/jobs/{id}/logs': { summary: 'Latest runs of a job' },
+  'get /api/jobs/{id}/callback-deliveries': { summary: 'Latest deliveries of a job\'s run callbacks' },
   'post /api/api-keys/generate': { summary: 'Create an API key (shown once)' },
   'get /api/api-keys': { summary: 'List API keys' },
   'delete /api/api-keys/{keyId}': { summary: 'Revoke an API key' },

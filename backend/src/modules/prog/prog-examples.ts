@@ -30,6 +30,7 @@ export const JOB_EXAMPLE: Job = {
   tags: ['backups'],
   retry: DEFAULT_RETRY_POLICY,
   identity_token: null,
+  callback_url: null,
   status: 'pending',
   notify_on_failure: true,
   next_run_at: '2026-01-02T02:00:00.000Z',

@@ -2,10 +2,12 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, UseGu
 import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { JOB_LOGS_LIMITS, jobDefinitionSchema, type ValidJobDefinition } from '@cronbeam/shared/jobs/job-rules';
 import type { Job, JobLogEntry, JobLogsResponse } from '@cronbeam/shared/jobs/job-types';
+import type { CallbackDelivery } from '@cronbeam/shared/jobs/run-callbacks';
 import { SIGNING_LIMITS, signingSecretRotationSchema, type SigningSecretRotation } from '@cronbeam/shared/jobs/request-signing';
 import { jobCloneRequestSchema, jobImportRequestSchema, type JobExport, type JobImportRequest, type JobImportResult } from '@cronbeam/shared/jobs/job-transfer';
 import { BULK_TAG_ACTIONS, bulkTagActionSchema, tagFilterQuerySchema, type BulkTagActionRequest, type JobBulkTagResult, type TagFilterQuery } from '@cronbeam/shared/tags/tags';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
+import { AlertChannelsService } from '../alert-channels/alert-channels.service';
 import { ApiKeyGuard } from '../api-keys/api-key.guard';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { JOB_BULK_MAX, jobBulkRequestSchema, type JobBulkRequest, type JobBulkResult } from '../jobs';
@@ -13,6 +15,7 @@ import { JobRunsService } from '../jobs/job-runs.service';
 import { JobTransferService } from '../jobs/job-transfer.service';
 import { JobsService } from '../jobs/jobs.service';
 import { JobDefinitionBody, JobIdParam, JobLimitResponse, JsonResponse, ProgOperation, schemaRef } from './prog-docs.decorators';
+import { CALLBACK_DELIVERIES_EXAMPLE, CALLBACK_DELIVERIES_SCHEMA } from './prog-callback-docs';
 import { BULK_TAG_ACTION_EXAMPLE, BULK_TAG_RESULT_EXAMPLE, BULK_TAG_RESULT_SCHEMA, BULK_EXAMPLE, BULK_REQUEST_SCHEMA, BULK_RESULT_EXAMPLE, BULK_RESULT_SCHEMA, BULK_VALIDATION_EXAMPLE, CLONE_EXAMPLE, EXPORT_EXAMPLE, IMPORT_EXAMPLE, IMPORT_RESULT_EXAMPLE, JOB_EXAMPLE, JOB_LOGS_EXAMPLE, PAUSED_JOB_EXAMPLE, RESUMED_JOB_EXAMPLE, VALIDATION_EXAMPLE } from './prog-examples';
 
 /**
@@ -26,6 +29,7 @@ export class ProgController {
     private readonly jobs: JobsService,
     private readonly transfers: JobTransferService,
     private readonly runs: JobRunsService,
+    private readonly channels: AlertChannelsService,
   ) {}
 
   @Post('jobs')
@@ -201,6 +205,18 @@ export class ProgController {
   @JsonResponse(200, 'Execution log', schemaRef('JobLogsResponse'), JOB_LOGS_EXAMPLE)
   async logs(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string): Promise<JobLogsResponse> {
     return { logs: await this.runs.logs(user.id, jobId, JOB_LOGS_LIMITS.default) };
+  }
+
+  @Get('jobs/:job_id/callback-deliveries')
+  @UseGuards(ApiKeyGuard)
+  @ProgOperation(
+    'Latest deliveries of a job\'s run callbacks',
+    'Every attempt to POST a completed run\'s outcome to the job\'s callback_url, newest first (up to 50): a run gives one callback, tried up to 3 times.',
+  )
+  @JobIdParam()
+  @JsonResponse(200, 'Callback delivery log', CALLBACK_DELIVERIES_SCHEMA, CALLBACK_DELIVERIES_EXAMPLE)
+  async callbackDeliveries(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string): Promise<{ deliveries: CallbackDelivery[] }> {
+    return { deliveries: await this.channels.callbackDeliveries(user.id, jobId) };
   }
 
   @Post('jobs/:job_id/run')

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AlertChannelsModule } from '../alert-channels/alert-channels.module';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { AuthModule } from '../auth/auth.module';
 import { JobsModule } from '../jobs/jobs.module';
@@ -13,7 +14,7 @@ import { ProgController } from './prog.controller';
 
 /** The public /prog API: jobs, heartbeat monitors, status pages, badges and maintenance windows by API key. Its OpenAPI document is mounted by mountProgApiDocs. */
 @Module({
-  imports: [JobsModule, MonitorsModule, StatusPagesModule, MaintenanceModule, ApiKeysModule, AuthModule],
+  imports: [AlertChannelsModule, JobsModule, MonitorsModule, StatusPagesModule, MaintenanceModule, ApiKeysModule, AuthModule],
   controllers: [ProgPingController, ProgController, ProgMonitorsController, ProgStatusPagesController, ProgStatusBadgesController, ProgMaintenanceController],
 })
 export class ProgModule {}

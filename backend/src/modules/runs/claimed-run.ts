@@ -17,6 +17,8 @@ export interface ClaimedRun {
   uncertain: boolean;
   delivery: Delivery;
   notifyOnFailure: boolean;
+  /** Where the run's outcome is POSTed once it is decided; null: nowhere. */
+  callbackUrl: string | null;
   url: string;
   method: HttpMethod;
   /** Null when the stored headers cannot be decrypted with this server's keys: the run fails unsent. */
@@ -51,6 +53,8 @@ export interface JobRequest {
   headers: Record<string, string> | null;
   body: string;
   notifyOnFailure: boolean;
+  /** Each decided run's outcome is POSTed here; null or absent: no callbacks. */
+  callbackUrl?: string | null;
   /** What a run that may have reached its target when its instance died becomes: sent again, or recorded as unknown. */
   delivery: Delivery;
   /** What counts as success (null: any 2xx) and the job's own time limit (null: the server's). */
@@ -82,6 +86,7 @@ export function toClaimedRun(row: LeasedRunRow, job: JobRequest): ClaimedRun {
     uncertain: Boolean(row.uncertain),
     delivery: job.delivery,
     notifyOnFailure: job.notifyOnFailure,
+    callbackUrl: job.callbackUrl ?? null,
     url: job.url,
     method: job.method,
     headers: job.headers,

@@ -20,6 +20,8 @@ export interface ExecutionOutcome {
   /** A retry of this failure is queued: the failure episode is not decided yet. */
   willRetry: boolean;
   notifyOnFailure: boolean;
+  /** The job's callback URL when the run was claimed; null: none. */
+  callbackUrl: string | null;
 }
 
 /** In-process stream of execution outcomes, published after they are stored. */

@@ -24,6 +24,13 @@ export interface StoredResult {
 /** Called inside the transaction that stored a batch, so the job's status commits with its runs. */
 export type StoredResultsHook = (tx: Queryable, results: StoredResult[]) => Promise<void>;
 
+/**
+ * Called inside the transaction that stored a batch, after the jobs' own hook,
+ * with the batch's decided runs (succeeded, or failed with no retry left) whose
+ * job has a callback URL; never called with none.
+ */
+export type DecidedRunsHook = (tx: Queryable, outcomes: ExecutionOutcome[]) => Promise<void>;
+
 interface Deferred {
   promise: Promise<void>;
   resolve: () => void;
@@ -81,10 +88,16 @@ export class RunRecorder {
   ) {}
 
   private onStored: StoredResultsHook = async () => undefined;
+  private onDecided: DecidedRunsHook | null = null;
 
   /** The jobs module applies each stored batch to its jobs' status and last_run_at (one hook). */
   setStoredResultsHook(hook: StoredResultsHook): void {
     this.onStored = hook;
+  }
+
+  /** The run callbacks queue their deliveries with the results that call for them (one hook). */
+  setDecidedRunsHook(hook: DecidedRunsHook): void {
+    this.onDecided = hook;
   }
 
   /**
@@ -209,6 +222,9 @@ export class RunRecorder {
         tx,
         kept.map((f) => ({ jobId: f.run.jobId, status: f.retryAt ? null : f.result.success ? 'success' : 'failed', executedAt: f.result.startedAt })),
       );
+      // Callbacks commit with their runs: a crash after this cannot lose one, and a run's callback is queued once.
+      const decided = this.onDecided ? kept.filter((f) => f.run.callbackUrl !== null && f.retryAt === null) : [];
+      if (decided.length > 0) await this.onDecided!(tx, decided.map(toOutcome));
       return kept;
     });
   }
@@ -231,5 +247,6 @@ function toOutcome(f: Finished): ExecutionOutcome {
     responseBody: f.result.responseBody,
     willRetry: f.retryAt !== null,
     notifyOnFailure: f.run.notifyOnFailure,
+    callbackUrl: f.run.callbackUrl,
   };
 }

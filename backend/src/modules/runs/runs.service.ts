@@ -18,12 +18,12 @@ import type { JobRunEntity } from './job-run.entity';
 import { JobRunsRepository, type NewRunRows } from './job-runs.repository';
 import { LeaseOwner } from './lease-owner';
 import { PARTITION_DAYS_AHEAD, RETENTION_DAYS, RETENTION_RUNS_PER_JOB, RunSettings } from './run-settings';
-import { RunRecorder, type StoredResultsHook } from './run-recorder';
+import { RunRecorder, type DecidedRunsHook, type StoredResultsHook } from './run-recorder';
 import type { ReadFrom } from '../../database/read-database';
 
 export { toClaimedRun, type ClaimedRun, type JobRequest, type LeasedRunRow } from './claimed-run';
 export type { ExecutionOutcome } from './execution-events';
-export type { StoredResult, StoredResultsHook } from './run-recorder';
+export type { DecidedRunsHook, StoredResult, StoredResultsHook } from './run-recorder';
 
 /** The log line of a run that may have been sent when its instance died, for a job that is never sent twice. */
 export const OUTCOME_UNKNOWN =
@@ -35,7 +35,7 @@ export type NewRun =
   | { jobId: string; userId: string; trigger: RunTrigger; scheduledFor: Date; outcome: Extract<RunOutcome, 'skipped' | 'missed'>; error: string; skipReason?: string };
 
 /** A stored execution as the event stream replays it (no response body or alert flag: the stream sends neither). */
-export type StoredOutcome = Omit<ExecutionOutcome, 'responseBody' | 'notifyOnFailure'>;
+export type StoredOutcome = Omit<ExecutionOutcome, 'responseBody' | 'notifyOnFailure' | 'callbackUrl'>;
 
 /** A saved job as "run now" needs it. */
 export interface RunnableJob extends JobRequest {
@@ -137,6 +137,11 @@ export class RunsService {
   /** Lets the jobs module apply stored results to its jobs in the same transaction. */
   setStoredResultsHook(hook: StoredResultsHook): void {
     this.recorder.setStoredResultsHook(hook);
+  }
+
+  /** Lets the run callbacks queue each decided run with a callback URL in the transaction that stores it. */
+  setDecidedRunsHook(hook: DecidedRunsHook): void {
+    this.recorder.setDecidedRunsHook(hook);
   }
 
   /** Queues a result for storage; resolves once it is stored. `urgent`: its caller waits (a manual run). */
