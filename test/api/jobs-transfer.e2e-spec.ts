@@ -84,6 +84,7 @@ describe('clone, export and import of jobs', () => {
       tags: [],
       retry: DEFAULT_RETRY_POLICY,
       identity_token: null,
+      callback_url: null,
       notify_on_failure: true,
     });
 

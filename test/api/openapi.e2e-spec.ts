@@ -23,6 +23,7 @@ const PROG_ROUTES = [
   'post /prog/jobs/{job_id}/pause',
   'post /prog/jobs/{job_id}/resume',
   'get /prog/jobs/{job_id}/logs',
+  'get /prog/jobs/{job_id}/callback-deliveries',
   'post /prog/jobs/{job_id}/run',
   'post /prog/jobs/{job_id}/signing-secret',
   'post /prog/jobs/{job_id}/clone',

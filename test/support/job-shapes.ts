@@ -89,6 +89,7 @@ export const jobDefinitionWithoutName: fc.Arbitrary<SentDefinition> = fc.record(
     tags,
     retry: retryPolicy,
     identity_token: fc.oneof(fc.constant(null), fc.constant({}), fc.record({ audience: fc.oneof(fc.constant(null), token(30).map((t) => `https://${t}.example`)) })),
+    callback_url: fc.oneof(fc.constant(null), token(20).map((t) => `https://hooks.example.com/${t}`)),
     notify_on_failure: fc.boolean(),
   },
   { requiredKeys: ['url', 'cron_expression'] },

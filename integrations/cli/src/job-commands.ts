@@ -23,6 +23,7 @@ interface JobFlags {
   timeZone?: string;
   timeout?: string;
   delivery?: string;
+  callbackUrl?: string;
   notifyOnFailure?: boolean;
 }
 
@@ -47,6 +48,8 @@ function definitionFromFlags(flags: JobFlags): Record<string, unknown> {
     time_zone: flags.timeZone,
     timeout_seconds: timeout,
     delivery: flags.delivery,
+    // 'none' turns callbacks off (an empty flag value is easy to lose in a shell).
+    callback_url: flags.callbackUrl === 'none' ? null : flags.callbackUrl,
     notify_on_failure: flags.notifyOnFailure,
   };
   return { ...fromFile, ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) };
@@ -74,6 +77,7 @@ function defineOptions(command: Command): Command {
     .option('--time-zone <zone>', 'IANA time zone the schedule is read in, e.g. Europe/Berlin')
     .option('--timeout <seconds>', 'seconds to wait for the response')
     .option('--delivery <delivery>', 'at_least_once or at_most_once')
+    .option('--callback-url <url>', "where each completed run's outcome is POSTed (signed); 'none' for no callbacks")
     .option('--notify-on-failure', 'alert when a run fails');
 }
 

@@ -31,6 +31,7 @@ describe('job definition rules', () => {
       tags: [],
       retry: DEFAULT_RETRY_POLICY,
       identity_token: null,
+      callback_url: null,
     });
     expect(jobDefinitionSchema.parse(valid)).toMatchObject({ method: 'GET', headers: {}, body: '', notify_on_failure: false });
   });

@@ -24,6 +24,7 @@ const job: Job = {
   tags: [],
   retry: DEFAULT_RETRY_POLICY,
   identity_token: null,
+  callback_url: null,
   status: 'failed',
   notify_on_failure: true,
   next_run_at: null,

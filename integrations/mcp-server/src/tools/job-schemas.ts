@@ -34,6 +34,8 @@ const descriptions = {
     'What counts as a successful run (null: any 2xx status): expected_status lists codes and ranges ("200-299, 304"; default "200-299"), body_contains is text the body must contain, json_path ("$.status") with json_equals (a text, number, boolean or null) checks a JSON value. A failed run names the rule that failed.',
   timeout_seconds: "Seconds a run may take before it fails (at least 1, at most the server's maximum); null uses the server's execution timeout.",
   auto_pause_after: 'Pause the job (with an alert) after this many failed runs in a row; null (default) never pauses it.',
+  callback_url:
+    "An http(s) URL that receives each completed run's outcome (POST, JSON: status, response_code, duration_ms, attempt, a truncated response_body), signed with the job's signing secret; once per run, after its retries. null (default): none.",
   tags: `Labels to group jobs by (at most ${TAG_LIMITS.maxPerItem}, each up to ${TAG_LIMITS.maxLength} letters, digits, - _ . or :, stored lower-case), e.g. ["prod", "billing"]. Default none.`,
 } as const;
 
@@ -93,6 +95,7 @@ export const jobDefinitionFields = {
   timeout_seconds: rules.timeout_seconds.describe(descriptions.timeout_seconds),
   auto_pause_after: rules.auto_pause_after.describe(descriptions.auto_pause_after),
   tags: rules.tags.describe(descriptions.tags),
+  callback_url: rules.callback_url.describe(descriptions.callback_url),
   notify_on_failure: rules.notify_on_failure.describe(descriptions.notify_on_failure),
 };
 
@@ -113,6 +116,7 @@ export const jobChangeFields = {
   timeout_seconds: rules.timeout_seconds.unwrap().optional().describe(descriptions.timeout_seconds),
   auto_pause_after: rules.auto_pause_after.unwrap().optional().describe(descriptions.auto_pause_after),
   tags: rules.tags.unwrap().optional().describe(`Replaces all tags. ${descriptions.tags}`),
+  callback_url: rules.callback_url.unwrap().optional().describe(`null turns callbacks off. ${descriptions.callback_url}`),
   notify_on_failure: rules.notify_on_failure.unwrap().optional().describe(descriptions.notify_on_failure),
 };
 
@@ -142,6 +146,7 @@ export const jobOutput = z.object({
     retry_on_status: z.array(z.number().int()),
   }),
   identity_token: z.object({ audience: z.string().nullable() }).nullable(),
+  callback_url: z.string().nullable(),
   signing_secret: z.string().optional(),
   status: z.enum(JOB_STATUSES),
   notify_on_failure: z.boolean(),

@@ -247,6 +247,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/prog/jobs/{job_id}/callback-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Latest deliveries of a job's run callbacks
+         * @description Every attempt to POST a completed run's outcome to the job's callback_url, newest first (up to 50): a run gives one callback, tried up to 3 times.
+         */
+        get: operations["ProgController_callbackDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/prog/jobs/{job_id}/run": {
         parameters: {
             query?: never;
@@ -823,6 +843,11 @@ export interface components {
                 audience?: string | null;
             } | null;
             /**
+             * @description POST each completed run's outcome here (JSON: event run.completed, job_id, run_id, status, response_code, duration_ms, attempt, error_message, response_body cut to 4096 characters), signed like alert webhooks: X-Cronbeam-Signature t=…,v1=HMAC-SHA256 of "<t>.<body>" with the job's signing secret. Once per run (a retried run gives one callback, its last attempt's), retried up to 3 times. The same address rules as url. null: none.
+             * @default null
+             */
+            callback_url?: string | null;
+            /**
              * @description Email the owner when a run fails.
              * @default false
              */
@@ -999,6 +1024,11 @@ export interface components {
                  */
                 audience?: string | null;
             } | null;
+            /**
+             * @description POST each completed run's outcome here (JSON: event run.completed, job_id, run_id, status, response_code, duration_ms, attempt, error_message, response_body cut to 4096 characters), signed like alert webhooks: X-Cronbeam-Signature t=…,v1=HMAC-SHA256 of "<t>.<body>" with the job's signing secret. Once per run (a retried run gives one callback, its last attempt's), retried up to 3 times. The same address rules as url. null: none.
+             * @default null
+             */
+            callback_url: string | null;
             notify_on_failure: boolean;
             /**
              * Format: uuid
@@ -1461,6 +1491,7 @@ export interface operations {
                      *           "retry_on_status": []
                      *         },
                      *         "identity_token": null,
+                     *         "callback_url": null,
                      *         "status": "pending",
                      *         "notify_on_failure": true,
                      *         "next_run_at": "2026-01-02T02:00:00.000Z",
@@ -1590,6 +1621,7 @@ export interface operations {
                      *         "retry_on_status": []
                      *       },
                      *       "identity_token": null,
+                     *       "callback_url": null,
                      *       "status": "pending",
                      *       "notify_on_failure": true,
                      *       "next_run_at": "2026-01-02T02:00:00.000Z",
@@ -1744,6 +1776,7 @@ export interface operations {
                      *             "retry_on_status": []
                      *           },
                      *           "identity_token": null,
+                     *           "callback_url": null,
                      *           "status": "pending",
                      *           "notify_on_failure": true,
                      *           "next_run_at": "2026-01-02T02:00:00.000Z",
@@ -1780,6 +1813,7 @@ export interface operations {
                      *             "retry_on_status": []
                      *           },
                      *           "identity_token": null,
+                     *           "callback_url": null,
                      *           "status": "pending",
                      *           "notify_on_failure": false,
                      *           "next_run_at": "2026-01-01T11:00:00.000Z",
@@ -1937,6 +1971,7 @@ export interface operations {
                      *             "retry_on_status": []
                      *           },
                      *           "identity_token": null,
+                     *           "callback_url": null,
                      *           "status": "paused",
                      *           "notify_on_failure": true,
                      *           "next_run_at": null,
@@ -2287,6 +2322,7 @@ export interface operations {
                      *         "retry_on_status": []
                      *       },
                      *       "identity_token": null,
+                     *       "callback_url": null,
                      *       "status": "pending",
                      *       "notify_on_failure": true,
                      *       "next_run_at": "2026-01-02T02:00:00.000Z",
@@ -2449,6 +2485,7 @@ export interface operations {
                      *         "retry_on_status": []
                      *       },
                      *       "identity_token": null,
+                     *       "callback_url": null,
                      *       "status": "pending",
                      *       "notify_on_failure": true,
                      *       "next_run_at": "2026-01-02T02:00:00.000Z",
@@ -2563,6 +2600,7 @@ export interface operations {
                      *         "retry_on_status": []
                      *       },
                      *       "identity_token": null,
+                     *       "callback_url": null,
                      *       "status": "pending",
                      *       "notify_on_failure": true,
                      *       "next_run_at": "2026-01-02T02:00:00.000Z",
@@ -2899,6 +2937,7 @@ export interface operations {
                      *         "retry_on_status": []
                      *       },
                      *       "identity_token": null,
+                     *       "callback_url": null,
                      *       "status": "paused",
                      *       "notify_on_failure": true,
                      *       "next_run_at": null,
@@ -3009,6 +3048,7 @@ export interface operations {
                      *         "retry_on_status": []
                      *       },
                      *       "identity_token": null,
+                     *       "callback_url": null,
                      *       "status": "scheduled",
                      *       "notify_on_failure": true,
                      *       "next_run_at": "2026-01-02T02:00:00.000Z",
@@ -3108,6 +3148,109 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["JobLogsResponse"];
+                };
+            };
+            /** @description Missing, unknown or mismatched key and user id */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description No such job among yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Job not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Too many calls with this key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded for this API key; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    ProgController_callbackDeliveries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                "X-User-ID"?: string;
+            };
+            path: {
+                /** @description The job_id returned at creation */
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Callback delivery log */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deliveries": [
+                     *         {
+                     *           "delivery_id": "5f0c1d2e-3a4b-4c5d-8e6f-7a8b9c0d1e2f",
+                     *           "run_id": "0e4a5b6c-7d8e-4f90-a1b2-c3d4e5f60718",
+                     *           "attempt": 1,
+                     *           "status": "delivered",
+                     *           "response_code": 200,
+                     *           "error": null,
+                     *           "created_at": "2026-01-01T02:00:01.250Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        deliveries: {
+                            /** Format: uuid */
+                            delivery_id: string;
+                            /**
+                             * Format: uuid
+                             * @description The run whose outcome the callback carried (its run_id in the logs and in the callback body).
+                             */
+                            run_id: string;
+                            /** @description Which attempt to deliver this callback (1 to 3). */
+                            attempt: number;
+                            /** @enum {string} */
+                            status: "delivered" | "failed";
+                            response_code: number | null;
+                            error: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                    };
                 };
             };
             /** @description Missing, unknown or mismatched key and user id */

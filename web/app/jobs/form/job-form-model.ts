@@ -37,6 +37,8 @@ export interface JobFormValues {
   retry: RetryPolicy;
   /** The job's identity token setting, sent back as it came. */
   identity_token: IdentityToken | null;
+  /** Where each completed run's outcome is POSTed, as typed; empty: none. */
+  callback_url: string;
 }
 
 /** The fields whose messages the form shows next to them. */
@@ -66,6 +68,7 @@ export const EMPTY_FORM: JobFormValues = {
   tags: '',
   retry: DEFAULT_RETRY_POLICY,
   identity_token: null,
+  callback_url: '',
 };
 
 const DEFAULT_STATUSES = '200-299';
@@ -109,6 +112,7 @@ export function valuesFromJob(job: Job): JobFormValues {
     tags: tagsToText(job.tags ?? []),
     retry: job.retry ?? DEFAULT_RETRY_POLICY,
     identity_token: job.identity_token ?? null,
+    callback_url: job.callback_url ?? '',
   };
 }
 
@@ -141,6 +145,7 @@ export function definitionFromValues(values: JobFormValues): JobDefinition {
     tags: tagsFromText(values.tags),
     retry: values.retry,
     identity_token: values.identity_token,
+    callback_url: values.callback_url.trim() || null,
   };
 }
 

@@ -121,6 +121,7 @@ describe('job form rules', () => {
       tags: [],
       retry: DEFAULT_RETRY_POLICY,
       identity_token: null,
+      callback_url: null,
     });
   });
 
@@ -142,6 +143,7 @@ describe('job form rules', () => {
       tags: ['prod'],
       retry: { ...DEFAULT_RETRY_POLICY, attempts: 7, retry_on_status: [409] },
       identity_token: { audience: 'https://api.example.com' },
+      callback_url: 'https://hooks.example.com/done',
       notify_on_failure: false,
       last_run_at: null,
       created_at: '2026-06-01T12:00:00.000Z',
@@ -151,6 +153,7 @@ describe('job form rules', () => {
     expect(definitionFromValues(values).delivery).toBe('at_most_once');
     expect(definitionFromValues(values).retry).toEqual(job.retry);
     expect(definitionFromValues(values).identity_token).toEqual(job.identity_token);
+    expect(definitionFromValues(values).callback_url).toBe('https://hooks.example.com/done');
     expect(definitionFromValues({ ...values, delivery: 'at_least_once' }).delivery).toBe('at_least_once');
     // Tags are kept through an edit too (a PUT without them would clear them).
     expect(definitionFromValues(values).tags).toEqual(['prod']);
