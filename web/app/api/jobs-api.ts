@@ -1,5 +1,6 @@
 import type { DashboardStats, Job, JobDefinition, JobLogsResponse } from '@cronbeam/shared/jobs/job-types';
 import type { JobExport, JobImportRequest, JobImportResult } from '@cronbeam/shared/jobs/job-transfer';
+import type { BulkTagAction, JobBulkTagResult } from '@cronbeam/shared/tags/tags';
 import { apiRequest } from './api-client';
 
 /** The fields of POST /jobs' answer the form relies on (the server answers the whole job). */
@@ -31,6 +32,8 @@ export const jobsApi = {
   pause: (id: string) => apiRequest<unknown>('POST', `${path(id)}/pause`),
   resume: (id: string) => apiRequest<unknown>('POST', `${path(id)}/resume`),
   clone: (id: string, name?: string) => apiRequest<Job>('POST', `${path(id)}/clone`, { body: name ? { name } : {} }),
+  /** Pauses, resumes or deletes every job of the user that carries the tag. */
+  bulkAction: (action: BulkTagAction, tag: string) => apiRequest<JobBulkTagResult<Job>>('POST', '/jobs/bulk-action', { body: { action, tag } }),
   exportAll: () => apiRequest<JobExport>('GET', '/jobs/export'),
   importJobs: (request: JobImportRequest) => apiRequest<JobImportResult>('POST', '/jobs/import', { body: request }),
   runNow: (id: string) => apiRequest<RunOutcome>('POST', `${path(id)}/run`),

@@ -1,3 +1,4 @@
+import type { BulkTagAction, MonitorBulkTagResult } from '@cronbeam/shared/tags/tags';
 import type { Monitor, MonitorEvent } from '@cronbeam/shared/notifications/monitors';
 import { apiRequest } from './api-client';
 
@@ -23,5 +24,7 @@ export const monitorsApi = {
   pause: (id: string) => apiRequest<Monitor>('POST', `${path(id)}/pause`),
   resume: (id: string) => apiRequest<Monitor>('POST', `${path(id)}/resume`),
   remove: (id: string) => apiRequest<unknown>('DELETE', path(id)),
+  /** Pauses, resumes or deletes every monitor of the user that carries the tag. */
+  bulkAction: (action: BulkTagAction, tag: string) => apiRequest<MonitorBulkTagResult<Monitor>>('POST', '/monitors/bulk-action', { body: { action, tag } }),
   events: (id: string) => apiRequest<{ events: MonitorEvent[] }>('GET', `${path(id)}/events`),
 };

@@ -8,7 +8,9 @@ import { CopyButton } from '../ui/copy-button';
 import { ACTION_ICONS } from '../ui/action-icons';
 import { formatUtc } from '../ui/format';
 import { TableScroll } from '../ui/table-scroll';
+import { ACTION_DONE, carriesTag, TagBulkBar, TagChips, tagsOf } from '../ui/tag-bulk-bar';
 import { notify } from '../ui/toasts';
+import type { BulkTagAction } from '@cronbeam/shared/tags/tags';
 import { DeleteJobModal } from './delete-job-modal';
 import { EditJobModal } from './edit-job-modal';
 import { QuotaModal } from './form/quota-modal';
@@ -35,9 +37,9 @@ function byTime(a: string | null, b: string | null): number {
   return a < b ? -1 : 1;
 }
 
-/** The jobs the table shows: the top bar's name search, the status filter, then the chosen order (the list comes oldest first). */
-export function visibleJobs(jobs: Job[], search: string, status: JobStatus | 'all', sort: SortKey): Job[] {
-  const matching = filterJobs(jobs, search).filter((job) => status === 'all' || job.status === status);
+/** The jobs the table shows: the top bar's name search, the status and tag filters, then the chosen order (the list comes oldest first). */
+export function visibleJobs(jobs: Job[], search: string, status: JobStatus | 'all', sort: SortKey, tag = ''): Job[] {
+  const matching = filterJobs(jobs, search).filter((job) => (status === 'all' || job.status === status) && carriesTag(job, tag));
   return [...matching].sort(SORTS[sort].compare);
 }
 
@@ -102,7 +104,21 @@ export default function JobsSection() {
   const [limit, setLimit] = useState<JobLimitDetail | null>(null);
   const [status, setStatus] = useState<JobStatus | 'all'>('all');
   const [sort, setSort] = useState<SortKey>('created');
-  const shown = visibleJobs(jobs, search, status, sort);
+  const [tag, setTag] = useState('');
+  const shown = visibleJobs(jobs, search, status, sort, tag);
+
+  const bulkAction = async (action: BulkTagAction, chosen: string): Promise<boolean> => {
+    try {
+      const result = await jobsApi.bulkAction(action, chosen);
+      notify.success(`${result.count} ${result.count === 1 ? 'job' : 'jobs'} tagged '${chosen}' ${ACTION_DONE[action]}`);
+      if (action === 'delete') setTag('');
+      await load('refresh');
+      return true;
+    } catch (error) {
+      notify.error(`Failed to ${action} the jobs tagged '${chosen}': ${errorMessage(error)}`);
+      return false;
+    }
+  };
 
   const clone = async (job: Job) => {
     setBusyId(job.job_id);
@@ -169,6 +185,7 @@ export default function JobsSection() {
             </option>
           ))}
         </select>
+        <TagBulkBar id="jobs" noun="jobs" tags={tagsOf(jobs)} selected={tag} onSelect={setTag} count={jobs.filter((job) => carriesTag(job, tag)).length} onAction={bulkAction} />
       </div>
       <div className="panel">
         {shown.length === 0 && loaded ? (
@@ -207,6 +224,7 @@ export default function JobsSection() {
                       <span className="truncate name-cell" title={job.name}>
                         {job.name}
                       </span>
+                      <TagChips tags={job.tags} />
                     </td>
                     <td data-label="URL">
                       <span className="truncate url-cell" title={job.url}>

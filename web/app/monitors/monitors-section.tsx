@@ -7,7 +7,10 @@ import { monitorsApi } from '../api/monitors-api';
 import { ConfirmDeleteModal } from '../ui/confirm-delete-modal';
 import { CopyButton } from '../ui/copy-button';
 import { formatUtc } from '../ui/format';
+import { ACTION_DONE, carriesTag, TagBulkBar, TagChips, tagsOf } from '../ui/tag-bulk-bar';
 import { notify } from '../ui/toasts';
+import type { BulkTagAction } from '@cronbeam/shared/tags/tags';
+import { useDashboard } from '../dashboard/dashboard-store';
 import { MonitorForm } from './monitor-form';
 import { describeSchedule, formatSeconds, pingUrls } from './monitor-format';
 import { MonitorStatusBadge } from './monitor-status-badge';
@@ -28,6 +31,23 @@ export default function MonitorsSection() {
   const [editing, setEditing] = useState<Monitor | 'new' | null>(null);
   const [openId, setOpenId] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Monitor | null>(null);
+  const [tag, setTag] = useState('');
+  const shown = monitors.filter((monitor) => carriesTag(monitor, tag));
+
+  const bulkAction = async (action: BulkTagAction, chosen: string): Promise<boolean> => {
+    try {
+      const result = await monitorsApi.bulkAction(action, chosen);
+      notify.success(`${result.count} ${result.count === 1 ? 'monitor' : 'monitors'} tagged '${chosen}' ${ACTION_DONE[action]}`);
+      if (action === 'delete') setTag('');
+      await load();
+      // Monitors use job places: the dashboard's counts change with them.
+      void useDashboard.getState().load('refresh');
+      return true;
+    } catch (error) {
+      notify.error(`Failed to ${action} the monitors tagged '${chosen}': ${errorMessage(error)}`);
+      return false;
+    }
+  };
 
   useEffect(() => {
     void load();
@@ -63,6 +83,9 @@ export default function MonitorsSection() {
           }}
         />
       )}
+      <div className="jobs-toolbar">
+        <TagBulkBar id="monitors" noun="monitors" tags={tagsOf(monitors)} selected={tag} onSelect={setTag} count={shown.length} onAction={bulkAction} />
+      </div>
       <div className="panel">
         {monitors.length === 0 ? (
           loaded && <p className="empty-state">No monitors yet. Create one and have your job call its ping URL when it runs.</p>
@@ -81,11 +104,12 @@ export default function MonitorsSection() {
               </tr>
             </thead>
             <tbody>
-              {monitors.map((monitor) => (
+              {shown.map((monitor) => (
                 <Fragment key={monitor.monitor_id}>
                   <tr>
                     <td data-label="Name" className="strong">
                       {monitor.name}
+                      <TagChips tags={monitor.tags} />
                     </td>
                     <td data-label="Status">
                       <MonitorStatusBadge status={monitor.status} />
