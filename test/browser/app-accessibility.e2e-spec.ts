@@ -84,7 +84,7 @@ describe('web app accessibility (browser)', () => {
     const account = await signUpAndLogin(app.server, { name: 'Axe Reviewer' });
     const created = await app.server.http.post(
       '/api/jobs',
-      { name: 'audited-job', url: `${target.url}/ping`, cron_expression: '0 0 1 1 *' },
+      { name: 'audited-job', url: `${target.url}/ping`, cron_expression: '0 0 1 1 *', tags: ['prod', 'billing'] },
       { token: account.accessToken },
     );
     expect(created.status).toBe(200);
