@@ -30,6 +30,7 @@ function job(name: string, tags: string[], status: Job['status'] = 'scheduled'):
     tags,
     retry: DEFAULT_RETRY_POLICY,
     identity_token: null,
+    callback_url: null,
     status,
     notify_on_failure: true,
     next_run_at: null,
