@@ -1,10 +1,12 @@
 import type { DashboardStats, Job, JobDefinition, JobLogsResponse } from '@cronbeam/shared/jobs/job-types';
 import type { JobExport, JobImportRequest, JobImportResult } from '@cronbeam/shared/jobs/job-transfer';
 import type { BulkTagAction, JobBulkTagResult } from '@cronbeam/shared/tags/tags';
+import type { SigningSecretRotation } from '@cronbeam/shared/jobs/request-signing';
+import type { CallbackDelivery } from '@cronbeam/shared/jobs/run-callbacks';
 import { apiRequest } from './api-client';
 
 /** The fields of POST /jobs' answer the form relies on (the server answers the whole job). */
-export type CreatedJob = Pick<Job, 'job_id' | 'name' | 'status' | 'next_run_at'>;
+export type CreatedJob = Pick<Job, 'job_id' | 'name' | 'status' | 'next_run_at' | 'signing_secret'>;
 
 export type { DashboardStats };
 
@@ -41,6 +43,9 @@ export const jobsApi = {
   checkTarget: (url: string) => apiRequest<{ warning: string | null }>('POST', '/jobs/target-check', { body: { url } }),
   /** Sends the request once and answers its outcome; nothing is stored or counted. */
   test: (request: TestRequest) => apiRequest<RunOutcome>('POST', '/jobs/test', { body: request }),
+  /** A new signing secret, answered this once; the one it replaces keeps signing for `overlapSeconds`. */
+  rotateSigningSecret: (id: string, overlapSeconds: number) => apiRequest<SigningSecretRotation>('POST', `${path(id)}/signing-secret`, { body: { overlap_seconds: overlapSeconds } }),
+  callbackDeliveries: (id: string) => apiRequest<{ deliveries: CallbackDelivery[] }>('GET', `${path(id)}/callback-deliveries`),
   logs: (id: string) => apiRequest<JobLogsResponse>('GET', `${path(id)}/logs`, { on401: 'report' }),
   dashboard: () => apiRequest<DashboardStats>('GET', '/dashboard', { retry: true }),
 };

@@ -72,7 +72,19 @@ export default function CreateJobSection() {
             </dd>
             <dt>Next run</dt>
             <dd>{formatUtc(created.next_run_at)}</dd>
+            {created.signing_secret && (
+              <>
+                <dt>Signing secret</dt>
+                <dd className="id-cell">
+                  <span className="mono" data-testid="created-signing-secret">
+                    {created.signing_secret}
+                  </span>
+                  <CopyButton value={created.signing_secret} label="Copy signing secret" />
+                </dd>
+              </>
+            )}
           </dl>
+          {created.signing_secret && <p className="field-hint">Shown this once: your target verifies the X-Cronbeam-Signature header of each request (and run callback) with it. Rotate it from the job&apos;s edit form.</p>}
           <div className="button-row">
             {/* aria-disabled, not disabled: a disabled button drops keyboard focus to the page while the run is under way. */}
             <button type="button" className="button button-secondary button-small" onClick={() => !running && runCreated(created)} aria-disabled={running}>

@@ -1,7 +1,7 @@
 import { jobDefinitionSchema } from '@cronbeam/shared/jobs/job-rules';
-import { DEFAULT_DELIVERY, type Delivery, type HttpMethod, type IdentityToken, type Job, type JobDefinition, type RetryPolicy } from '@cronbeam/shared/jobs/job-types';
+import { DEFAULT_DELIVERY, RETRY_OUTCOMES, type Delivery, type HttpMethod, type Job, type JobDefinition, type RetryOutcome, type RetryPolicy } from '@cronbeam/shared/jobs/job-types';
 import { tagsFromText, tagsToText } from '@cronbeam/shared/tags/tags';
-import { DEFAULT_RETRY_POLICY } from '@cronbeam/shared/jobs/retry-policy';
+import { DEFAULT_RETRY_POLICY, RETRY_LIMITS } from '@cronbeam/shared/jobs/retry-policy';
 import { DEFAULT_CRON } from '../schedule/cron-builder';
 
 export interface HeaderRow {
@@ -33,16 +33,41 @@ export interface JobFormValues {
   delivery: Delivery;
   /** Comma-separated, as typed. */
   tags: string;
-  /** The job's retry policy, sent back as it came (a PUT replaces the whole definition). */
-  retry: RetryPolicy;
-  /** The job's identity token setting, sent back as it came. */
-  identity_token: IdentityToken | null;
+  /** The retry policy as typed: retries after the first attempt (empty: the plan default). */
+  retry_attempts: string;
+  /** The first retry's wait in seconds; empty: the server's base wait. */
+  retry_initial_backoff_seconds: string;
+  /** No wait is longer; empty: the default (3600). */
+  retry_max_backoff_seconds: string;
+  retry_on: RetryOutcome[];
+  /** 4xx statuses retried too, separated by commas or spaces. */
+  retry_on_status: string;
+  /** Requests carry a Cronbeam-signed JWT in Authorization. */
+  identity_token: boolean;
+  /** The token's audience; empty: the job's URL. */
+  identity_token_audience: string;
   /** Where each completed run's outcome is POSTed, as typed; empty: none. */
   callback_url: string;
 }
 
 /** The fields whose messages the form shows next to them. */
-export type JobFormField = 'name' | 'url' | 'method' | 'headers' | 'body' | 'cron_expression' | 'time_zone' | 'notify_on_failure' | 'response_rules' | 'timeout_seconds' | 'auto_pause_after' | 'alert_after_failures' | 'tags';
+export type JobFormField =
+  | 'name'
+  | 'url'
+  | 'method'
+  | 'headers'
+  | 'body'
+  | 'cron_expression'
+  | 'time_zone'
+  | 'notify_on_failure'
+  | 'response_rules'
+  | 'timeout_seconds'
+  | 'auto_pause_after'
+  | 'alert_after_failures'
+  | 'tags'
+  | 'retry'
+  | 'identity_token'
+  | 'callback_url';
 export type JobFormErrors = Partial<Record<JobFormField, string>>;
 
 let nextRowId = 1;
@@ -66,10 +91,38 @@ export const EMPTY_FORM: JobFormValues = {
   alert_after_failures: '1',
   delivery: DEFAULT_DELIVERY,
   tags: '',
-  retry: DEFAULT_RETRY_POLICY,
-  identity_token: null,
+  ...retryValues(DEFAULT_RETRY_POLICY),
+  identity_token: false,
+  identity_token_audience: '',
   callback_url: '',
 };
+
+/** A retry policy as the form shows it. */
+function retryValues(policy: RetryPolicy): Pick<JobFormValues, 'retry_attempts' | 'retry_initial_backoff_seconds' | 'retry_max_backoff_seconds' | 'retry_on' | 'retry_on_status'> {
+  return {
+    retry_attempts: String(policy.attempts),
+    retry_initial_backoff_seconds: policy.initial_backoff_seconds === null ? '' : String(policy.initial_backoff_seconds),
+    retry_max_backoff_seconds: String(policy.max_backoff_seconds),
+    retry_on: [...policy.retry_on],
+    retry_on_status: policy.retry_on_status.join(', '),
+  };
+}
+
+/** The retry policy the form sends: empty numbers take their defaults; what is not a number is sent as typed, so the shared rules name it. */
+function retryFromValues(values: JobFormValues): RetryPolicy {
+  const statuses = values.retry_on_status
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((status) => (/^\d+$/.test(status) ? Number(status) : status));
+  return {
+    attempts: (numberOf(values.retry_attempts) ?? RETRY_LIMITS.defaultAttempts) as number,
+    initial_backoff_seconds: numberOf(values.retry_initial_backoff_seconds) as number | null,
+    max_backoff_seconds: (numberOf(values.retry_max_backoff_seconds) ?? RETRY_LIMITS.defaultMaxBackoffSeconds) as number,
+    // In the API's order, whatever order they were ticked in.
+    retry_on: RETRY_OUTCOMES.filter((outcome) => values.retry_on.includes(outcome)),
+    retry_on_status: statuses as number[],
+  };
+}
 
 const DEFAULT_STATUSES = '200-299';
 
@@ -110,8 +163,9 @@ export function valuesFromJob(job: Job): JobFormValues {
     alert_after_failures: String(job.alert_after_failures ?? 1),
     delivery: job.delivery ?? DEFAULT_DELIVERY,
     tags: tagsToText(job.tags ?? []),
-    retry: job.retry ?? DEFAULT_RETRY_POLICY,
-    identity_token: job.identity_token ?? null,
+    ...retryValues(job.retry ?? DEFAULT_RETRY_POLICY),
+    identity_token: Boolean(job.identity_token),
+    identity_token_audience: job.identity_token?.audience ?? '',
     callback_url: job.callback_url ?? '',
   };
 }
@@ -143,8 +197,8 @@ export function definitionFromValues(values: JobFormValues): JobDefinition {
     alert_after_failures: (numberOf(values.alert_after_failures) ?? 1) as number,
     delivery: values.delivery,
     tags: tagsFromText(values.tags),
-    retry: values.retry,
-    identity_token: values.identity_token,
+    retry: retryFromValues(values),
+    identity_token: values.identity_token ? { audience: values.identity_token_audience.trim() || null } : null,
     callback_url: values.callback_url.trim() || null,
   };
 }

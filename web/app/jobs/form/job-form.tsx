@@ -7,6 +7,8 @@ import { jobsApi, type CreatedJob, type RunOutcome } from '../../api/jobs-api';
 import { RunOutcomeView } from '../run-outcome';
 import { ALERT_OPTION, ALERT_OPTION_HINT } from '../../alerts/alert-option';
 import { SchedulePicker } from '../schedule/schedule-picker';
+import { useDashboard } from '../../dashboard/dashboard-store';
+import { CallbackField, RetryFields, SigningFields, timeoutHint } from './delivery-fields';
 import { HeadersEditor } from './headers-editor';
 import {
   EMPTY_FORM,
@@ -60,6 +62,9 @@ export function JobForm({ job, onSaved, onCancel }: JobFormProps) {
   const [targetWarning, setTargetWarning] = useState<{ url: string; text: string } | null>(null);
   const refusedWhenRun = targetWarning?.url === values.url.trim() ? targetWarning.text : null;
   const bodyNotice = bodyWarning(values.body);
+  const plan = useDashboard((s) => s.stats?.plan);
+  /** Retries, signing and the callback open by themselves when set, or when one of them has a message. */
+  const policiesSet = Boolean(values.callback_url || values.identity_token || errors.retry || errors.identity_token || errors.callback_url);
 
   const set = <K extends keyof JobFormValues>(key: K, value: JobFormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
   /** Leaving a field checks that field only. */
@@ -234,13 +239,25 @@ export function JobForm({ job, onSaved, onCancel }: JobFormProps) {
               ['body_contains', 'Body contains', 'OK'],
               ['json_path', 'JSON path', '$.status'],
               ['json_equals', 'JSON value at the path', '"up"'],
-              ['timeout_seconds', 'Timeout (seconds)', 'server default'],
+              ['timeout_seconds', 'Timeout (seconds)', '30'],
               ['auto_pause_after', 'Pause after failed runs in a row', 'never'],
             ] as const
           ).map(([key, label, placeholder]) => (
             <div className="field" key={key}>
               <label htmlFor={`job-${key}`}>{label}</label>
-              <input id={`job-${key}`} value={values[key]} placeholder={placeholder} spellCheck={false} onChange={(e) => set(key, e.target.value)} />
+              <input
+                id={`job-${key}`}
+                value={values[key]}
+                placeholder={placeholder}
+                spellCheck={false}
+                onChange={(e) => set(key, e.target.value)}
+                aria-describedby={key === 'timeout_seconds' ? 'job-timeout-hint' : undefined}
+              />
+              {key === 'timeout_seconds' && (
+                <span id="job-timeout-hint" className="field-hint">
+                  {timeoutHint(plan)}
+                </span>
+              )}
             </div>
           ))}
           <div className="field">
@@ -262,6 +279,12 @@ export function JobForm({ job, onSaved, onCancel }: JobFormProps) {
               </span>
             ),
         )}
+      </details>
+      <details className="delivery-policies" open={policiesSet}>
+        <summary>Retries, signed requests and run callback</summary>
+        <RetryFields values={values} set={set} errors={errors} check={check} />
+        <SigningFields values={values} set={set} errors={errors} job={job} />
+        <CallbackField values={values} set={set} errors={errors} check={check} />
       </details>
       <label className="checkbox-row">
         <input
