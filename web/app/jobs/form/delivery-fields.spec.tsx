@@ -84,7 +84,7 @@ describe('job form: retries, timeout, signed requests and run callback', () => {
     expect(screen.queryByLabelText('Token audience')).not.toBeInTheDocument();
     fireEvent.click(screen.getByLabelText(/Send an identity token/));
     await userEvent.type(screen.getByLabelText('Token audience'), 'https://api.example.com');
-    await userEvent.type(screen.getByLabelText('Run callback URL (optional)'), 'https://hooks.example.com/done');
+    await userEvent.type(screen.getByLabelText('Run callback (optional)'), 'https://hooks.example.com/done');
     submit();
 
     await waitFor(() => expect(saving(calls).map((c) => `${c.method} ${c.path}`)).toEqual(['GET /jobs', 'POST /jobs']));
@@ -126,7 +126,7 @@ describe('job form: retries, timeout, signed requests and run callback', () => {
     expect(await screen.findByText(RETRY_MESSAGES.retryOnStatus)).toBeInTheDocument();
     fireEvent.change(statuses, { target: { value: '409' } });
 
-    const callback = screen.getByLabelText('Run callback URL (optional)');
+    const callback = screen.getByLabelText('Run callback (optional)');
     fireEvent.change(callback, { target: { value: 'ftp://hooks.example.com/' } });
     fireEvent.blur(callback);
     expect(await screen.findByText(CALLBACK_MESSAGES.url)).toBeInTheDocument();
@@ -143,7 +143,7 @@ describe('job form: retries, timeout, signed requests and run callback', () => {
     renderForm();
     await fillRequired();
     openPolicies();
-    await userEvent.type(screen.getByLabelText('Run callback URL (optional)'), 'http://10.0.0.5/hook');
+    await userEvent.type(screen.getByLabelText('Run callback (optional)'), 'http://10.0.0.5/hook');
     submit();
     const message = await screen.findByText(CALLBACK_MESSAGES.privateTarget);
     expect(message).toHaveAttribute('id', 'job-callback_url-error');
@@ -166,13 +166,13 @@ describe('job form: retries, timeout, signed requests and run callback', () => {
     expect(screen.getByLabelText('Retries after a failed run')).toHaveValue(6);
     expect(screen.getByLabelText('Other statuses to retry (4xx)')).toHaveValue('408, 409');
     expect(screen.getByLabelText('Token audience')).toHaveValue('https://api.example.com');
-    expect(screen.getByLabelText('Run callback URL (optional)')).toHaveValue('https://hooks.example.com/done');
+    expect(screen.getByLabelText('Run callback (optional)')).toHaveValue('https://hooks.example.com/done');
     submit('Save Changes');
     await waitFor(() => expect(saving(calls).map((c) => `${c.method} ${c.path}`)).toEqual(['GET /jobs', 'PUT /jobs/job-7']));
     expect(saving(calls)[1]!.body).toMatchObject({ retry: saved.retry, identity_token: saved.identity_token, callback_url: saved.callback_url });
 
     // Clearing the callback and the token turns them off.
-    fireEvent.change(screen.getByLabelText('Run callback URL (optional)'), { target: { value: '' } });
+    fireEvent.change(screen.getByLabelText('Run callback (optional)'), { target: { value: '' } });
     fireEvent.click(screen.getByLabelText(/Send an identity token/));
     submit('Save Changes');
     await waitFor(() => expect(saving(calls)).toHaveLength(4));

@@ -190,7 +190,7 @@ function SecretRotation({ jobId }: { jobId: string }) {
 export function CallbackField({ values, set, errors, check }: FieldsProps) {
   return (
     <div className="field">
-      <label htmlFor="job-callback_url">Run callback URL (optional)</label>
+      <label htmlFor="job-callback_url">Run callback (optional)</label>
       <input
         id="job-callback_url"
         type="url"
