@@ -1,3 +1,14 @@
+import { Agent, fetch } from 'undici';
+
+/**
+ * One connection per request. A kept-alive connection can be closed by the
+ * server's keep-alive timer just as the next request goes out on it ("fetch
+ * failed": seen on the embedded database, whose queries hold the event loop
+ * that both ends' timers share); a test must see the server's answer, never
+ * that race. Loopback connections cost next to nothing.
+ */
+const noKeepAlive = new Agent({ pipelining: 0 });
+
 /** The answer of one HTTP call, with the body parsed when it is JSON. */
 export interface HttpResult<T = any> {
   status: number;
@@ -25,11 +36,12 @@ export class HttpClient {
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await fetch(this.baseUrl + path, { method, headers, body, redirect: 'manual' });
+    const res = await fetch(this.baseUrl + path, { method, headers, body, redirect: 'manual', dispatcher: noKeepAlive });
     const text = await res.text();
     let parsed: unknown = text;
     if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
-    return { status: res.status, headers: res.headers, body: parsed as T, text };
+    // The platform's Headers (undici's own type differs in its iterators); each Set-Cookie stays its own entry.
+    return { status: res.status, headers: new Headers([...res.headers]), body: parsed as T, text };
   }
 
   get<T = any>(path: string, options?: RequestOptions) {
