@@ -162,8 +162,16 @@ describe('run callbacks', () => {
       [1, 'failed', 503],
     ]);
 
+    // The same log on /prog, by API key; another account's job is not found there either.
+    const key = await server.http.post('/api/api-keys/generate', { name: 'callbacks' }, as(alice));
+    const byKey = { headers: { 'X-API-Key': key.body.api_key as string, 'X-User-ID': alice.userId } };
+    const prog = await server.http.get(`/prog/jobs/${job.job_id}/callback-deliveries`, byKey);
+    expect(prog.status).toBe(200);
+    expect(prog.body.deliveries).toEqual((await server.http.get(`/api/jobs/${job.job_id}/callback-deliveries`, as(alice))).body.deliveries);
     // The log is the owner's: another account's key to it is refused like the job itself.
     expect((await server.http.get(`/api/jobs/${job.job_id}/callback-deliveries`, as(bob))).status).toBe(404);
+    const bobKey = await server.http.post('/api/api-keys/generate', { name: 'bob' }, as(bob));
+    expect((await server.http.get(`/prog/jobs/${job.job_id}/callback-deliveries`, { headers: { 'X-API-Key': bobKey.body.api_key as string, 'X-User-ID': bob.userId } })).status).toBe(404);
   });
 
   it('answers callback_url with the job, gives it back unchanged, and refuses what is not an http(s) URL', async () => {
