@@ -179,6 +179,27 @@ describe('job form: retries, timeout, signed requests and run callback', () => {
     expect(saving(calls)[3]!.body).toMatchObject({ identity_token: null, callback_url: null });
   });
 
+  it("shows a saved job's latest callback deliveries on request", async () => {
+    const deliveries = [
+      { delivery_id: 'd2', run_id: 'abcdef12-0000-4000-8000-000000000000', attempt: 2, status: 'delivered', response_code: 200, error: null, created_at: '2026-06-01T13:00:05.000Z' },
+      { delivery_id: 'd1', run_id: 'abcdef12-0000-4000-8000-000000000000', attempt: 1, status: 'failed', response_code: 503, error: 'HTTP 503', created_at: '2026-06-01T13:00:01.000Z' },
+    ];
+    const { calls } = installFakeApi({ 'GET /jobs/job-7/callback-deliveries': { status: 200, body: { deliveries } } });
+    renderForm(saved);
+    expect(calls).toHaveLength(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Show recent deliveries' }));
+    const table = await screen.findByRole('table', { name: 'Callback deliveries' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((row) => row.textContent)).toEqual([
+      expect.stringContaining('abcdef122Delivered (HTTP 200)'),
+      expect.stringContaining('abcdef121Failed: HTTP 503'),
+    ]);
+    // A job without a callback has no log to show.
+    installFakeApi({});
+    renderForm({ ...saved, job_id: 'job-8', callback_url: null });
+    expect(screen.getAllByRole('button', { name: /deliveries/ })).toHaveLength(1);
+  });
+
   it("rotates a saved job's signing secret with the overlap chosen and shows the new one once", async () => {
     const until = '2026-06-08T12:00:00.000Z';
     const { calls } = installFakeApi({ 'POST /jobs/job-7/signing-secret': { status: 200, body: { signing_secret: 'cbsig_new-secret', previous_valid_until: until } } });

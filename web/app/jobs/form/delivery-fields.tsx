@@ -2,6 +2,7 @@ import { RETRY_OUTCOMES, type Job, type RetryOutcome } from '@cronbeam/shared/jo
 import { DEFAULT_TIMEOUT_SECONDS } from '@cronbeam/shared/jobs/plan-timeout';
 import { RETRY_LIMITS } from '@cronbeam/shared/jobs/retry-policy';
 import { SIGNING_LIMITS, type SigningSecretRotation } from '@cronbeam/shared/jobs/request-signing';
+import type { CallbackDelivery } from '@cronbeam/shared/jobs/run-callbacks';
 import { PLAN_LIMITS, isPlanId } from '@cronbeam/shared/plans';
 import { useState } from 'react';
 import { errorMessage } from '../../api/api-error';
@@ -186,8 +187,8 @@ function SecretRotation({ jobId }: { jobId: string }) {
   );
 }
 
-/** Where each completed run's outcome is POSTed. */
-export function CallbackField({ values, set, errors, check }: FieldsProps) {
+/** Where each completed run's outcome is POSTed; for a saved job, its latest delivery attempts on request. */
+export function CallbackField({ values, set, errors, check, job }: FieldsProps & { job?: Job }) {
   return (
     <div className="field">
       <label htmlFor="job-callback_url">Run callback (optional)</label>
@@ -207,6 +208,59 @@ export function CallbackField({ values, set, errors, check }: FieldsProps) {
         Each run&apos;s outcome (status, response code, duration, attempt, the start of the response) is POSTed here once the run is decided, after its retries, signed like alert webhooks with the job&apos;s signing secret.
       </span>
       <FieldError id="job-callback_url-error" message={errors.callback_url} />
+      {job?.callback_url && <CallbackDeliveries jobId={job.job_id} />}
+    </div>
+  );
+}
+
+type DeliveriesState = { kind: 'idle' } | { kind: 'loading' } | { kind: 'done'; deliveries: CallbackDelivery[] } | { kind: 'failed'; message: string };
+
+/** The latest attempts to deliver a saved job's callbacks, newest first, as the alert channels show theirs. */
+function CallbackDeliveries({ jobId }: { jobId: string }) {
+  const [state, setState] = useState<DeliveriesState>({ kind: 'idle' });
+  const load = async () => {
+    setState({ kind: 'loading' });
+    try {
+      setState({ kind: 'done', deliveries: (await jobsApi.callbackDeliveries(jobId)).deliveries });
+    } catch (error) {
+      setState({ kind: 'failed', message: errorMessage(error) });
+    }
+  };
+  return (
+    <div className="callback-deliveries">
+      <div className="button-row">
+        <button type="button" className="button button-secondary button-small" onClick={load} disabled={state.kind === 'loading'}>
+          {state.kind === 'done' ? 'Refresh deliveries' : 'Show recent deliveries'}
+        </button>
+      </div>
+      <div aria-live="polite">
+        {state.kind === 'failed' && <div className="alert alert-error">{state.message}</div>}
+        {state.kind === 'done' &&
+          (state.deliveries.length === 0 ? (
+            <p className="field-hint">No callback sent yet: the first goes out when a run completes.</p>
+          ) : (
+            <table className="data-table" aria-label="Callback deliveries">
+              <thead>
+                <tr>
+                  <th scope="col">Sent</th>
+                  <th scope="col">Run</th>
+                  <th scope="col">Attempt</th>
+                  <th scope="col">Result</th>
+                </tr>
+              </thead>
+              <tbody>
+                {state.deliveries.map((d) => (
+                  <tr key={d.delivery_id}>
+                    <td>{formatUtc(d.created_at)}</td>
+                    <td className="mono">{d.run_id.slice(0, 8)}</td>
+                    <td>{d.attempt}</td>
+                    <td>{d.status === 'delivered' ? `Delivered (HTTP ${d.response_code})` : `Failed: ${d.error ?? `HTTP ${d.response_code}`}`}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ))}
+      </div>
     </div>
   );
 }

@@ -284,7 +284,7 @@ export function JobForm({ job, onSaved, onCancel }: JobFormProps) {
         <summary>Retries, signed requests and run callback</summary>
         <RetryFields values={values} set={set} errors={errors} check={check} />
         <SigningFields values={values} set={set} errors={errors} job={job} />
-        <CallbackField values={values} set={set} errors={errors} check={check} />
+        <CallbackField values={values} set={set} errors={errors} check={check} job={job} />
       </details>
       <label className="checkbox-row">
         <input
