@@ -116,6 +116,8 @@ export const envSchema = z.object({
   SCHEDULER_ENABLED: bool(true),
   ALLOW_PRIVATE_TARGETS: bool(false),
   PRIVATE_TARGET_ALLOWLIST: z.string().default(''),
+  // A PEM file of CA certificates trusted for job targets besides the public roots (an internal CA); empty: none.
+  TARGET_CA_FILE: z.string().default(''),
   EXECUTION_TIMEOUT_MS: int(30_000, 100, 7_200_000),
   SCHEDULER_POLL_INTERVAL_MS: int(5_000, 10, 600_000),
   SCHEDULER_LOOKAHEAD_MS: int(3_000, 0, 60_000),

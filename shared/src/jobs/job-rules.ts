@@ -16,6 +16,9 @@ export const JOB_TIMEOUT_CAP_SECONDS = 7_200;
 const AUTO_PAUSE_MAX = 1000;
 /** The most failed runs (or missed pings) in a row an alert may wait for. */
 export const ALERT_AFTER_MAX = 1000;
+/** An https job's owner hears of its certificate this many days before it expires, by default; at most a year ahead. */
+export const DEFAULT_CERTIFICATE_ALERT_DAYS = 14;
+export const CERTIFICATE_ALERT_DAYS_MAX = 365;
 
 /** Every text a user can see for a bad job definition; the web app, the API and the integrations show the same words. */
 export const JOB_MESSAGES = {
@@ -44,6 +47,7 @@ export const JOB_MESSAGES = {
   timeout: RESPONSE_RULE_MESSAGES.timeout(JOB_TIMEOUT_CAP_SECONDS),
   autoPause: `auto_pause_after must be a whole number from 1 to ${AUTO_PAUSE_MAX} or null`,
   alertAfterFailures: `alert_after_failures must be a whole number from 1 to ${ALERT_AFTER_MAX}`,
+  certificateAlertDays: `certificate_alert_days must be a whole number from 1 to ${CERTIFICATE_ALERT_DAYS_MAX}, or null for no certificate alerts`,
   unknownField: 'Unknown field',
   notAnObject: 'Request body must be a JSON object',
   fixErrors: 'Please fix the errors before submitting',
@@ -184,6 +188,13 @@ export const jobDefinitionSchema = z
         .min(1, JOB_MESSAGES.alertAfterFailures)
         .max(ALERT_AFTER_MAX, JOB_MESSAGES.alertAfterFailures)
         .default(1),
+      certificate_alert_days: z
+        .number({ error: JOB_MESSAGES.certificateAlertDays })
+        .int(JOB_MESSAGES.certificateAlertDays)
+        .min(1, JOB_MESSAGES.certificateAlertDays)
+        .max(CERTIFICATE_ALERT_DAYS_MAX, JOB_MESSAGES.certificateAlertDays)
+        .nullable()
+        .default(DEFAULT_CERTIFICATE_ALERT_DAYS),
       delivery: z.enum(DELIVERIES, { error: JOB_MESSAGES.delivery }).default(DEFAULT_DELIVERY),
       tags: tagsSchema,
       // Delivery policies (retry, signing, callbacks): see retry-policy.ts.
@@ -198,6 +209,7 @@ export const jobDefinitionSchema = z
       created_at: readOnly(readOnlyText('created_at')),
       updated_at: readOnly(readOnlyText('updated_at')),
       signing_secret: readOnly(readOnlyText('signing_secret')),
+      certificate_expires_at: readOnly(readOnlyText('certificate_expires_at').nullable()),
     },
     { error: JOB_MESSAGES.notAnObject },
   )

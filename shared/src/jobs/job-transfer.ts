@@ -99,6 +99,7 @@ export function exportJobs(jobs: Job[], now = new Date()): JobExport {
       timeout_seconds: j.timeout_seconds,
       auto_pause_after: j.auto_pause_after,
       alert_after_failures: j.alert_after_failures,
+      certificate_alert_days: j.certificate_alert_days,
       delivery: j.delivery,
       tags: j.tags,
       retry: j.retry,

@@ -111,6 +111,8 @@ export interface Job {
   auto_pause_after: number | null;
   /** Alert (with notify_on_failure) after this many failed runs in a row, and on the success that ends them; 1: at the first. */
   alert_after_failures: number;
+  /** For an https URL: alert this many days before its certificate expires, and when it has; null: no certificate alerts. */
+  certificate_alert_days: number | null;
   /** After a crash, a run that may have reached its target is sent again or recorded as unknown. */
   delivery: Delivery;
   /** Lower-case labels for filtering, bulk actions, maintenance windows and status pages; [] when none. */
@@ -128,6 +130,8 @@ export interface Job {
   signing_secret?: string;
   status: JobStatus;
   notify_on_failure: boolean;
+  /** The expiry of the certificate the target presented at the latest https run; null before one (or for http). */
+  certificate_expires_at: string | null;
   next_run_at: string | null;
   last_run_at: string | null;
   created_at: string;
@@ -138,7 +142,7 @@ export interface Job {
  * The fields of a job only the server sets. Sent back with a job (PUT of a
  * job as GET answered it, or POST of a copy) they are ignored.
  */
-export const JOB_READ_ONLY_FIELDS = ['job_id', 'status', 'next_run_at', 'last_run_at', 'created_at', 'updated_at', 'signing_secret'] as const satisfies ReadonlyArray<keyof Job>;
+export const JOB_READ_ONLY_FIELDS = ['job_id', 'status', 'next_run_at', 'last_run_at', 'created_at', 'updated_at', 'signing_secret', 'certificate_expires_at'] as const satisfies ReadonlyArray<keyof Job>;
 export type JobReadOnlyField = (typeof JOB_READ_ONLY_FIELDS)[number];
 
 /** What a client sends to create or (in full) replace a job. */
@@ -155,6 +159,7 @@ export interface JobDefinition {
   timeout_seconds?: number | null;
   auto_pause_after?: number | null;
   alert_after_failures?: number;
+  certificate_alert_days?: number | null;
   delivery?: Delivery;
   tags?: string[];
   retry?: Partial<RetryPolicy>;

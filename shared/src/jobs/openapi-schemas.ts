@@ -1,5 +1,5 @@
 import type { ApiKeySummary } from './api-key-types';
-import { ALERT_AFTER_MAX, JOB_LIMITS } from './job-rules';
+import { ALERT_AFTER_MAX, CERTIFICATE_ALERT_DAYS_MAX, DEFAULT_CERTIFICATE_ALERT_DAYS, JOB_LIMITS } from './job-rules';
 import { TAG_LIMITS, TAG_PATTERN } from '../tags/tags';
 import { RESPONSE_RULE_LIMITS } from './response-rules';
 import { DEFAULT_RETRY_POLICY, RETRY_LIMITS, RETRY_OUTCOMES } from './retry-policy';
@@ -123,6 +123,14 @@ const jobDefinitionProperties: ObjectSchema<JobDefinition>['properties'] = {
     maximum: ALERT_AFTER_MAX,
     description: 'With notify_on_failure: alert after this many failed runs in a row (a run fails once its retries are spent), and once on the success that ends them; 1: at the first failure.',
   },
+  certificate_alert_days: {
+    type: 'integer',
+    nullable: true,
+    default: DEFAULT_CERTIFICATE_ALERT_DAYS,
+    minimum: 1,
+    maximum: CERTIFICATE_ALERT_DAYS_MAX,
+    description: "For an https URL: alert (mail and channels) this many days before the target's certificate expires, and once it has, once per certificate; null: never.",
+  },
   delivery: {
     type: 'string',
     enum: DELIVERIES,
@@ -203,6 +211,7 @@ const readOnlyJobProperties: ObjectSchema<Pick<Job, JobReadOnlyField>>['properti
   last_run_at: { ...timestamp('Time of the latest execution; null before the first.', true), readOnly: true },
   created_at: { ...timestamp('Creation time.'), readOnly: true },
   updated_at: { ...timestamp('Last change.'), readOnly: true },
+  certificate_expires_at: { ...timestamp("Expiry of the certificate the target presented at the latest https run; null before one, and for http URLs.", true), readOnly: true },
   signing_secret: {
     type: 'string',
     readOnly: true,
@@ -221,7 +230,7 @@ export const JOB_DEFINITION_SCHEMA: ObjectSchema<JobDefinition & Partial<Pick<Jo
 
 export const JOB_SCHEMA: ObjectSchema<Job> = {
   type: 'object',
-  required: ['job_id', 'name', 'url', 'method', 'headers', 'body', 'cron_expression', 'time_zone', 'response_rules', 'timeout_seconds', 'auto_pause_after', 'alert_after_failures', 'delivery', 'tags', 'retry', 'identity_token', 'callback_url', 'status', 'notify_on_failure', 'next_run_at', 'last_run_at', 'created_at', 'updated_at'],
+  required: ['job_id', 'name', 'url', 'method', 'headers', 'body', 'cron_expression', 'time_zone', 'response_rules', 'timeout_seconds', 'auto_pause_after', 'alert_after_failures', 'certificate_alert_days', 'delivery', 'tags', 'retry', 'identity_token', 'callback_url', 'status', 'notify_on_failure', 'certificate_expires_at', 'next_run_at', 'last_run_at', 'created_at', 'updated_at'],
   properties: {
     ...jobDefinitionProperties,
     ...readOnlyJobProperties,

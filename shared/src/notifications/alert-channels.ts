@@ -84,7 +84,7 @@ export type AlertChannelStatus = 'active' | 'pending_verification';
 /** One attempt to deliver an alert, newest first in the channel's log. */
 export interface AlertDelivery {
   delivery_id: string;
-  event: 'failed' | 'recovered' | 'auto_paused' | 'test';
+  event: 'failed' | 'recovered' | 'auto_paused' | 'test' | 'certificate_expiring' | 'certificate_expired';
   job_id: string | null;
   attempt: number;
   status: 'delivered' | 'failed';

@@ -26,6 +26,8 @@ function job(name: string, tags: string[], status: Job['status'] = 'scheduled'):
     timeout_seconds: null,
     auto_pause_after: null,
     alert_after_failures: 1,
+    certificate_alert_days: 14,
+    certificate_expires_at: null,
     delivery: 'at_least_once',
     tags,
     retry: DEFAULT_RETRY_POLICY,

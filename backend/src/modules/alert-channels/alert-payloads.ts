@@ -46,6 +46,8 @@ const HEADLINES: Record<AlertDelivery['event'], (name: string) => string> = {
   recovered: (name) => `Cronbeam: job "${name}" recovered`,
   auto_paused: (name) => `Cronbeam: job "${name}" was paused after repeated failures`,
   test: () => 'Cronbeam: test alert',
+  certificate_expiring: (name) => `Cronbeam: the certificate of job "${name}" expires soon`,
+  certificate_expired: (name) => `Cronbeam: the certificate of job "${name}" has expired`,
 };
 
 const MONITOR_HEADLINES: Partial<Record<AlertDelivery['event'], (name: string) => string>> = {
@@ -208,7 +210,7 @@ function alertmanagerPayload(alert: AlertEvent): Record<string, unknown> {
   const resolved = alert.event === 'recovered';
   const status = resolved ? 'resolved' : 'firing';
   const labels: Record<string, string> = {
-    alertname: alert.source === 'monitor' ? 'CronbeamMonitorDown' : alert.event === 'test' ? 'CronbeamTest' : 'CronbeamJobFailing',
+    alertname: alert.source === 'monitor' ? 'CronbeamMonitorDown' : alert.event === 'test' ? 'CronbeamTest' : alert.event.startsWith('certificate_') ? 'CronbeamCertificateExpiry' : 'CronbeamJobFailing',
     severity: alert.event === 'test' ? 'info' : 'critical',
     [alert.source === 'monitor' ? 'monitor' : 'job']: alert.jobName,
     ...(alert.jobId ? { [alert.source === 'monitor' ? 'monitor_id' : 'job_id']: alert.jobId } : {}),

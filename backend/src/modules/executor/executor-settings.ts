@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { connectionWaitMs } from '../../config/shutdown-budget';
@@ -16,6 +17,8 @@ export class ExecutorSettings {
   readonly allowPrivateTargets: boolean;
   /** Host names the operator trusts even though they resolve to internal addresses. */
   readonly privateTargetAllowlist: ReadonlySet<string>;
+  /** CA certificates (PEM) trusted for targets besides Node's public roots; null: the public roots only. */
+  readonly extraTargetCa: string | null;
   /** Per-request timeout of an execution (connect, redirects, response). */
   readonly executionTimeoutMs: number;
   /** Keep-alive connections per target origin while it answers (ConnectionGate grows this for slow origins). */
@@ -35,6 +38,8 @@ export class ExecutorSettings {
         .map((h) => h.trim().toLowerCase())
         .filter(Boolean),
     );
+    // Read once at start: a file that cannot be read stops the start instead of failing every https run later.
+    this.extraTargetCa = env.TARGET_CA_FILE ? readFileSync(env.TARGET_CA_FILE, 'utf8') : null;
     this.executionTimeoutMs = env.EXECUTION_TIMEOUT_MS;
     this.connectionsPerOrigin = env.EXECUTOR_CONNECTIONS_PER_ORIGIN;
     this.maxConnectionsPerOrigin = Math.max(env.EXECUTOR_MAX_CONNECTIONS_PER_ORIGIN, env.EXECUTOR_CONNECTIONS_PER_ORIGIN);

@@ -1,4 +1,5 @@
 import { Injectable, OnApplicationShutdown, Optional } from '@nestjs/common';
+import { rootCertificates } from 'node:tls';
 import { Agent } from 'undici';
 import { AppConfig } from '../../config/app-config';
 import { ExecutorSettings } from './executor-settings';
@@ -61,6 +62,8 @@ export interface ExecutionResult {
   failureKind?: FailureKind | null;
   /** What the target's Retry-After asked for, in ms (429 and 5xx answers only). */
   retryAfterMs?: number | null;
+  /** For an https URL that answered: when the certificate its origin presented expires. */
+  certificateExpiresAt?: Date | null;
 }
 
 /** Where one hop of a request goes; origin and path are read off the URL once (each read builds a new string). */
@@ -127,6 +130,7 @@ export class HttpExecutor implements OnApplicationShutdown {
     this.connector = new WarmConnector({
       timeout: settings.executionTimeoutMs,
       ...(settings.allowPrivateTargets ? {} : { lookup: guardedLookup(settings.privateTargetAllowlist) }),
+      ...(settings.extraTargetCa ? { ca: [...rootCertificates, settings.extraTargetCa] } : {}),
     });
     this.gate = new ConnectionGate({ perOrigin: settings.connectionsPerOrigin, maxPerOrigin: settings.maxConnectionsPerOrigin }, this.deadlines);
     // The gate decides how many requests an origin gets at once; the pool never queues beyond it.
@@ -308,6 +312,8 @@ export class HttpExecutor implements OnApplicationShutdown {
           retryable: failed && (cause?.retryable ?? false),
           failureKind: failed ? 'status' : null,
           retryAfterMs: failed ? parseRetryAfter(response.retryAfter, Date.now()) : null,
+          // The job's own origin: the one whose certificate its owner looks after (a redirect's target may be anyone's).
+          certificateExpiresAt: prepared.target.url.protocol === 'https:' ? this.connector.certificateExpiry(prepared.target.url) : null,
         };
       }
     } catch (error) {

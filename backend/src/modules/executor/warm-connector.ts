@@ -1,5 +1,9 @@
 import type { Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
 import { buildConnector } from 'undici';
+
+/** Origins whose certificate expiry is remembered at most (the oldest is forgotten first). */
+const CERTIFICATES_KEPT = 50_000;
 
 /** A stashed socket nobody claimed is closed after this long: servers drop idle connections too. */
 const STASH_IDLE_MS = 10_000;
@@ -23,8 +27,33 @@ export class WarmConnector {
   /** The stash's own listeners on a socket, removed when undici takes it over. */
   private readonly listeners = new WeakMap<Socket, { close: () => void; idle: () => void }>();
 
+  /** The expiry (valid_to) of the certificate each https origin presented on its latest new connection. */
+  private readonly certificates = new Map<string, Date>();
+
   constructor(options: buildConnector.BuildOptions) {
-    this.base = buildConnector(options);
+    const connect = buildConnector(options);
+    // Every connection, the pool's and those opened ahead, passes here once its handshake is done.
+    this.base = (opts, callback) =>
+      connect(opts, (...args) => {
+        const [error, socket] = args;
+        if (!error && socket instanceof TLSSocket) this.remember(keyOf(opts.protocol, opts.hostname, opts.port), socket);
+        callback(...args);
+      });
+  }
+
+  /** The expiry of the certificate the origin of `url` presented on its latest connection; null if none was seen. */
+  certificateExpiry(url: URL): Date | null {
+    const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+    return this.certificates.get(keyOf(url.protocol, hostname, url.port)) ?? null;
+  }
+
+  private remember(key: string, socket: TLSSocket): void {
+    const validTo = socket.getPeerCertificate()?.valid_to;
+    const expiry = validTo ? new Date(validTo) : null;
+    if (!expiry || Number.isNaN(expiry.getTime())) return;
+    this.certificates.delete(key);
+    if (this.certificates.size >= CERTIFICATES_KEPT) this.certificates.delete(this.certificates.keys().next().value!);
+    this.certificates.set(key, expiry);
   }
 
   /** The function undici calls for a new connection. */

@@ -45,6 +45,14 @@ export class JobEntity {
   @Column('integer', { name: 'alert_after_failures', default: 1 })
   alertAfterFailures: number;
 
+  /** For an https URL: alert this many days before the certificate expires (null: never). */
+  @Column('integer', { name: 'certificate_alert_days', nullable: true, default: 14 })
+  certificateAlertDays: number | null;
+
+  /** The expiry of the certificate seen at the latest https run. */
+  @Column('timestamptz', { name: 'certificate_expires_at', nullable: true })
+  certificateExpiresAt: Date | null;
+
   /** After a crash, a run that may have reached its target is sent again or recorded as unknown. */
   @Column('text', { default: DEFAULT_DELIVERY })
   delivery: Delivery;

@@ -13,7 +13,7 @@ import { JobEntity } from './job.entity';
 const HELD = HELD_JOB_STATUSES.map((s) => `'${s}'`).join(', ');
 
 /** The definition columns a user writes; status and run times belong to the scheduler. */
-export type JobDefinitionColumns = Pick<JobEntity, 'name' | 'url' | 'method' | 'headers' | 'body' | 'cronExpression' | 'timeZone' | 'responseRules' | 'timeoutMs' | 'autoPauseAfter' | 'alertAfterFailures' | 'delivery' | 'tags' | 'retryPolicy' | 'identityToken' | 'callbackUrl' | 'notifyOnFailure'>;
+export type JobDefinitionColumns = Pick<JobEntity, 'name' | 'url' | 'method' | 'headers' | 'body' | 'cronExpression' | 'timeZone' | 'responseRules' | 'timeoutMs' | 'autoPauseAfter' | 'alertAfterFailures' | 'certificateAlertDays' | 'delivery' | 'tags' | 'retryPolicy' | 'identityToken' | 'callbackUrl' | 'notifyOnFailure'>;
 
 /** What executing a job needs, by job id. */
 export interface JobRequestRow {
@@ -82,7 +82,7 @@ const SIGNING_COLUMNS = 'identity_token, signing_secret, signing_secret_previous
 
 /** The columns a job is answered with, read as they are stored (no entity hydration on the hot reads). */
 const JOB_COLUMNS =
-  'id, user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms, auto_pause_after, alert_after_failures, delivery, tags, retry_policy, identity_token, callback_url, status, notify_on_failure, next_run_at, last_run_at, created_at, updated_at';
+  'id, user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms, auto_pause_after, alert_after_failures, certificate_alert_days, certificate_expires_at, delivery, tags, retry_policy, identity_token, callback_url, status, notify_on_failure, next_run_at, last_run_at, created_at, updated_at';
 
 interface JobRow {
   id: string;
@@ -99,6 +99,8 @@ interface JobRow {
   timeout_ms: number | null;
   auto_pause_after: number | null;
   alert_after_failures: number;
+  certificate_alert_days: number | null;
+  certificate_expires_at: Date | null;
   delivery: Delivery;
   tags: string[];
   retry_policy: RetryPolicy | null;
@@ -127,6 +129,8 @@ function fromRow(row: JobRow, headers: Record<string, string>): JobEntity {
     timeoutMs: row.timeout_ms,
     autoPauseAfter: row.auto_pause_after,
     alertAfterFailures: row.alert_after_failures,
+    certificateAlertDays: row.certificate_alert_days,
+    certificateExpiresAt: row.certificate_expires_at,
     delivery: row.delivery,
     tags: row.tags,
     retryPolicy: row.retry_policy,
@@ -329,6 +333,7 @@ export class JobsRepository implements OnModuleInit {
         timeout_ms: j.timeoutMs,
         auto_pause_after: j.autoPauseAfter,
         alert_after_failures: j.alertAfterFailures,
+        certificate_alert_days: j.certificateAlertDays,
         delivery: j.delivery,
         tags: j.tags,
         retry_policy: j.retryPolicy,
@@ -342,13 +347,13 @@ export class JobsRepository implements OnModuleInit {
     });
     const inserted: JobRow[] = await tx.query(
       `INSERT INTO jobs (id, user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms,
-                         auto_pause_after, alert_after_failures, delivery, tags, retry_policy, identity_token, callback_url, signing_secret, status, notify_on_failure, next_run_at, created_at, updated_at)
+                         auto_pause_after, alert_after_failures, certificate_alert_days, delivery, tags, retry_policy, identity_token, callback_url, signing_secret, status, notify_on_failure, next_run_at, created_at, updated_at)
        SELECT r.id, $1, r.name, r.url, r.method, r.headers, r.body, r.cron_expression, r.time_zone, r.response_rules, r.timeout_ms,
-              r.auto_pause_after, r.alert_after_failures, r.delivery, ARRAY(SELECT t FROM jsonb_array_elements_text(r.tags) WITH ORDINALITY AS e(t, i) ORDER BY i), r.retry_policy, r.identity_token, r.callback_url, r.signing_secret, r.status, r.notify_on_failure, r.next_run_at,
+              r.auto_pause_after, r.alert_after_failures, r.certificate_alert_days, r.delivery, ARRAY(SELECT t FROM jsonb_array_elements_text(r.tags) WITH ORDINALITY AS e(t, i) ORDER BY i), r.retry_policy, r.identity_token, r.callback_url, r.signing_secret, r.status, r.notify_on_failure, r.next_run_at,
               now() + (o.n - 1) * interval '1 microsecond', now() + (o.n - 1) * interval '1 microsecond'
          FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS o(item, n)
          CROSS JOIN LATERAL jsonb_to_record(o.item) AS r(id uuid, name text, url text, method text, headers text, body text, cron_expression text,
-              time_zone text, response_rules jsonb, timeout_ms integer, auto_pause_after integer, alert_after_failures integer, delivery text, tags jsonb, retry_policy jsonb, identity_token jsonb, callback_url text, signing_secret text, status text, notify_on_failure boolean,
+              time_zone text, response_rules jsonb, timeout_ms integer, auto_pause_after integer, alert_after_failures integer, certificate_alert_days integer, delivery text, tags jsonb, retry_policy jsonb, identity_token jsonb, callback_url text, signing_secret text, status text, notify_on_failure boolean,
               next_run_at timestamptz)
        RETURNING ${JOB_COLUMNS}`,
       [userId, JSON.stringify(rows)],
@@ -368,6 +373,32 @@ export class JobsRepository implements OnModuleInit {
       .setParameter('next', nextRunAt)
       .where('id = :id AND user_id = :userId', { id: jobId, userId })
       .execute();
+  }
+
+  /**
+   * Stores the certificate expiry an https run saw and answers the alert it
+   * calls for: 'expiring' within the job's certificate_alert_days, 'expired'
+   * once past, each once per certificate (a renewed one starts afresh); null
+   * when nothing changed or no alert is due. A row whose expiry and stage stay
+   * as they are is neither locked nor written (the common case of every run);
+   * a change is one statement on the locked row, so two instances never both alert.
+   */
+  async recordCertificate(jobId: string, expiresAt: Date): Promise<{ userId: string; stage: 'expiring' | 'expired' } | null> {
+    const stage = `CASE WHEN certificate_alert_days IS NULL THEN NULL
+                        WHEN $2::timestamptz <= now() THEN 'expired'
+                        WHEN $2::timestamptz <= now() + certificate_alert_days * interval '1 day' THEN 'expiring' END`;
+    const [row] = returnedRows<{ user_id: string; stage: 'expiring' | 'expired' | null }>(
+      await this.jobs.query(
+        `UPDATE jobs j SET certificate_expires_at = $2, certificate_alert_stage = o.stage
+           FROM (SELECT id, ${stage} AS stage FROM jobs
+                  WHERE id = $1 AND (certificate_expires_at IS DISTINCT FROM $2::timestamptz OR certificate_alert_stage IS DISTINCT FROM (${stage}))
+                  FOR UPDATE) o
+          WHERE j.id = o.id
+          RETURNING j.user_id, o.stage`,
+        [jobId, expiresAt],
+      ),
+    );
+    return row?.stage ? { userId: row.user_id, stage: row.stage } : null;
   }
 
   /** job_runs and job_alert_states reference jobs ON DELETE CASCADE: the job's logs go with it. */

@@ -47,6 +47,11 @@ export class JobsService {
     private readonly events: JobEvents,
   ) {}
 
+  /** Records the certificate expiry an https run saw; the alert it calls for, if any (see JobsRepository.recordCertificate). */
+  recordCertificate(jobId: string, expiresAt: Date): Promise<{ userId: string; stage: 'expiring' | 'expired' } | null> {
+    return this.jobs.recordCertificate(jobId, expiresAt);
+  }
+
   /** Every committed change to a job's schedule (the scheduler re-arms on it). */
   get changes$() {
     return this.events.changes$;
@@ -326,6 +331,7 @@ function columns(definition: ValidJobDefinition): JobDefinitionColumns {
     timeoutMs: definition.timeout_seconds === null ? null : definition.timeout_seconds * 1000,
     autoPauseAfter: definition.auto_pause_after,
     alertAfterFailures: definition.alert_after_failures,
+    certificateAlertDays: definition.certificate_alert_days,
     delivery: definition.delivery,
     tags: definition.tags,
     retryPolicy: definition.retry,

@@ -9,11 +9,12 @@ import { EventsController } from './events.controller';
 import { EventStreamSlots } from './event-stream-slots';
 import { JobAlertStatesRepository } from './job-alert-states.repository';
 import { FailureAlerts } from './failure-alerts';
+import { CertificateAlerts } from './certificate-alerts';
 
 /** Tells users about executions: failure/recovery emails and the SSE stream. */
 @Module({
   imports: [RunsModule, JobsModule, AuthModule, DeploymentsModule, AlertChannelsModule, MaintenanceModule],
   controllers: [EventsController],
-  providers: [JobAlertStatesRepository, FailureAlerts, EventStreamSlots],
+  providers: [JobAlertStatesRepository, FailureAlerts, CertificateAlerts, EventStreamSlots],
 })
 export class NotificationsModule {}

@@ -26,6 +26,7 @@ export const JOB_EXAMPLE: Job = {
   timeout_seconds: null,
   auto_pause_after: null,
   alert_after_failures: 1,
+  certificate_alert_days: 14,
   delivery: 'at_least_once',
   tags: ['backups'],
   retry: DEFAULT_RETRY_POLICY,
@@ -33,6 +34,7 @@ export const JOB_EXAMPLE: Job = {
   callback_url: null,
   status: 'pending',
   notify_on_failure: true,
+  certificate_expires_at: null,
   next_run_at: '2026-01-02T02:00:00.000Z',
   last_run_at: null,
   created_at: '2026-01-01T10:15:00.000Z',
@@ -78,7 +80,7 @@ export const EXPORT_EXAMPLE = {
   format: 'cronbeam-jobs',
   version: 1,
   exported_at: '2026-01-01T10:15:00.000Z',
-  jobs: [{ ...JOB_DEFINITION_EXAMPLE, time_zone: 'UTC', response_rules: null, timeout_seconds: null, auto_pause_after: null, alert_after_failures: 1, delivery: 'at_least_once', tags: ['backups'] }],
+  jobs: [{ ...JOB_DEFINITION_EXAMPLE, time_zone: 'UTC', response_rules: null, timeout_seconds: null, auto_pause_after: null, alert_after_failures: 1, certificate_alert_days: 14, delivery: 'at_least_once', tags: ['backups'] }],
 };
 
 export const IMPORT_EXAMPLE = {

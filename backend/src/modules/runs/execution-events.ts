@@ -22,6 +22,8 @@ export interface ExecutionOutcome {
   notifyOnFailure: boolean;
   /** The job's callback URL when the run was claimed; null: none. */
   callbackUrl: string | null;
+  /** For an https job that got an answer: the expiry of the certificate its origin presented. */
+  certificateExpiresAt?: Date | null;
 }
 
 /** In-process stream of execution outcomes, published after they are stored. */

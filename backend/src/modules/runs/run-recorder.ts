@@ -248,5 +248,6 @@ function toOutcome(f: Finished): ExecutionOutcome {
     willRetry: f.retryAt !== null,
     notifyOnFailure: f.run.notifyOnFailure,
     callbackUrl: f.run.callbackUrl,
+    certificateExpiresAt: f.result.certificateExpiresAt ?? null,
   };
 }

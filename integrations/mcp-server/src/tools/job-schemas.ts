@@ -136,6 +136,9 @@ export const jobOutput = z.object({
   timeout_seconds: z.number().nullable(),
   auto_pause_after: z.number().int().nullable(),
   alert_after_failures: z.number().int(),
+  // Servers before certificate alerts do not send these.
+  certificate_alert_days: z.number().int().nullable().default(14),
+  certificate_expires_at: z.string().nullable().default(null),
   delivery: z.enum(DELIVERIES),
   tags: z.array(z.string()),
   retry: z.object({

@@ -772,6 +772,11 @@ export interface components {
              */
             alert_after_failures?: number;
             /**
+             * @description For an https URL: alert (mail and channels) this many days before the target's certificate expires, and once it has, once per certificate; null: never.
+             * @default 14
+             */
+            certificate_alert_days?: number | null;
+            /**
              * @description What becomes of a run that may have reached its target when the server sending it stopped (crash): at_least_once sends it again with the same X-Cronbeam-Execution-Id and marks it possible_duplicate in the log; at_most_once records it failed with its outcome unknown and does not send it again. Runs certainly not sent are sent in both cases.
              * @default at_least_once
              * @enum {string}
@@ -882,6 +887,11 @@ export interface components {
              * @description Last change.
              */
             readonly updated_at?: string;
+            /**
+             * Format: date-time
+             * @description Expiry of the certificate the target presented at the latest https run; null before one, and for http URLs.
+             */
+            readonly certificate_expires_at?: string | null;
             /** @description The secret of the X-Cronbeam-Signature header every request of the job carries (HMAC-SHA256 of "<t>.<METHOD>.<URL>.<body>"): answered only when the job is created and by POST …/signing-secret, which replaces it. */
             readonly signing_secret?: string;
         };
@@ -953,6 +963,11 @@ export interface components {
              * @default 1
              */
             alert_after_failures: number;
+            /**
+             * @description For an https URL: alert (mail and channels) this many days before the target's certificate expires, and once it has, once per certificate; null: never.
+             * @default 14
+             */
+            certificate_alert_days: number | null;
             /**
              * @description What becomes of a run that may have reached its target when the server sending it stopped (crash): at_least_once sends it again with the same X-Cronbeam-Execution-Id and marks it possible_duplicate in the log; at_most_once records it failed with its outcome unknown and does not send it again. Runs certainly not sent are sent in both cases.
              * @default at_least_once
@@ -1060,6 +1075,11 @@ export interface components {
              * @description Last change.
              */
             readonly updated_at: string;
+            /**
+             * Format: date-time
+             * @description Expiry of the certificate the target presented at the latest https run; null before one, and for http URLs.
+             */
+            readonly certificate_expires_at: string | null;
             /** @description The secret of the X-Cronbeam-Signature header every request of the job carries (HMAC-SHA256 of "<t>.<METHOD>.<URL>.<body>"): answered only when the job is created and by POST …/signing-secret, which replaces it. */
             readonly signing_secret?: string;
         };
@@ -1475,6 +1495,7 @@ export interface operations {
                      *         "timeout_seconds": null,
                      *         "auto_pause_after": null,
                      *         "alert_after_failures": 1,
+                     *         "certificate_alert_days": 14,
                      *         "delivery": "at_least_once",
                      *         "tags": [
                      *           "backups"
@@ -1494,6 +1515,7 @@ export interface operations {
                      *         "callback_url": null,
                      *         "status": "pending",
                      *         "notify_on_failure": true,
+                     *         "certificate_expires_at": null,
                      *         "next_run_at": "2026-01-02T02:00:00.000Z",
                      *         "last_run_at": null,
                      *         "created_at": "2026-01-01T10:15:00.000Z",
@@ -1605,6 +1627,7 @@ export interface operations {
                      *       "timeout_seconds": null,
                      *       "auto_pause_after": null,
                      *       "alert_after_failures": 1,
+                     *       "certificate_alert_days": 14,
                      *       "delivery": "at_least_once",
                      *       "tags": [
                      *         "backups"
@@ -1624,6 +1647,7 @@ export interface operations {
                      *       "callback_url": null,
                      *       "status": "pending",
                      *       "notify_on_failure": true,
+                     *       "certificate_expires_at": null,
                      *       "next_run_at": "2026-01-02T02:00:00.000Z",
                      *       "last_run_at": null,
                      *       "created_at": "2026-01-01T10:15:00.000Z",
@@ -1760,6 +1784,7 @@ export interface operations {
                      *           "timeout_seconds": null,
                      *           "auto_pause_after": null,
                      *           "alert_after_failures": 1,
+                     *           "certificate_alert_days": 14,
                      *           "delivery": "at_least_once",
                      *           "tags": [
                      *             "backups"
@@ -1779,6 +1804,7 @@ export interface operations {
                      *           "callback_url": null,
                      *           "status": "pending",
                      *           "notify_on_failure": true,
+                     *           "certificate_expires_at": null,
                      *           "next_run_at": "2026-01-02T02:00:00.000Z",
                      *           "last_run_at": null,
                      *           "created_at": "2026-01-01T10:15:00.000Z",
@@ -1797,6 +1823,7 @@ export interface operations {
                      *           "timeout_seconds": null,
                      *           "auto_pause_after": null,
                      *           "alert_after_failures": 1,
+                     *           "certificate_alert_days": 14,
                      *           "delivery": "at_least_once",
                      *           "tags": [
                      *             "backups"
@@ -1816,6 +1843,7 @@ export interface operations {
                      *           "callback_url": null,
                      *           "status": "pending",
                      *           "notify_on_failure": false,
+                     *           "certificate_expires_at": null,
                      *           "next_run_at": "2026-01-01T11:00:00.000Z",
                      *           "last_run_at": null,
                      *           "created_at": "2026-01-01T10:15:00.000Z",
@@ -1955,6 +1983,7 @@ export interface operations {
                      *           "timeout_seconds": null,
                      *           "auto_pause_after": null,
                      *           "alert_after_failures": 1,
+                     *           "certificate_alert_days": 14,
                      *           "delivery": "at_least_once",
                      *           "tags": [
                      *             "backups"
@@ -1974,6 +2003,7 @@ export interface operations {
                      *           "callback_url": null,
                      *           "status": "paused",
                      *           "notify_on_failure": true,
+                     *           "certificate_expires_at": null,
                      *           "next_run_at": null,
                      *           "last_run_at": null,
                      *           "created_at": "2026-01-01T10:15:00.000Z",
@@ -2092,6 +2122,7 @@ export interface operations {
                      *           "timeout_seconds": null,
                      *           "auto_pause_after": null,
                      *           "alert_after_failures": 1,
+                     *           "certificate_alert_days": 14,
                      *           "delivery": "at_least_once",
                      *           "tags": [
                      *             "backups"
@@ -2306,6 +2337,7 @@ export interface operations {
                      *       "timeout_seconds": null,
                      *       "auto_pause_after": null,
                      *       "alert_after_failures": 1,
+                     *       "certificate_alert_days": 14,
                      *       "delivery": "at_least_once",
                      *       "tags": [
                      *         "backups"
@@ -2325,6 +2357,7 @@ export interface operations {
                      *       "callback_url": null,
                      *       "status": "pending",
                      *       "notify_on_failure": true,
+                     *       "certificate_expires_at": null,
                      *       "next_run_at": "2026-01-02T02:00:00.000Z",
                      *       "last_run_at": null,
                      *       "created_at": "2026-01-01T10:15:00.000Z",
@@ -2469,6 +2502,7 @@ export interface operations {
                      *       "timeout_seconds": null,
                      *       "auto_pause_after": null,
                      *       "alert_after_failures": 1,
+                     *       "certificate_alert_days": 14,
                      *       "delivery": "at_least_once",
                      *       "tags": [
                      *         "backups"
@@ -2488,6 +2522,7 @@ export interface operations {
                      *       "callback_url": null,
                      *       "status": "pending",
                      *       "notify_on_failure": true,
+                     *       "certificate_expires_at": null,
                      *       "next_run_at": "2026-01-02T02:00:00.000Z",
                      *       "last_run_at": null,
                      *       "created_at": "2026-01-01T10:15:00.000Z",
@@ -2584,6 +2619,7 @@ export interface operations {
                      *       "timeout_seconds": null,
                      *       "auto_pause_after": null,
                      *       "alert_after_failures": 1,
+                     *       "certificate_alert_days": 14,
                      *       "delivery": "at_least_once",
                      *       "tags": [
                      *         "backups"
@@ -2603,6 +2639,7 @@ export interface operations {
                      *       "callback_url": null,
                      *       "status": "pending",
                      *       "notify_on_failure": true,
+                     *       "certificate_expires_at": null,
                      *       "next_run_at": "2026-01-02T02:00:00.000Z",
                      *       "last_run_at": null,
                      *       "created_at": "2026-01-01T10:15:00.000Z",
@@ -2921,6 +2958,7 @@ export interface operations {
                      *       "timeout_seconds": null,
                      *       "auto_pause_after": null,
                      *       "alert_after_failures": 1,
+                     *       "certificate_alert_days": 14,
                      *       "delivery": "at_least_once",
                      *       "tags": [
                      *         "backups"
@@ -2940,6 +2978,7 @@ export interface operations {
                      *       "callback_url": null,
                      *       "status": "paused",
                      *       "notify_on_failure": true,
+                     *       "certificate_expires_at": null,
                      *       "next_run_at": null,
                      *       "last_run_at": null,
                      *       "created_at": "2026-01-01T10:15:00.000Z",
@@ -3032,6 +3071,7 @@ export interface operations {
                      *       "timeout_seconds": null,
                      *       "auto_pause_after": null,
                      *       "alert_after_failures": 1,
+                     *       "certificate_alert_days": 14,
                      *       "delivery": "at_least_once",
                      *       "tags": [
                      *         "backups"
@@ -3051,6 +3091,7 @@ export interface operations {
                      *       "callback_url": null,
                      *       "status": "scheduled",
                      *       "notify_on_failure": true,
+                     *       "certificate_expires_at": null,
                      *       "next_run_at": "2026-01-02T02:00:00.000Z",
                      *       "last_run_at": null,
                      *       "created_at": "2026-01-01T10:15:00.000Z",

@@ -25,6 +25,8 @@ const saved: Job = {
   timeout_seconds: null,
   auto_pause_after: null,
   alert_after_failures: 1,
+  certificate_alert_days: 14,
+  certificate_expires_at: null,
   delivery: 'at_least_once',
   tags: [],
   retry: { attempts: 6, initial_backoff_seconds: 20, max_backoff_seconds: 900, retry_on: ['timeout', '429'], retry_on_status: [408, 409] },

@@ -1,4 +1,4 @@
-import { jobDefinitionSchema } from '@cronbeam/shared/jobs/job-rules';
+import { DEFAULT_CERTIFICATE_ALERT_DAYS, jobDefinitionSchema } from '@cronbeam/shared/jobs/job-rules';
 import { DEFAULT_DELIVERY, RETRY_OUTCOMES, type Delivery, type HttpMethod, type Job, type JobDefinition, type RetryOutcome, type RetryPolicy } from '@cronbeam/shared/jobs/job-types';
 import { tagsFromText, tagsToText } from '@cronbeam/shared/tags/tags';
 import { DEFAULT_RETRY_POLICY, RETRY_LIMITS } from '@cronbeam/shared/jobs/retry-policy';
@@ -29,6 +29,8 @@ export interface JobFormValues {
   auto_pause_after: string;
   /** With alerts on: failed runs in a row before the alert; empty means 1. */
   alert_after_failures: string;
+  /** For https URLs: days before the certificate expires to alert; empty means never. */
+  certificate_alert_days: string;
   /** After a crash, a run that may have reached its target is sent again or recorded as unknown. */
   delivery: Delivery;
   /** Comma-separated, as typed. */
@@ -64,6 +66,7 @@ export type JobFormField =
   | 'timeout_seconds'
   | 'auto_pause_after'
   | 'alert_after_failures'
+  | 'certificate_alert_days'
   | 'tags'
   | 'retry'
   | 'identity_token'
@@ -89,6 +92,7 @@ export const EMPTY_FORM: JobFormValues = {
   timeout_seconds: '',
   auto_pause_after: '',
   alert_after_failures: '1',
+  certificate_alert_days: String(DEFAULT_CERTIFICATE_ALERT_DAYS),
   delivery: DEFAULT_DELIVERY,
   tags: '',
   ...retryValues(DEFAULT_RETRY_POLICY),
@@ -161,6 +165,7 @@ export function valuesFromJob(job: Job): JobFormValues {
     timeout_seconds: job.timeout_seconds === null || job.timeout_seconds === undefined ? '' : String(job.timeout_seconds),
     auto_pause_after: job.auto_pause_after === null || job.auto_pause_after === undefined ? '' : String(job.auto_pause_after),
     alert_after_failures: String(job.alert_after_failures ?? 1),
+    certificate_alert_days: job.certificate_alert_days === null ? '' : String(job.certificate_alert_days ?? DEFAULT_CERTIFICATE_ALERT_DAYS),
     delivery: job.delivery ?? DEFAULT_DELIVERY,
     tags: tagsToText(job.tags ?? []),
     ...retryValues(job.retry ?? DEFAULT_RETRY_POLICY),
@@ -195,6 +200,7 @@ export function definitionFromValues(values: JobFormValues): JobDefinition {
     timeout_seconds: numberOf(values.timeout_seconds) as number | null,
     auto_pause_after: numberOf(values.auto_pause_after) as number | null,
     alert_after_failures: (numberOf(values.alert_after_failures) ?? 1) as number,
+    certificate_alert_days: numberOf(values.certificate_alert_days) as number | null,
     delivery: values.delivery,
     tags: tagsFromText(values.tags),
     retry: retryFromValues(values),

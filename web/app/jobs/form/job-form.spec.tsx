@@ -117,6 +117,7 @@ describe('job form rules', () => {
       timeout_seconds: null,
       auto_pause_after: null,
       alert_after_failures: 1,
+      certificate_alert_days: 14,
       delivery: 'at_least_once',
       tags: [],
       retry: DEFAULT_RETRY_POLICY,
@@ -139,6 +140,8 @@ describe('job form rules', () => {
       timeout_seconds: null,
       auto_pause_after: null,
       alert_after_failures: 1,
+      certificate_alert_days: null,
+      certificate_expires_at: '2026-12-01T00:00:00.000Z',
       delivery: 'at_most_once',
       tags: ['prod'],
       retry: { ...DEFAULT_RETRY_POLICY, attempts: 7, retry_on_status: [409] },
@@ -154,6 +157,9 @@ describe('job form rules', () => {
     expect(definitionFromValues(values).retry).toEqual(job.retry);
     expect(definitionFromValues(values).identity_token).toEqual(job.identity_token);
     expect(definitionFromValues(values).callback_url).toBe('https://hooks.example.com/done');
+    // Certificate alerts turned off stay off through an edit (a PUT without the field would restore the default 14).
+    expect(definitionFromValues(values).certificate_alert_days).toBeNull();
+    expect(definitionFromValues({ ...values, certificate_alert_days: '30' }).certificate_alert_days).toBe(30);
     expect(definitionFromValues({ ...values, delivery: 'at_least_once' }).delivery).toBe('at_least_once');
     // Tags are kept through an edit too (a PUT without them would clear them).
     expect(definitionFromValues(values).tags).toEqual(['prod']);

@@ -322,6 +322,30 @@ export function JobForm({ job, onSaved, onCancel }: JobFormProps) {
           )}
         </div>
       )}
+      {values.url.trim().toLowerCase().startsWith('https:') && (
+        <div className="field">
+          <label htmlFor="job-certificate_alert_days">Certificate alert (days before expiry)</label>
+          <input
+            id="job-certificate_alert_days"
+            type="number"
+            min={1}
+            inputMode="numeric"
+            value={values.certificate_alert_days}
+            onChange={(e) => set('certificate_alert_days', e.target.value)}
+            onBlur={() => check('certificate_alert_days')}
+            aria-invalid={Boolean(errors.certificate_alert_days)}
+            aria-describedby="job-certificate-hint"
+          />
+          <span id="job-certificate-hint" className="field-hint">
+            You are told this many days before the URL's TLS certificate expires, and when it has. Empty: no certificate alerts.
+          </span>
+          {errors.certificate_alert_days && (
+            <span className="field-error" role="alert">
+              {errors.certificate_alert_days}
+            </span>
+          )}
+        </div>
+      )}
       <div className="field">
         <label htmlFor="job-tags">Tags</label>
         <input
