@@ -122,6 +122,24 @@ describe('certificate expiry', () => {
     expect(JSON.parse(alert!.body)).toMatchObject({ event: 'certificate_expiring', job: { job_id: job.job_id } });
   });
 
+  it('alerts once that the recorded certificate has expired when a later run gets no answer (an expired certificate fails the handshake)', async () => {
+    const job: Job = (await server.http.post('/api/jobs', jobDefinition({ name: 'gone-tls', url: targetUrl, cron_expression: '0 0 1 1 *' }), as(alice))).body;
+    await server.http.post('/api/alert-channels', { name: 'expired-hook', kind: 'webhook', target: receiver.url('/expired'), job_ids: [job.job_id] }, as(alice));
+    await run(job.job_id);
+    await receiver.waitFor('/expired', 1);
+    // Time passes beyond the certificate (moved here in the database), and the target stops answering.
+    const expiredAt = new Date(Date.now() - 60_000);
+    await sql(server, `UPDATE jobs SET certificate_expires_at = $2 WHERE id = $1`, [job.job_id, expiredAt]);
+    const closed = `https://127.0.0.1:${(target.address() as AddressInfo).port + 1}/hook`;
+    const { job_id: _id, ...definition } = await get(job.job_id);
+    expect((await server.http.put(`/api/jobs/${job.job_id}`, { ...definition, url: closed }, as(alice))).status).toBe(200);
+    await run(job.job_id);
+    await run(job.job_id);
+    await handledSoFar();
+    expect(alerts('/expired').map((a) => a.event)).toEqual(['certificate_expiring', 'certificate_expired']);
+    expect(alerts('/expired')[1]!.detail).toContain(`expired at ${expiredAt.toISOString()}`);
+  });
+
   it.each([0, 366, 2.5, '14'])('refuses certificate_alert_days %j with a 422 naming the field', async (value) => {
     const res = await server.http.post('/api/jobs', jobDefinition({ url: targetUrl, certificate_alert_days: value }), as(alice));
     expect(res.status).toBe(422);

@@ -80,6 +80,7 @@ describe('clone, export and import of jobs', () => {
       timeout_seconds: null,
       auto_pause_after: null,
       alert_after_failures: 1,
+      certificate_alert_days: 14,
       delivery: 'at_least_once',
       tags: [],
       retry: DEFAULT_RETRY_POLICY,

@@ -230,6 +230,9 @@ export default function JobsSection() {
                       <span className="truncate url-cell" title={job.url}>
                         {job.url}
                       </span>
+                      {job.certificate_expires_at && (
+                        <div className="muted">Certificate expires {formatUtc(job.certificate_expires_at)}</div>
+                      )}
                     </td>
                     <td data-label="Method">
                       <span className="method">{job.method}</span>

@@ -383,22 +383,25 @@ export class JobsRepository implements OnModuleInit {
    * as they are is neither locked nor written (the common case of every run);
    * a change is one statement on the locked row, so two instances never both alert.
    */
-  async recordCertificate(jobId: string, expiresAt: Date): Promise<{ userId: string; stage: 'expiring' | 'expired' } | null> {
+  async recordCertificate(jobId: string, expiresAt: Date | null): Promise<{ userId: string; stage: 'expiring' | 'expired'; expiresAt: Date } | null> {
+    // Null: no certificate was seen (the run failed); the stored expiry is checked again, so one that has passed still alerts.
+    const expiry = `coalesce($2::timestamptz, certificate_expires_at)`;
     const stage = `CASE WHEN certificate_alert_days IS NULL THEN NULL
-                        WHEN $2::timestamptz <= now() THEN 'expired'
-                        WHEN $2::timestamptz <= now() + certificate_alert_days * interval '1 day' THEN 'expiring' END`;
-    const [row] = returnedRows<{ user_id: string; stage: 'expiring' | 'expired' | null }>(
+                        WHEN ${expiry} <= now() THEN 'expired'
+                        WHEN ${expiry} <= now() + certificate_alert_days * interval '1 day' THEN 'expiring' END`;
+    const [row] = returnedRows<{ user_id: string; stage: 'expiring' | 'expired' | null; expires_at: Date }>(
       await this.jobs.query(
-        `UPDATE jobs j SET certificate_expires_at = $2, certificate_alert_stage = o.stage
-           FROM (SELECT id, ${stage} AS stage FROM jobs
-                  WHERE id = $1 AND (certificate_expires_at IS DISTINCT FROM $2::timestamptz OR certificate_alert_stage IS DISTINCT FROM (${stage}))
+        `UPDATE jobs j SET certificate_expires_at = o.expiry, certificate_alert_stage = o.stage
+           FROM (SELECT id, ${expiry} AS expiry, ${stage} AS stage FROM jobs
+                  WHERE id = $1 AND ${expiry} IS NOT NULL
+                    AND (certificate_expires_at IS DISTINCT FROM ${expiry} OR certificate_alert_stage IS DISTINCT FROM (${stage}))
                   FOR UPDATE) o
           WHERE j.id = o.id
-          RETURNING j.user_id, o.stage`,
+          RETURNING j.user_id, o.stage, o.expiry AS expires_at`,
         [jobId, expiresAt],
       ),
     );
-    return row?.stage ? { userId: row.user_id, stage: row.stage } : null;
+    return row?.stage ? { userId: row.user_id, stage: row.stage, expiresAt: new Date(row.expires_at) } : null;
   }
 
   /** job_runs and job_alert_states reference jobs ON DELETE CASCADE: the job's logs go with it. */

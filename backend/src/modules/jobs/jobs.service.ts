@@ -48,7 +48,7 @@ export class JobsService {
   ) {}
 
   /** Records the certificate expiry an https run saw; the alert it calls for, if any (see JobsRepository.recordCertificate). */
-  recordCertificate(jobId: string, expiresAt: Date): Promise<{ userId: string; stage: 'expiring' | 'expired' } | null> {
+  recordCertificate(jobId: string, expiresAt: Date | null): Promise<{ userId: string; stage: 'expiring' | 'expired'; expiresAt: Date } | null> {
     return this.jobs.recordCertificate(jobId, expiresAt);
   }
 

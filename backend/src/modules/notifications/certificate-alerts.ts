@@ -14,7 +14,8 @@ const DAY_MS = 86_400_000;
  * expiry of the certificate its target presented; the job keeps the latest
  * (certificate_expires_at) and its owner is told, by mail and on the job's
  * channels, once when it comes within the job's certificate_alert_days and
- * once when it has expired. A renewed certificate starts afresh. The stage
+ * once when it has expired (a failed run checks the expiry recorded before:
+ * an expired certificate fails the handshake). A renewed certificate starts afresh. The stage
  * changes in one locked statement, so two instances never both alert.
  */
 @Injectable()
@@ -34,7 +35,8 @@ export class CertificateAlerts implements OnModuleInit, OnModuleDestroy {
   onModuleInit(): void {
     this.subscription = this.runs.outcomes$
       .pipe(
-        filter((o) => Boolean(o.certificateExpiresAt)),
+        // A failure saw no certificate (an expired one fails the handshake): the one recorded before is checked again.
+        filter((o) => Boolean(o.certificateExpiresAt) || (o.status === 'failed' && !o.willRetry)),
         concatMap((o) => this.handle(o)),
       )
       .subscribe();
@@ -45,10 +47,10 @@ export class CertificateAlerts implements OnModuleInit, OnModuleDestroy {
   }
 
   private async handle(outcome: ExecutionOutcome): Promise<void> {
-    const expiresAt = outcome.certificateExpiresAt!;
     try {
-      const change = await this.jobs.recordCertificate(outcome.jobId, expiresAt);
+      const change = await this.jobs.recordCertificate(outcome.jobId, outcome.certificateExpiresAt ?? null);
       if (!change) return;
+      const expiresAt = change.expiresAt;
       const [job, user] = await Promise.all([this.jobs.get(change.userId, outcome.jobId).catch(() => null), this.users.findById(change.userId)]);
       if (!job || !user) return;
       const host = new URL(job.url).host;
