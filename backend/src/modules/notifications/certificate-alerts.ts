@@ -8,6 +8,16 @@ import { MailService } from '../mail/mail.service';
 import { RunsService, type ExecutionOutcome } from '../runs/runs.service';
 
 const DAY_MS = 86_400_000;
+/**
+ * A job whose run presents the certificate this instance recorded for it less
+ * than this long ago is not checked in the database again: https runs are
+ * most runs, and a statement each would double the database work of a burst.
+ * A stage change (N days before, at expiry) is seen within this; a job's own
+ * change on this instance (new days, new URL) forgets it at once.
+ */
+const RECHECK_MS = 10 * 60_000;
+/** Jobs remembered at most (the oldest is forgotten first). */
+const REMEMBERED_JOBS = 100_000;
 
 /**
  * Certificate expiry of https jobs: every run that got an answer reports the
@@ -22,6 +32,8 @@ const DAY_MS = 86_400_000;
 export class CertificateAlerts implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(CertificateAlerts.name);
   private subscription: Subscription | null = null;
+  /** The certificate expiry (ms) last recorded per job by this instance, and when. */
+  private readonly recorded = new Map<string, { expiry: number; at: number }>();
 
   constructor(
     private readonly runs: RunsService,
@@ -40,15 +52,26 @@ export class CertificateAlerts implements OnModuleInit, OnModuleDestroy {
         concatMap((o) => this.handle(o)),
       )
       .subscribe();
+    this.subscription.add(this.jobs.changes$.subscribe((change) => this.recorded.delete(change.jobId)));
   }
 
   onModuleDestroy(): void {
     this.subscription?.unsubscribe();
   }
 
+  private remember(jobId: string, expiry: number): void {
+    this.recorded.delete(jobId);
+    if (this.recorded.size >= REMEMBERED_JOBS) this.recorded.delete(this.recorded.keys().next().value!);
+    this.recorded.set(jobId, { expiry, at: Date.now() });
+  }
+
   private async handle(outcome: ExecutionOutcome): Promise<void> {
+    const seen = outcome.certificateExpiresAt?.getTime() ?? null;
+    const last = this.recorded.get(outcome.jobId);
+    if (seen !== null && last?.expiry === seen && Date.now() - last.at < RECHECK_MS) return;
     try {
       const change = await this.jobs.recordCertificate(outcome.jobId, outcome.certificateExpiresAt ?? null);
+      if (seen !== null) this.remember(outcome.jobId, seen);
       if (!change) return;
       const expiresAt = change.expiresAt;
       const [job, user] = await Promise.all([this.jobs.get(change.userId, outcome.jobId).catch(() => null), this.users.findById(change.userId)]);
