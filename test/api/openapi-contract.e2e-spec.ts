@@ -24,6 +24,12 @@ type Documented = { document: 'prog' | 'api'; method: string; path: string; oper
 
 const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
 
+/** What a job definition field needs beside it to be valid at all. */
+const JOB_FIELD_COMPANIONS: Record<string, Record<string, unknown>> = {
+  every_seconds: { cron_expression: null },
+  catch_up_window_seconds: { catch_up: 'all_within' },
+};
+
 /**
  * What the two OpenAPI documents promise, checked against the running
  * server: who needs credentials, which bodies are read, which statuses come
@@ -148,7 +154,8 @@ describe('OpenAPI documents keep their promises', () => {
   });
 
   it.each([
-    ['JobDefinition', '/api/jobs', (field: string, value: unknown) => jobDefinition({ [field]: value })],
+    // A field that goes with others (one schedule form; a catch-up window with all_within) is sent with them.
+    ['JobDefinition', '/api/jobs', (field: string, value: unknown) => jobDefinition({ ...JOB_FIELD_COMPANIONS[field], [field]: value })],
     ['MonitorDefinition', '/api/monitors', (field: string, value: unknown) => ({ name: 'limits', period_seconds: 60, [field]: value })],
   ])('documents the numeric limits of %s that the server enforces: each bound accepted, one past it refused', async (schemaName, path, body) => {
     const properties = docs.prog.components.schemas[schemaName]!.properties!;

@@ -17,6 +17,14 @@ interface JobFlags {
   name?: string;
   url?: string;
   cron?: string;
+  every?: string;
+  runAt?: string;
+  startsAt?: string;
+  endsAt?: string;
+  jitter?: string;
+  overlap?: string;
+  catchUp?: string;
+  catchUpWindow?: string;
   method?: string;
   header?: string[];
   body?: string;
@@ -38,10 +46,19 @@ function definitionFromFlags(flags: JobFlags): Record<string, unknown> {
     return [header.slice(0, colon).trim(), header.slice(colon + 1).trim()];
   });
   const timeout = flags.timeout === undefined ? undefined : Number(flags.timeout);
+  const whole = (text: string | undefined) => (text === undefined ? undefined : /^\d+$/.test(text.trim()) ? Number(text) : text);
+  // A job has one schedule form: the one given as a flag replaces the others (an update from cron to an interval, say).
+  const form = flags.cron !== undefined || flags.every !== undefined || flags.runAt !== undefined ? { cron_expression: flags.cron ?? null, every_seconds: whole(flags.every) ?? null, run_at: flags.runAt ?? null } : {};
   const given = {
     name: flags.name,
     url: flags.url,
-    cron_expression: flags.cron,
+    ...form,
+    starts_at: flags.startsAt,
+    ends_at: flags.endsAt,
+    jitter_seconds: whole(flags.jitter),
+    overlap: flags.overlap,
+    catch_up: flags.catchUp,
+    catch_up_window_seconds: whole(flags.catchUpWindow),
     method: flags.method?.toUpperCase(),
     headers: headers ? Object.fromEntries(headers) : undefined,
     body: flags.body,
@@ -56,7 +73,14 @@ function definitionFromFlags(flags: JobFlags): Record<string, unknown> {
 }
 
 function jobRows(jobs: Job[]): string[][] {
-  return jobs.map((job) => [job.name, job.status, job.cron_expression, job.time_zone, cell(job.next_run_at), job.job_id]);
+  return jobs.map((job) => [job.name, job.status, scheduleText(job), job.time_zone, cell(job.next_run_at), job.job_id]);
+}
+
+/** A job's schedule in one cell: its cron expression, its interval or its one-off instant. */
+function scheduleText(job: Job): string {
+  if (job.cron_expression) return job.cron_expression;
+  if (job.every_seconds != null) return `every ${job.every_seconds}s`;
+  return job.run_at ? `once at ${job.run_at}` : '-';
 }
 
 function logRows(logs: JobLogEntry[]): string[][] {
@@ -70,7 +94,15 @@ function defineOptions(command: Command): Command {
     .option('-f, --file <file>', 'a job definition in YAML or JSON (flags override its fields)')
     .option('--name <name>', 'letters, digits, hyphens and underscores')
     .option('--url <url>', 'the http:// or https:// URL to call')
-    .option('--cron <expression>', "5-field cron expression, e.g. '0 2 * * *'")
+    .option('--cron <expression>', "5-field cron expression, e.g. '0 2 * * *' (6 fields with a leading second)")
+    .option('--every <seconds>', 'run every this many seconds instead of on a cron expression')
+    .option('--run-at <instant>', 'run once at this ISO 8601 instant, e.g. 2026-12-01T09:00:00Z')
+    .option('--starts-at <instant>', 'no run before this instant (an interval counts from it)')
+    .option('--ends-at <instant>', 'no run after this instant')
+    .option('--jitter <seconds>', 'shift every run by a fixed per-job offset within this many seconds')
+    .option('--overlap <policy>', 'allow, or skip a run while the previous one is in flight')
+    .option('--catch-up <policy>', 'after an outage or a pause: latest, none or all_within')
+    .option('--catch-up-window <seconds>', 'with --catch-up all_within: how far back missed runs still fire')
     .option('--method <method>', 'GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS')
     .option('--header <header>', "a request header 'Name: value' (repeatable)", (value: string, previous: string[] = []) => [...previous, value])
     .option('--body <body>', 'the request body')
@@ -103,7 +135,7 @@ export function registerJobCommands(program: Command): void {
       else printFields(found);
     });
 
-  defineOptions(jobs.command('create').description('create a job (--name, --url and --cron at least, or -f)')).action(async (flags: JobFlags, command: Command) => {
+  defineOptions(jobs.command('create').description('create a job (--name, --url and one of --cron, --every and --run-at at least, or -f)')).action(async (flags: JobFlags, command: Command) => {
     const body = normaliseJob(definitionFromFlags(flags), 'job');
     const created = await unwrap((await connect()).POST('/prog/jobs', { body }));
     if (global(command).json) printJson(created);

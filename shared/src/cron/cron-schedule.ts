@@ -112,3 +112,20 @@ function nextRunInZone(engine: Cron, timeZone: string, from: number): Date | nul
   }
   return best === null ? null : new Date(best);
 }
+
+const HOUR = 3_600_000;
+
+/**
+ * The latest instant at or before `atOrBefore` at which the expression fires
+ * (null if none in the last ~4 years), found by looking back through widening
+ * windows instead of stepping through every instant of a long outage.
+ */
+export function latestRunAtOrBefore(expression: string, atOrBefore: Date, timeZone: string = DEFAULT_TIME_ZONE): Date | null {
+  const end = atOrBefore.getTime();
+  for (let window = HOUR; window <= 4 * 366 * 24 * HOUR; window *= 24) {
+    let found: Date | null = null;
+    for (let t = nextRun(expression, new Date(end - window), timeZone); t && t.getTime() <= end; t = nextRun(expression, t, timeZone)) found = t;
+    if (found) return found;
+  }
+  return null;
+}

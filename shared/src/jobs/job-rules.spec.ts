@@ -33,6 +33,14 @@ describe('job definition rules', () => {
       retry: DEFAULT_RETRY_POLICY,
       identity_token: null,
       callback_url: null,
+      every_seconds: null,
+      run_at: null,
+      starts_at: null,
+      ends_at: null,
+      jitter_seconds: 0,
+      overlap: 'allow',
+      catch_up: 'latest',
+      catch_up_window_seconds: null,
     });
     expect(jobDefinitionSchema.parse(valid)).toMatchObject({ method: 'GET', headers: {}, body: '', notify_on_failure: false });
   });
@@ -59,5 +67,34 @@ describe('job definition rules', () => {
     expect(jobLogsQuerySchema.parse({ limit: '7' })).toEqual({ limit: 7 });
     expect(jobLogsQuerySchema.safeParse({ limit: '0' }).success).toBe(false);
     expect(jobLogsQuerySchema.safeParse({ page: '2' }).success).toBe(false);
+  });
+});
+
+describe('schedule forms', () => {
+  const base = { name: 'a-job', url: 'https://example.com/hook' };
+  const issues = (definition: Record<string, unknown>) => {
+    const result = jobDefinitionSchema.safeParse({ ...base, ...definition });
+    return result.success ? [] : result.error.issues.map((issue) => [issue.path.join('.'), issue.message]);
+  };
+
+  it('takes exactly one of cron_expression, every_seconds and run_at; null is none', () => {
+    expect(issues({ every_seconds: 30 })).toEqual([]);
+    expect(issues({ cron_expression: null, run_at: '2030-01-01T09:00:00+01:00' })).toEqual([]);
+    expect(jobDefinitionSchema.parse({ ...base, run_at: '2030-01-01T09:00:00+01:00' }).run_at).toBe('2030-01-01T08:00:00.000Z');
+    expect(issues({})).toEqual([['cron_expression', 'Cron expression is required']]);
+    expect(issues({ cron_expression: '* * * * *', every_seconds: 30, run_at: '2030-01-01T00:00:00Z' })).toEqual([
+      ['every_seconds', JOB_MESSAGES.scheduleOne],
+      ['run_at', JOB_MESSAGES.scheduleOne],
+    ]);
+  });
+
+  it('checks the window, the jitter and the policies', () => {
+    expect(issues({ every_seconds: 30, starts_at: '2030-01-02T00:00:00Z', ends_at: '2030-01-01T00:00:00Z' })).toEqual([['ends_at', JOB_MESSAGES.endsBeforeStart]]);
+    expect(issues({ run_at: '2030-01-01T00:00:00Z', ends_at: '2030-01-02T00:00:00Z' })).toEqual([['ends_at', JOB_MESSAGES.windowWithRunAt]]);
+    expect(issues({ every_seconds: 30, starts_at: '2030-01-01 00:00' })).toEqual([['starts_at', JOB_MESSAGES.instant('starts_at')]]);
+    expect(issues({ every_seconds: 30, jitter_seconds: -1 })).toEqual([['jitter_seconds', JOB_MESSAGES.jitter]]);
+    expect(issues({ every_seconds: 30, catch_up: 'all_within' })).toEqual([['catch_up_window_seconds', JOB_MESSAGES.catchUpWindow]]);
+    expect(issues({ every_seconds: 30, catch_up: 'all_within', catch_up_window_seconds: 600, overlap: 'skip' })).toEqual([]);
+    expect(issues({ every_seconds: 30, catch_up_window_seconds: 600 })).toEqual([['catch_up_window_seconds', JOB_MESSAGES.catchUpWindowUnused]]);
   });
 });

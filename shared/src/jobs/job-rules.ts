@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { cronError } from '../cron/cron-parse';
+import { CRON_MESSAGES } from '../cron/cron-messages';
 import { DEFAULT_TIME_ZONE, TIME_ZONE_MESSAGE, isTimeZone } from '../cron/time-zone';
 import { tagsSchema } from '../tags/tags';
 import { JOB_LIMITS, JOB_LOGS_LIMITS } from './job-limits';
@@ -7,6 +8,7 @@ import { RESPONSE_RULE_LIMITS, RESPONSE_RULE_MESSAGES, responseRulesSchema, type
 import { retryPolicySchema, type RetryPolicy } from './retry-policy';
 import { identityTokenSchema } from './request-signing';
 import { callbackUrlSchema } from './run-callbacks';
+import { CATCH_UP_POLICIES, OVERLAP_POLICIES, SCHEDULE_LIMITS } from './schedule';
 import { DEFAULT_DELIVERY, DELIVERIES, HTTP_METHODS, JOB_STATUSES, type IdentityToken, type JobDefinition, type JobReadOnlyField } from './job-types';
 
 export { JOB_LIMITS, JOB_LOGS_LIMITS };
@@ -48,6 +50,18 @@ export const JOB_MESSAGES = {
   autoPause: `auto_pause_after must be a whole number from 1 to ${AUTO_PAUSE_MAX} or null`,
   alertAfterFailures: `alert_after_failures must be a whole number from 1 to ${ALERT_AFTER_MAX}`,
   certificateAlertDays: `certificate_alert_days must be a whole number from 1 to ${CERTIFICATE_ALERT_DAYS_MAX}, or null for no certificate alerts`,
+  scheduleOne: 'Give one schedule: cron_expression, every_seconds or run_at',
+  everySeconds: `every_seconds must be a whole number of seconds from 1 to ${SCHEDULE_LIMITS.maxEverySeconds} (30 days) or null`,
+  instant: (field: 'run_at' | 'starts_at' | 'ends_at') => `${field} must be a date and time with its offset (ISO 8601, e.g. 2026-12-01T09:00:00Z) or null`,
+  endsBeforeStart: 'ends_at must be after starts_at',
+  windowWithRunAt: 'starts_at and ends_at bound cron_expression and every_seconds schedules; a run_at job runs once at run_at',
+  runAtPast: 'run_at must be in the future',
+  endsAtPast: 'ends_at must be in the future',
+  jitter: `jitter_seconds must be a whole number from 0 to ${SCHEDULE_LIMITS.maxJitterSeconds}`,
+  overlap: `overlap must be one of: ${OVERLAP_POLICIES.join(', ')}`,
+  catchUp: `catch_up must be one of: ${CATCH_UP_POLICIES.join(', ')}`,
+  catchUpWindow: `catch_up_window_seconds must be a whole number from 1 to ${SCHEDULE_LIMITS.maxCatchUpWindowSeconds} with catch_up all_within`,
+  catchUpWindowUnused: 'catch_up_window_seconds is only for catch_up all_within: leave it out or null',
   unknownField: 'Unknown field',
   notAnObject: 'Request body must be a JSON object',
   fixErrors: 'Please fix the errors before submitting',
@@ -134,14 +148,30 @@ const bodySchema = z
   .refine((text) => utf8Bytes(text) <= JOB_LIMITS.bodyMaxBytes, JOB_MESSAGES.bodyTooLarge)
   .default('');
 
-/** Whitespace collapsed to single spaces; names such as MON are kept as the user wrote them. A leading sixth field is the second. */
+/**
+ * Whitespace collapsed to single spaces; names such as MON are kept as the
+ * user wrote them. A leading sixth field is the second. Null or absent: the
+ * job has another schedule form (the definition then needs one).
+ */
 const cronSchema = z
   .unknown()
   .superRefine((value, ctx) => {
+    if (value === null || value === undefined) return;
     const error = cronError(value, { seconds: true });
     if (error) ctx.addIssue({ code: 'custom', message: error });
   })
-  .transform((value) => (value as string).trim().split(/\s+/).join(' '));
+  .transform((value) => (typeof value === 'string' ? value.trim().split(/\s+/).join(' ') : null))
+  .default(null);
+
+/** An instant with its offset, stored and answered in UTC (toISOString). */
+const instantSchema = (field: 'run_at' | 'starts_at' | 'ends_at') =>
+  z
+    .iso.datetime({ offset: true, error: JOB_MESSAGES.instant(field) })
+    .transform((text) => new Date(text).toISOString())
+    .nullable()
+    .default(null);
+
+const wholeSeconds = (message: string, min: number, max: number) => z.number({ error: message }).int(message).min(min, message).max(max, message);
 
 /** An IANA zone name the runtime knows (see isTimeZone); UTC when omitted. */
 const timeZoneSchema = z
@@ -157,13 +187,13 @@ const readOnly = (schema: z.ZodType) => schema.optional().transform((): undefine
 const readOnlyText = (field: JobReadOnlyField) => z.string({ error: JOB_MESSAGES.readOnly(field) });
 
 /**
- * A job definition for create and for update (PUT replaces the whole
- * definition, so omitted optional fields return to their defaults). Fields
+ * A job definition's fields, each with its own rules (jobDefinitionSchema adds
+ * the rules between the schedule fields). Fields
  * the API does not know are refused rather than silently dropped; those a job
  * adds to its definition (id, status, times) are ignored, so any job the API
  * answers is accepted back unchanged.
  */
-export const jobDefinitionSchema = z
+export const jobDefinitionFields = z
   .object(
     {
       name: nameSchema,
@@ -173,6 +203,15 @@ export const jobDefinitionSchema = z
       body: bodySchema,
       cron_expression: cronSchema,
       time_zone: timeZoneSchema,
+      // Schedule forms, window, jitter and policies: see schedule.ts and docs/adr/0172-schedule-forms.md.
+      every_seconds: wholeSeconds(JOB_MESSAGES.everySeconds, 1, SCHEDULE_LIMITS.maxEverySeconds).nullable().default(null),
+      run_at: instantSchema('run_at'),
+      starts_at: instantSchema('starts_at'),
+      ends_at: instantSchema('ends_at'),
+      jitter_seconds: wholeSeconds(JOB_MESSAGES.jitter, 0, SCHEDULE_LIMITS.maxJitterSeconds).default(0),
+      overlap: z.enum(OVERLAP_POLICIES, { error: JOB_MESSAGES.overlap }).default('allow'),
+      catch_up: z.enum(CATCH_UP_POLICIES, { error: JOB_MESSAGES.catchUp }).default('latest'),
+      catch_up_window_seconds: wholeSeconds(JOB_MESSAGES.catchUpWindow, 1, SCHEDULE_LIMITS.maxCatchUpWindowSeconds).nullable().default(null),
       response_rules: responseRulesSchema,
       timeout_seconds: z
         .number({ error: JOB_MESSAGES.timeout })
@@ -216,8 +255,95 @@ export const jobDefinitionSchema = z
   // Each unknown key fails on its own, so the 422 names it (z.never would report one keyless issue).
   .catchall(z.custom(() => false, { error: JOB_MESSAGES.unknownField }));
 
+/**
+ * The rules between a definition's schedule fields (each field's own rules
+ * are in jobDefinitionFields): exactly one form, a window in order and not
+ * around a one-off run, a catch-up window exactly when all_within asks for one.
+ */
+export function scheduleIssues(definition: {
+  cron_expression: string | null;
+  every_seconds: number | null;
+  run_at: string | null;
+  starts_at: string | null;
+  ends_at: string | null;
+  catch_up?: string;
+  catch_up_window_seconds?: number | null;
+}): Array<{ path: string; message: string }> {
+  const issues: Array<{ path: string; message: string }> = [];
+  const forms = (['cron_expression', 'every_seconds', 'run_at'] as const).filter((field) => definition[field] !== null);
+  if (forms.length === 0) issues.push({ path: 'cron_expression', message: CRON_MESSAGES.required });
+  for (const extra of forms.slice(1)) issues.push({ path: extra, message: JOB_MESSAGES.scheduleOne });
+  if (definition.run_at !== null) {
+    if (definition.starts_at !== null) issues.push({ path: 'starts_at', message: JOB_MESSAGES.windowWithRunAt });
+    if (definition.ends_at !== null) issues.push({ path: 'ends_at', message: JOB_MESSAGES.windowWithRunAt });
+  } else if (definition.starts_at !== null && definition.ends_at !== null && definition.ends_at <= definition.starts_at) {
+    issues.push({ path: 'ends_at', message: JOB_MESSAGES.endsBeforeStart });
+  }
+  if (definition.catch_up === 'all_within' && definition.catch_up_window_seconds == null) issues.push({ path: 'catch_up_window_seconds', message: JOB_MESSAGES.catchUpWindow });
+  if (definition.catch_up !== undefined && definition.catch_up !== 'all_within' && definition.catch_up_window_seconds != null) {
+    issues.push({ path: 'catch_up_window_seconds', message: JOB_MESSAGES.catchUpWindowUnused });
+  }
+  return issues;
+}
+
+/**
+ * A job definition for create and for update (PUT replaces the whole
+ * definition, so omitted optional fields return to their defaults), its
+ * schedule fields checked together.
+ */
+export const jobDefinitionSchema = jobDefinitionFields.superRefine(addScheduleIssues, { when: () => true });
+
+/**
+ * Adds scheduleIssues to a definition's issues. It runs even when fields
+ * were refused (a definition missing both its URL and its schedule hears of
+ * both), and then only says that a schedule is missing: the rules between
+ * fields are for fields that are valid themselves.
+ */
+function addScheduleIssues(definition: Partial<Parameters<typeof scheduleIssues>[0]>, ctx: { issues: unknown[]; addIssue: (issue: { code: 'custom'; message: string; path: string[] }) => void }): void {
+  // Not an object at all: its one issue says so.
+  if (typeof definition !== 'object' || definition === null || Array.isArray(definition)) return;
+  const given = (value: unknown) => (value === undefined ? null : value);
+  const issues = scheduleIssues({
+    cron_expression: given(definition.cron_expression) as string | null,
+    every_seconds: given(definition.every_seconds) as number | null,
+    run_at: given(definition.run_at) as string | null,
+    starts_at: given(definition.starts_at) as string | null,
+    ends_at: given(definition.ends_at) as string | null,
+    catch_up: definition.catch_up,
+    catch_up_window_seconds: definition.catch_up_window_seconds,
+  });
+  const fieldsValid = ctx.issues.length === 0;
+  for (const issue of issues) if (fieldsValid || issue.message === CRON_MESSAGES.required) ctx.addIssue({ code: 'custom', message: issue.message, path: [issue.path] });
+}
+
+const SCHEDULE_PREVIEW_COUNT_MESSAGE = `count must be a whole number from 1 to ${SCHEDULE_LIMITS.previewMaxCount}`;
+
+/** POST …/jobs/schedule-preview: a definition's schedule fields, the job's name (its jitter offset depends on it) and how many runs to show. */
+export const schedulePreviewSchema = z
+  .strictObject(
+    {
+      name: z.string({ error: JOB_MESSAGES.nameTooLong }).max(JOB_LIMITS.nameMaxLength, JOB_MESSAGES.nameTooLong).default(''),
+      cron_expression: cronSchema,
+      time_zone: timeZoneSchema,
+      every_seconds: jobDefinitionFields.shape.every_seconds,
+      run_at: jobDefinitionFields.shape.run_at,
+      starts_at: jobDefinitionFields.shape.starts_at,
+      ends_at: jobDefinitionFields.shape.ends_at,
+      jitter_seconds: jobDefinitionFields.shape.jitter_seconds,
+      count: wholeSeconds(SCHEDULE_PREVIEW_COUNT_MESSAGE, 1, SCHEDULE_LIMITS.previewMaxCount).default(SCHEDULE_LIMITS.previewDefaultCount),
+    },
+    { error: (issue) => (issue.code === 'unrecognized_keys' ? `Unknown field: ${issue.keys.join(', ')}` : JOB_MESSAGES.notAnObject) },
+  )
+  .superRefine(addScheduleIssues, { when: () => true });
+
 /** A definition after validation: trimmed, defaults filled in, ready to store. */
-export type ValidJobDefinition = Required<Omit<JobDefinition, 'response_rules' | 'retry' | 'identity_token'>> & {
+export type ValidJobDefinition = Required<Omit<JobDefinition, 'response_rules' | 'retry' | 'identity_token' | 'cron_expression' | 'every_seconds' | 'run_at' | 'starts_at' | 'ends_at' | 'catch_up_window_seconds'>> & {
+  cron_expression: string | null;
+  every_seconds: number | null;
+  run_at: string | null;
+  starts_at: string | null;
+  ends_at: string | null;
+  catch_up_window_seconds: number | null;
   response_rules: ResponseRules | null;
   retry: RetryPolicy;
   identity_token: IdentityToken | null;

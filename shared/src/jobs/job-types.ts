@@ -1,4 +1,7 @@
 import type { PlanId } from '../plans';
+import type { CatchUpPolicy, OverlapPolicy } from './schedule';
+
+export type { CatchUpPolicy, OverlapPolicy } from './schedule';
 
 
 /**
@@ -100,9 +103,26 @@ export interface Job {
   method: HttpMethod;
   headers: Record<string, string>;
   body: string;
-  cron_expression: string;
+  /** 5 fields, or 6 with a leading second; null when the job runs on an interval (every_seconds) or once (run_at). */
+  cron_expression: string | null;
   /** IANA zone whose clocks the cron expression is read on. */
   time_zone: string;
+  /** Runs every this many seconds, counted from starts_at or the creation instant; null: another form. */
+  every_seconds: number | null;
+  /** Runs once, at this instant; null: another form. */
+  run_at: string | null;
+  /** No run before this instant; null: from now. */
+  starts_at: string | null;
+  /** No run after this instant; null: no end. */
+  ends_at: string | null;
+  /** Each run is shifted by a fixed per-job offset within this many seconds (0: none). */
+  jitter_seconds: number;
+  /** skip: a due run whose previous run of the job is still in flight is recorded as skipped, not sent. */
+  overlap: OverlapPolicy;
+  /** What fires of the due times missed in an outage or a pause: the latest, none, or all within catch_up_window_seconds. */
+  catch_up: CatchUpPolicy;
+  /** With catch_up all_within: how far back missed due times still fire; null otherwise. */
+  catch_up_window_seconds: number | null;
   /** What counts as success; null: any 2xx status. */
   response_rules: ResponseRules | null;
   /** The request's own time limit; null: the server's. */
@@ -152,9 +172,18 @@ export interface JobDefinition {
   method?: HttpMethod;
   headers?: Record<string, string>;
   body?: string;
-  cron_expression: string;
+  /** One of cron_expression, every_seconds and run_at. */
+  cron_expression?: string | null;
   /** IANA zone name; UTC when omitted. */
   time_zone?: string;
+  every_seconds?: number | null;
+  run_at?: string | null;
+  starts_at?: string | null;
+  ends_at?: string | null;
+  jitter_seconds?: number;
+  overlap?: OverlapPolicy;
+  catch_up?: CatchUpPolicy;
+  catch_up_window_seconds?: number | null;
   response_rules?: Partial<ResponseRules> | null;
   timeout_seconds?: number | null;
   auto_pause_after?: number | null;
@@ -166,6 +195,32 @@ export interface JobDefinition {
   identity_token?: Partial<IdentityToken> | null;
   callback_url?: string | null;
   notify_on_failure?: boolean;
+}
+
+/** POST …/jobs/schedule-preview: a schedule's next runs, before it is saved. */
+export interface SchedulePreviewRequest {
+  name?: string;
+  cron_expression?: string | null;
+  time_zone?: string;
+  every_seconds?: number | null;
+  run_at?: string | null;
+  starts_at?: string | null;
+  ends_at?: string | null;
+  jitter_seconds?: number;
+  /** How many next runs to answer (1-50, default 5). */
+  count?: number;
+}
+
+export interface SchedulePreview {
+  /** The next instants the job would run at, jitter included. */
+  next_runs: string[];
+  /** Runs in the 30 days from now (retries not counted); each counts toward the monthly quota. */
+  executions_per_30_days: number;
+  /** The fixed offset jitter gives this job (it depends on the owner and the job's name). */
+  jitter_offset_seconds: number;
+  plan: PlanId;
+  /** The plan's executions per month. */
+  execution_quota: number;
 }
 
 /** One execution as the logs endpoints answer it, newest first. */

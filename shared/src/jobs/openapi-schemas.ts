@@ -5,7 +5,8 @@ import { RESPONSE_RULE_LIMITS } from './response-rules';
 import { DEFAULT_RETRY_POLICY, RETRY_LIMITS, RETRY_OUTCOMES } from './retry-policy';
 import { SIGNING_LIMITS } from './request-signing';
 import { IMPORT_LIMITS, JOB_EXPORT_FORMAT, type JobExport, type JobImportItem, type JobImportRequest, type JobImportResult } from './job-transfer';
-import { DEFAULT_DELIVERY, DELIVERIES, HTTP_METHODS, JOB_STATUSES, type Job, type JobDefinition, type JobLimitExceeded, type JobLogEntry, type JobLogsResponse, type JobReadOnlyField } from './job-types';
+import { CATCH_UP_POLICIES, OVERLAP_POLICIES, SCHEDULE_LIMITS } from './schedule';
+import { DEFAULT_DELIVERY, DELIVERIES, HTTP_METHODS, JOB_STATUSES, type Job, type JobDefinition, type SchedulePreview, type SchedulePreviewRequest, type JobLimitExceeded, type JobLogEntry, type JobLogsResponse, type JobReadOnlyField } from './job-types';
 
 /**
  * JSON Schemas (OpenAPI 3 dialect) of the public API types. Each `properties`
@@ -72,8 +73,50 @@ const jobDefinitionProperties: ObjectSchema<JobDefinition>['properties'] = {
   body: { type: 'string', default: '', description: `Request body, at most ${JOB_LIMITS.bodyMaxBytes / 1024} KiB. A JSON object is accepted and stored as its JSON text.` },
   cron_expression: {
     type: 'string',
-    description: '5 fields read on the clocks of time_zone: minute 0-59, hour 0-23, day of month 1-31, month 1-12 or JAN-DEC, day of week 0-6 or SUN-SAT (Sunday = 0).',
+    nullable: true,
+    description:
+      'One of the three schedule forms (give exactly one of cron_expression, every_seconds and run_at). 5 fields read on the clocks of time_zone: minute 0-59, hour 0-23, day of month 1-31, month 1-12 or JAN-DEC, day of week 0-6 or SUN-SAT (Sunday = 0); or 6 with a leading second 0-59. The plan sets the shortest gap between runs (free 60 s, basic 10 s, pro 1 s).',
     example: '0 9 * * 1-5',
+  },
+  every_seconds: {
+    type: 'integer',
+    nullable: true,
+    default: null,
+    minimum: 1,
+    maximum: SCHEDULE_LIMITS.maxEverySeconds,
+    description: "Run every this many seconds (up to 30 days), counted from starts_at or else from the second the job got its interval; at least the plan's shortest gap.",
+    example: 300,
+  },
+  run_at: { ...timestamp('Run once, at this instant (with its offset; must be in the future when the job is created). After its run the job keeps its outcome as status and has no next run.', true), default: null },
+  starts_at: { ...timestamp('No run before this instant (cron and interval schedules); an interval counts from it.', true), default: null },
+  ends_at: { ...timestamp('No run after this instant (cron and interval schedules); after it the job has no next run.', true), default: null },
+  jitter_seconds: {
+    type: 'integer',
+    minimum: 0,
+    maximum: SCHEDULE_LIMITS.maxJitterSeconds,
+    default: 0,
+    description: "Shift every run by a fixed offset within this many seconds, the same for every run of the job (it depends on the owner and the job's name; POST …/jobs/schedule-preview shows it), so that many jobs on one schedule do not hit a target at once.",
+  },
+  overlap: {
+    type: 'string',
+    enum: OVERLAP_POLICIES,
+    default: 'allow',
+    description: 'skip: a due run whose previous run of the job is still in flight is recorded as skipped (not sent, not counted toward the quota); allow: it is sent.',
+  },
+  catch_up: {
+    type: 'string',
+    enum: CATCH_UP_POLICIES,
+    default: 'latest',
+    description:
+      'What runs of the due times missed while the scheduler was down, or while the job was paused: latest fires the latest missed one after an outage (a resume starts at the next due time); none fires nothing missed; all_within fires every due time within catch_up_window_seconds before now, oldest first (also on resume). Missed ones are logged with status missed.',
+  },
+  catch_up_window_seconds: {
+    type: 'integer',
+    nullable: true,
+    default: null,
+    minimum: 1,
+    maximum: SCHEDULE_LIMITS.maxCatchUpWindowSeconds,
+    description: 'With catch_up all_within (and only then): how far back a missed due time still runs.',
   },
   time_zone: {
     type: 'string',
@@ -223,14 +266,14 @@ const readOnlyJobProperties: ObjectSchema<Pick<Job, JobReadOnlyField>>['properti
 export const JOB_DEFINITION_SCHEMA: ObjectSchema<JobDefinition & Partial<Pick<Job, JobReadOnlyField>>> = {
   type: 'object',
   description: 'A job as GET answers it may be sent back unchanged: its read-only fields are ignored.',
-  required: ['name', 'url', 'cron_expression'],
+  required: ['name', 'url'],
   properties: { ...jobDefinitionProperties, ...readOnlyJobProperties },
   additionalProperties: false,
 };
 
 export const JOB_SCHEMA: ObjectSchema<Job> = {
   type: 'object',
-  required: ['job_id', 'name', 'url', 'method', 'headers', 'body', 'cron_expression', 'time_zone', 'response_rules', 'timeout_seconds', 'auto_pause_after', 'alert_after_failures', 'certificate_alert_days', 'delivery', 'tags', 'retry', 'identity_token', 'callback_url', 'status', 'notify_on_failure', 'certificate_expires_at', 'next_run_at', 'last_run_at', 'created_at', 'updated_at'],
+  required: ['job_id', 'name', 'url', 'method', 'headers', 'body', 'cron_expression', 'time_zone', 'every_seconds', 'run_at', 'starts_at', 'ends_at', 'jitter_seconds', 'overlap', 'catch_up', 'catch_up_window_seconds', 'response_rules', 'timeout_seconds', 'auto_pause_after', 'alert_after_failures', 'certificate_alert_days', 'delivery', 'tags', 'retry', 'identity_token', 'callback_url', 'status', 'notify_on_failure', 'certificate_expires_at', 'next_run_at', 'last_run_at', 'created_at', 'updated_at'],
   properties: {
     ...jobDefinitionProperties,
     ...readOnlyJobProperties,
@@ -365,6 +408,35 @@ export const JOB_IMPORT_RESULT_SCHEMA: ObjectSchema<JobImportResult> = {
   },
 };
 
+export const SCHEDULE_PREVIEW_REQUEST_SCHEMA: ObjectSchema<SchedulePreviewRequest> = {
+  type: 'object',
+  additionalProperties: false,
+  description: "A job definition's schedule fields (exactly one of cron_expression, every_seconds and run_at), with the job's name for its jitter offset.",
+  properties: {
+    name: { type: 'string', maxLength: JOB_LIMITS.nameMaxLength, description: 'The jitter offset depends on it; without it, the offset of an unnamed job.' },
+    cron_expression: jobDefinitionProperties.cron_expression,
+    time_zone: jobDefinitionProperties.time_zone,
+    every_seconds: jobDefinitionProperties.every_seconds,
+    run_at: jobDefinitionProperties.run_at,
+    starts_at: jobDefinitionProperties.starts_at,
+    ends_at: jobDefinitionProperties.ends_at,
+    jitter_seconds: jobDefinitionProperties.jitter_seconds,
+    count: { type: 'integer', minimum: 1, maximum: SCHEDULE_LIMITS.previewMaxCount, default: SCHEDULE_LIMITS.previewDefaultCount, description: 'How many next runs to answer.' },
+  },
+};
+
+export const SCHEDULE_PREVIEW_SCHEMA: ObjectSchema<SchedulePreview> = {
+  type: 'object',
+  required: ['next_runs', 'executions_per_30_days', 'jitter_offset_seconds', 'plan', 'execution_quota'],
+  properties: {
+    next_runs: { type: 'array', items: { type: 'string', format: 'date-time' }, description: 'The next instants the job would run at (UTC), jitter included.' },
+    executions_per_30_days: { type: 'integer', minimum: 0, description: 'Runs in the 30 days from now, retries not counted; each is an execution of the monthly quota. Exact for intervals and one-off runs, extrapolated from the first 5,000 runs for cron.' },
+    jitter_offset_seconds: { type: 'number', minimum: 0, description: 'The fixed offset jitter_seconds gives this job.' },
+    plan: { type: 'string', enum: ['free', 'basic', 'pro', 'unlimited'] },
+    execution_quota: { type: 'integer', description: "The plan's executions per month." },
+  },
+};
+
 /** Every schema the /prog document declares, by component name. */
 export const PUBLIC_API_SCHEMAS = {
   JobDefinition: JOB_DEFINITION_SCHEMA,
@@ -376,6 +448,8 @@ export const PUBLIC_API_SCHEMAS = {
   JobImportRequest: JOB_IMPORT_REQUEST_SCHEMA,
   JobImportItem: JOB_IMPORT_ITEM_SCHEMA,
   JobImportResult: JOB_IMPORT_RESULT_SCHEMA,
+  SchedulePreviewRequest: SCHEDULE_PREVIEW_REQUEST_SCHEMA,
+  SchedulePreview: SCHEDULE_PREVIEW_SCHEMA,
   ApiKeySummary: API_KEY_SUMMARY_SCHEMA,
   ValidationError: VALIDATION_ERROR_SCHEMA,
   MessageError: MESSAGE_ERROR_SCHEMA,

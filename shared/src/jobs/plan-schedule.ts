@@ -13,3 +13,10 @@ export function planIntervalError(expression: string, timeZone: string, plan: Pl
   if (gap >= floor) return null;
   return `The ${plan} plan runs a job at most once every ${floor} second${floor === 1 ? '' : 's'}; this schedule runs ${gap} second${gap === 1 ? '' : 's'} apart`;
 }
+
+/** The plan's floor for an interval schedule: null when every_seconds respects it, else the message for the field. */
+export function planEveryError(everySeconds: number, plan: PlanId): string | null {
+  const floor = PLAN_LIMITS[plan].minIntervalSeconds;
+  if (everySeconds >= floor) return null;
+  return `The ${plan} plan runs a job at most once every ${floor} second${floor === 1 ? '' : 's'}; every_seconds is ${everySeconds}`;
+}

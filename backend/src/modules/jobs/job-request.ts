@@ -16,5 +16,6 @@ export function toJobRequest(row: JobRequestRow): JobRequest {
     retry: row.retry_policy,
     signingSecrets: row.signing_secrets,
     identityToken: row.identity_token,
+    overlap: row.overlap,
   };
 }

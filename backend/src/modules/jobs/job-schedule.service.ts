@@ -5,9 +5,10 @@ import { RunsService } from '../runs/runs.service';
 import { JobEvents } from './job-events';
 import { JobsRepository, type DueJobRow, type HeldJobRow } from './jobs.repository';
 import { toJobRequest } from './job-request';
-import { nextRunOrNull } from './jobs.service';
+import { nextDueOf, scheduleKey, scheduleSpecOf } from './job-schedule-spec';
 
 export { toJobRequest } from './job-request';
+export { scheduleKey, scheduleSpecOf };
 
 export type { DueJobRow, HeldJobRow } from './jobs.repository';
 
@@ -56,10 +57,10 @@ export class JobScheduleService implements OnModuleInit {
     return this.jobs.quotaHeld(null);
   }
 
-  /** Puts the given quota-stopped jobs back on their schedule, due at their next cron instant after `now` (the caller wakes the schedulers). */
+  /** Puts the given quota-stopped jobs back on their schedule, due at their next instant after `now` (the caller wakes the schedulers). */
   async restoreQuotaHeld(jobs: HeldJobRow[], now: Date): Promise<number> {
     if (jobs.length === 0) return 0;
-    const next = jobs.map((j) => nextRunOrNull(j.cron_expression, now, j.time_zone));
+    const next = jobs.map((j) => nextDueOf(j, now));
     return this.jobs.restoreHeld(jobs.map((j) => j.id), next);
   }
 

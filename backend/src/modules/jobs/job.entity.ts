@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { DEFAULT_DELIVERY, JOB_STATUS, type Delivery, type HttpMethod, type JobStatus, type IdentityToken, type ResponseRules, type RetryPolicy } from '@cronbeam/shared/jobs/job-types';
+import { DEFAULT_DELIVERY, JOB_STATUS, type CatchUpPolicy, type Delivery, type OverlapPolicy, type HttpMethod, type JobStatus, type IdentityToken, type ResponseRules, type RetryPolicy } from '@cronbeam/shared/jobs/job-types';
 
 @Entity('jobs')
 @Index('jobs_user_idx', ['userId', 'createdAt'])
@@ -26,11 +26,44 @@ export class JobEntity {
   @Column('text', { default: '' })
   body: string;
 
-  @Column('text', { name: 'cron_expression' })
-  cronExpression: string;
+  /** Exactly one of cronExpression, everySeconds and runAt is set (docs/adr/0172-schedule-forms.md). */
+  @Column('text', { name: 'cron_expression', nullable: true })
+  cronExpression: string | null;
 
   @Column('text', { name: 'time_zone', default: 'UTC' })
   timeZone: string;
+
+  @Column('integer', { name: 'every_seconds', nullable: true })
+  everySeconds: number | null;
+
+  /** An interval's instants are anchor + k × every_seconds: starts_at, or the creation (or switch to an interval) to the second. */
+  @Column('timestamptz', { name: 'schedule_anchor', nullable: true })
+  scheduleAnchor: Date | null;
+
+  @Column('timestamptz', { name: 'run_at', nullable: true })
+  runAt: Date | null;
+
+  @Column('timestamptz', { name: 'starts_at', nullable: true })
+  startsAt: Date | null;
+
+  @Column('timestamptz', { name: 'ends_at', nullable: true })
+  endsAt: Date | null;
+
+  @Column('integer', { name: 'jitter_seconds', default: 0 })
+  jitterSeconds: number;
+
+  /** The job's fixed offset within jitter_seconds (jitterOffsetMs of its owner and name). */
+  @Column('integer', { name: 'jitter_offset_ms', default: 0 })
+  jitterOffsetMs: number;
+
+  @Column('text', { default: 'allow' })
+  overlap: OverlapPolicy;
+
+  @Column('text', { name: 'catch_up', default: 'latest' })
+  catchUp: CatchUpPolicy;
+
+  @Column('integer', { name: 'catch_up_window_seconds', nullable: true })
+  catchUpWindowSeconds: number | null;
 
   @Column('jsonb', { name: 'response_rules', nullable: true })
   responseRules: ResponseRules | null;

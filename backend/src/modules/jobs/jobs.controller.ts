@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
 import type { z } from 'zod';
-import { jobDefinitionSchema, jobLogsQuerySchema, type ValidJobDefinition } from '@cronbeam/shared/jobs/job-rules';
-import type { Job, JobLogEntry, JobLogsResponse } from '@cronbeam/shared/jobs/job-types';
+import { jobDefinitionFields, jobDefinitionSchema, jobLogsQuerySchema, schedulePreviewSchema, type ValidJobDefinition } from '@cronbeam/shared/jobs/job-rules';
+import type { Job, JobLogEntry, JobLogsResponse, SchedulePreview } from '@cronbeam/shared/jobs/job-types';
 import { signingSecretRotationSchema, type SigningSecretRotation } from '@cronbeam/shared/jobs/request-signing';
 import { jobCloneRequestSchema, jobImportRequestSchema, type JobExport, type JobImportRequest, type JobImportResult } from '@cronbeam/shared/jobs/job-transfer';
 import { bulkTagActionSchema, tagFilterQuerySchema, type BulkTagActionRequest, type JobBulkTagResult, type TagFilterQuery } from '@cronbeam/shared/tags/tags';
@@ -13,10 +13,10 @@ import { JobRunsService } from './job-runs.service';
 import { JobTargetCheck, targetCheckSchema, type TargetCheck } from './job-target-check';
 import { JobTestRunService, type TestRunOutcome } from './job-test-run.service';
 import { JobTransferService } from './job-transfer.service';
-import { JobsService } from './jobs.service';
+import { JobsService, type SchedulePreviewDefinition } from './jobs.service';
 
 /** A test request is a job definition that need not be named or scheduled yet. */
-const testRunSchema = jobDefinitionSchema.partial({ name: true, cron_expression: true, notify_on_failure: true });
+const testRunSchema = jobDefinitionFields.partial({ name: true, cron_expression: true, notify_on_failure: true });
 type TestRunDefinition = z.infer<typeof testRunSchema>;
 
 /** The dashboard's job API (bearer token). The /prog surface offers the same operations with an API key, through the same services. */
@@ -57,6 +57,13 @@ export class JobsController {
       responseRules: body.response_rules,
       timeoutMs: body.timeout_seconds ? body.timeout_seconds * 1000 : null,
     });
+  }
+
+  /** The next runs (jitter included) and the executions in 30 days of a schedule, before it is saved. */
+  @Post('schedule-preview')
+  @HttpCode(200)
+  previewSchedule(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(schedulePreviewSchema)) body: SchedulePreviewDefinition): Promise<SchedulePreview> {
+    return this.jobs.preview(user.id, body);
   }
 
   /** Whether runs of a job to this URL would be sent: the job form warns before saving one that would only fail. */

@@ -2,18 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import { HELD_JOB_STATUSES, JOB_STATUS, type Delivery, type HttpMethod, type IdentityToken, type JobStatus, type ResponseRules, type RetryPolicy } from '@cronbeam/shared/jobs/job-types';
+import { HELD_JOB_STATUSES, JOB_STATUS, type CatchUpPolicy, type Delivery, type OverlapPolicy, type HttpMethod, type IdentityToken, type JobStatus, type ResponseRules, type RetryPolicy } from '@cronbeam/shared/jobs/job-types';
 import { ResealSweep, resealColumn, type SealedColumn } from '../../common/crypto/reseal-sweep';
 import { SecretBox, SecretUnreadableError } from '../../common/crypto/secret-box';
 import { returnedRows } from '../../common/database/query-rows';
 import type { Queryable } from '../../common/database/transaction';
 import { ReadDatabase, type ReadFrom } from '../../database/read-database';
 import { JobEntity } from './job.entity';
+import type { ScheduleColumns } from './job-schedule-spec';
 
 const HELD = HELD_JOB_STATUSES.map((s) => `'${s}'`).join(', ');
 
 /** The definition columns a user writes; status and run times belong to the scheduler. */
-export type JobDefinitionColumns = Pick<JobEntity, 'name' | 'url' | 'method' | 'headers' | 'body' | 'cronExpression' | 'timeZone' | 'responseRules' | 'timeoutMs' | 'autoPauseAfter' | 'alertAfterFailures' | 'certificateAlertDays' | 'delivery' | 'tags' | 'retryPolicy' | 'identityToken' | 'callbackUrl' | 'notifyOnFailure'>;
+export type JobDefinitionColumns = Pick<JobEntity, 'name' | 'url' | 'method' | 'headers' | 'body' | 'cronExpression' | 'timeZone' | 'everySeconds' | 'scheduleAnchor' | 'runAt' | 'startsAt' | 'endsAt' | 'jitterSeconds' | 'jitterOffsetMs' | 'overlap' | 'catchUp' | 'catchUpWindowSeconds' | 'responseRules' | 'timeoutMs' | 'autoPauseAfter' | 'alertAfterFailures' | 'certificateAlertDays' | 'delivery' | 'tags' | 'retryPolicy' | 'identityToken' | 'callbackUrl' | 'notifyOnFailure'>;
 
 /** What executing a job needs, by job id. */
 export interface JobRequestRow {
@@ -32,16 +33,18 @@ export interface JobRequestRow {
   callback_url: string | null;
   /** The secrets that sign its requests now, opened: the current one, and a rotated one while it overlaps; empty for a job made before signing. */
   signing_secrets: string[];
+  /** skip: a run due while the job's previous run is in flight is recorded as skipped. */
+  overlap: OverlapPolicy;
 }
 
 /** A job whose next run has come, locked for the claim. */
-export interface DueJobRow extends JobRequestRow {
+export interface DueJobRow extends JobRequestRow, ScheduleColumns {
   user_id: string;
-  cron_expression: string;
-  time_zone: string;
   next_run_at: Date;
   /** For the maintenance windows that target a tag. */
   tags: string[];
+  catch_up: CatchUpPolicy;
+  catch_up_window_seconds: number | null;
 }
 
 /** A job applyResults just paused for its consecutive failures (RETURNING sees the new values). */
@@ -54,12 +57,13 @@ export interface AutoPausedJobRow {
 }
 
 /** A job the quota stopped. */
-export interface HeldJobRow {
+export interface HeldJobRow extends ScheduleColumns {
   id: string;
   user_id: string;
-  cron_expression: string;
-  time_zone: string;
 }
+
+/** The schedule columns, as ScheduleColumns names them. */
+const SCHEDULE_COLUMNS = 'cron_expression, time_zone, every_seconds, schedule_anchor, run_at, starts_at, ends_at, jitter_offset_ms';
 
 /**
  * A job's headers often carry the customer's credentials for the target:
@@ -82,7 +86,7 @@ const SIGNING_COLUMNS = 'identity_token, signing_secret, signing_secret_previous
 
 /** The columns a job is answered with, read as they are stored (no entity hydration on the hot reads). */
 const JOB_COLUMNS =
-  'id, user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms, auto_pause_after, alert_after_failures, certificate_alert_days, certificate_expires_at, delivery, tags, retry_policy, identity_token, callback_url, status, notify_on_failure, next_run_at, last_run_at, created_at, updated_at';
+  'id, user_id, name, url, method, headers, body, cron_expression, time_zone, every_seconds, schedule_anchor, run_at, starts_at, ends_at, jitter_seconds, jitter_offset_ms, overlap, catch_up, catch_up_window_seconds, response_rules, timeout_ms, auto_pause_after, alert_after_failures, certificate_alert_days, certificate_expires_at, delivery, tags, retry_policy, identity_token, callback_url, status, notify_on_failure, next_run_at, last_run_at, created_at, updated_at';
 
 interface JobRow {
   id: string;
@@ -93,8 +97,18 @@ interface JobRow {
   /** Sealed (see HEADERS_COLUMN). */
   headers: string;
   body: string;
-  cron_expression: string;
+  cron_expression: string | null;
   time_zone: string;
+  every_seconds: number | null;
+  schedule_anchor: Date | null;
+  run_at: Date | null;
+  starts_at: Date | null;
+  ends_at: Date | null;
+  jitter_seconds: number;
+  jitter_offset_ms: number;
+  overlap: OverlapPolicy;
+  catch_up: CatchUpPolicy;
+  catch_up_window_seconds: number | null;
   response_rules: ResponseRules | null;
   timeout_ms: number | null;
   auto_pause_after: number | null;
@@ -125,6 +139,16 @@ function fromRow(row: JobRow, headers: Record<string, string>): JobEntity {
     body: row.body,
     cronExpression: row.cron_expression,
     timeZone: row.time_zone,
+    everySeconds: row.every_seconds,
+    scheduleAnchor: row.schedule_anchor,
+    runAt: row.run_at,
+    startsAt: row.starts_at,
+    endsAt: row.ends_at,
+    jitterSeconds: row.jitter_seconds,
+    jitterOffsetMs: row.jitter_offset_ms,
+    overlap: row.overlap,
+    catchUp: row.catch_up,
+    catchUpWindowSeconds: row.catch_up_window_seconds,
     responseRules: row.response_rules,
     timeoutMs: row.timeout_ms,
     autoPauseAfter: row.auto_pause_after,
@@ -329,6 +353,16 @@ export class JobsRepository implements OnModuleInit {
         body: j.body,
         cron_expression: j.cronExpression,
         time_zone: j.timeZone,
+        every_seconds: j.everySeconds,
+        schedule_anchor: j.scheduleAnchor?.toISOString() ?? null,
+        run_at: j.runAt?.toISOString() ?? null,
+        starts_at: j.startsAt?.toISOString() ?? null,
+        ends_at: j.endsAt?.toISOString() ?? null,
+        jitter_seconds: j.jitterSeconds,
+        jitter_offset_ms: j.jitterOffsetMs,
+        overlap: j.overlap,
+        catch_up: j.catchUp,
+        catch_up_window_seconds: j.catchUpWindowSeconds,
         response_rules: j.responseRules,
         timeout_ms: j.timeoutMs,
         auto_pause_after: j.autoPauseAfter,
@@ -346,14 +380,17 @@ export class JobsRepository implements OnModuleInit {
       };
     });
     const inserted: JobRow[] = await tx.query(
-      `INSERT INTO jobs (id, user_id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms,
+      `INSERT INTO jobs (id, user_id, name, url, method, headers, body, cron_expression, time_zone,
+                         every_seconds, schedule_anchor, run_at, starts_at, ends_at, jitter_seconds, jitter_offset_ms, overlap, catch_up, catch_up_window_seconds, response_rules, timeout_ms,
                          auto_pause_after, alert_after_failures, certificate_alert_days, delivery, tags, retry_policy, identity_token, callback_url, signing_secret, status, notify_on_failure, next_run_at, created_at, updated_at)
-       SELECT r.id, $1, r.name, r.url, r.method, r.headers, r.body, r.cron_expression, r.time_zone, r.response_rules, r.timeout_ms,
+       SELECT r.id, $1, r.name, r.url, r.method, r.headers, r.body, r.cron_expression, r.time_zone,
+              r.every_seconds, r.schedule_anchor, r.run_at, r.starts_at, r.ends_at, r.jitter_seconds, r.jitter_offset_ms, r.overlap, r.catch_up, r.catch_up_window_seconds, r.response_rules, r.timeout_ms,
               r.auto_pause_after, r.alert_after_failures, r.certificate_alert_days, r.delivery, ARRAY(SELECT t FROM jsonb_array_elements_text(r.tags) WITH ORDINALITY AS e(t, i) ORDER BY i), r.retry_policy, r.identity_token, r.callback_url, r.signing_secret, r.status, r.notify_on_failure, r.next_run_at,
               now() + (o.n - 1) * interval '1 microsecond', now() + (o.n - 1) * interval '1 microsecond'
          FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS o(item, n)
          CROSS JOIN LATERAL jsonb_to_record(o.item) AS r(id uuid, name text, url text, method text, headers text, body text, cron_expression text,
-              time_zone text, response_rules jsonb, timeout_ms integer, auto_pause_after integer, alert_after_failures integer, certificate_alert_days integer, delivery text, tags jsonb, retry_policy jsonb, identity_token jsonb, callback_url text, signing_secret text, status text, notify_on_failure boolean,
+              time_zone text, every_seconds integer, schedule_anchor timestamptz, run_at timestamptz, starts_at timestamptz, ends_at timestamptz, jitter_seconds integer,
+              jitter_offset_ms integer, overlap text, catch_up text, catch_up_window_seconds integer, response_rules jsonb, timeout_ms integer, auto_pause_after integer, alert_after_failures integer, certificate_alert_days integer, delivery text, tags jsonb, retry_policy jsonb, identity_token jsonb, callback_url text, signing_secret text, status text, notify_on_failure boolean,
               next_run_at timestamptz)
        RETURNING ${JOB_COLUMNS}`,
       [userId, JSON.stringify(rows)],
@@ -429,7 +466,7 @@ export class JobsRepository implements OnModuleInit {
   /** Locks up to `limit` jobs due by `horizon` (skipping those another claimer holds), earliest first. */
   async lockDue(tx: Queryable, horizon: Date, limit: number): Promise<DueJobRow[]> {
     const rows: Array<Omit<DueJobRow, 'headers' | 'signing_secrets'> & SealedSigning & { headers: string }> = await tx.query(
-      `SELECT id, user_id, cron_expression, time_zone, next_run_at, tags, url, method, headers, body, notify_on_failure, callback_url, response_rules, timeout_ms, delivery, retry_policy, ${SIGNING_COLUMNS}
+      `SELECT id, user_id, ${SCHEDULE_COLUMNS}, catch_up, catch_up_window_seconds, overlap, next_run_at, tags, url, method, headers, body, notify_on_failure, callback_url, response_rules, timeout_ms, delivery, retry_policy, ${SIGNING_COLUMNS}
        FROM jobs
        WHERE next_run_at <= $1 AND next_run_at IS NOT NULL AND status NOT IN (${HELD})
        ORDER BY next_run_at
@@ -455,7 +492,7 @@ export class JobsRepository implements OnModuleInit {
 
   async requests(tx: Queryable, jobIds: string[]): Promise<JobRequestRow[]> {
     const rows: Array<Omit<JobRequestRow, 'headers' | 'signing_secrets'> & SealedSigning & { headers: string }> = await tx.query(
-      `SELECT id, url, method, headers, body, notify_on_failure, callback_url, response_rules, timeout_ms, delivery, retry_policy, ${SIGNING_COLUMNS} FROM jobs WHERE id = ANY($1::uuid[])`,
+      `SELECT id, url, method, headers, body, notify_on_failure, callback_url, response_rules, timeout_ms, delivery, retry_policy, overlap, ${SIGNING_COLUMNS} FROM jobs WHERE id = ANY($1::uuid[])`,
       [jobIds],
     );
     const now = Date.now();
@@ -485,7 +522,7 @@ export class JobsRepository implements OnModuleInit {
   /** One of the user's jobs as a run executes it ("run now"), or null. */
   async requestOwned(userId: string, jobId: string): Promise<JobRequestRow | null> {
     const rows: Array<Omit<JobRequestRow, 'headers' | 'signing_secrets'> & SealedSigning & { headers: string }> = await this.jobs.query(
-      `SELECT id, url, method, headers, body, notify_on_failure, callback_url, response_rules, timeout_ms, delivery, retry_policy, ${SIGNING_COLUMNS} FROM jobs WHERE id = $1 AND user_id = $2`,
+      `SELECT id, url, method, headers, body, notify_on_failure, callback_url, response_rules, timeout_ms, delivery, retry_policy, overlap, ${SIGNING_COLUMNS} FROM jobs WHERE id = $1 AND user_id = $2`,
       [jobId, userId],
     );
     return rows[0] ? this.toRequest(rows[0], Date.now()) : null;
@@ -520,7 +557,7 @@ export class JobsRepository implements OnModuleInit {
   /** Jobs the quota stopped (of one user, or of everyone). */
   quotaHeld(userId: string | null): Promise<HeldJobRow[]> {
     return this.jobs.query(
-      `SELECT id, user_id, cron_expression, time_zone FROM jobs WHERE status = '${JOB_STATUS.quotaReached}' AND ($1::uuid IS NULL OR user_id = $1)`,
+      `SELECT id, user_id, ${SCHEDULE_COLUMNS} FROM jobs WHERE status = '${JOB_STATUS.quotaReached}' AND ($1::uuid IS NULL OR user_id = $1)`,
       [userId],
     );
   }

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { nextRun } from '@cronbeam/shared/cron/cron-schedule';
 import { JOB_MESSAGES, type ValidJobDefinition } from '@cronbeam/shared/jobs/job-rules';
-import { planIntervalError } from '@cronbeam/shared/jobs/plan-schedule';
+import { planEveryError, planIntervalError } from '@cronbeam/shared/jobs/plan-schedule';
+import { executionsPer30Days, jitterOffsetMs, nextFires, SCHEDULE_LIMITS } from '@cronbeam/shared/jobs/schedule';
+import { PLAN_LIMITS } from '@cronbeam/shared/plans';
 import { planTimeoutError } from '@cronbeam/shared/jobs/plan-timeout';
 import { CALLBACK_MESSAGES } from '@cronbeam/shared/jobs/run-callbacks';
 import { SIGNING_MESSAGES, type SigningSecretRotation } from '@cronbeam/shared/jobs/request-signing';
 import type { PlanId } from '@cronbeam/shared/plans';
-import { JOB_STATUS, type Job, type JobStatus } from '@cronbeam/shared/jobs/job-types';
+import { JOB_STATUS, type Job, type JobStatus, type SchedulePreview } from '@cronbeam/shared/jobs/job-types';
 import type { BulkTagActionRequest, JobBulkTagResult } from '@cronbeam/shared/tags/tags';
 import { isUniqueViolation } from '../../common/database/constraint-violation';
 import { ApiError } from '../../common/http/api-error';
@@ -22,6 +23,7 @@ import { toJobRequest } from './job-request';
 import { toJob } from './job-view';
 import { JobEntity } from './job.entity';
 import { JobsRepository, type JobDefinitionColumns, type NewJobColumns } from './jobs.repository';
+import { nextDueOf, resumeDueOf, scheduleColumnsOf, scheduleSpecOf, type ScheduleColumns } from './job-schedule-spec';
 import type { JobRequest } from '../runs/runs.service';
 
 export type { JobChange, JobChangeKind } from './job-events';
@@ -82,7 +84,7 @@ export class JobsService {
       } else {
         const paused = (await this.jobs.listOwned(userId, 'primary', tag)).filter((job) => job.status === JOB_STATUS.paused);
         const now = new Date();
-        const next = paused.map((job) => nextRunOrNull(job.cronExpression, now, job.timeZone));
+        const next = paused.map((job) => resumeDueOf(scheduleColumnsOf(job), now));
         const resumed = new Set(await this.jobs.resumePaused(userId, paused.map((job) => job.id), next));
         paused.forEach((job, i) => {
           if (resumed.has(job.id)) this.events.emit({ jobId: job.id, userId, kind: 'resumed', nextRunAt: next[i] });
@@ -99,6 +101,7 @@ export class JobsService {
 
   async create(userId: string, definition: ValidJobDefinition): Promise<Job> {
     this.assertAcceptable(definition);
+    this.assertFutureSchedule(definition);
     const plan = await this.callerPlan(userId);
     this.assertInterval(definition, plan);
     this.assertTimeout(definition, plan);
@@ -121,6 +124,7 @@ export class JobsService {
     const plan = await this.callerPlan(userId);
     definitions.forEach((definition, index) => {
       atItem(index, () => this.assertAcceptable(definition));
+      atItem(index, () => this.assertFutureSchedule(definition));
       atItem(index, () => this.assertInterval(definition, plan));
       atItem(index, () => this.assertTimeout(definition, plan));
       const name = definition.name.toLowerCase();
@@ -160,12 +164,10 @@ export class JobsService {
     // Read before the insert's transaction: it holds a connection, and the embedded database has only one.
     const plan = await this.callerPlan(userId);
     const now = new Date();
-    const rows: NewJobColumns[] = definitions.map((definition, i) => ({
-      ...columns(definition),
-      signingSecret: secrets[i]!,
-      status: JOB_STATUS.pending,
-      nextRunAt: nextRun(definition.cron_expression, now, definition.time_zone),
-    }));
+    const rows: NewJobColumns[] = definitions.map((definition, i) => {
+      const definitionColumns = columns(definition, userId, null, now);
+      return { ...definitionColumns, signingSecret: secrets[i]!, status: JOB_STATUS.pending, nextRunAt: nextDueOf(storedSchedule(definitionColumns), now) };
+    });
     return this.jobLimit.createWithin(userId, plan, (tx) => this.jobs.insert(tx, userId, rows));
   }
 
@@ -192,7 +194,9 @@ export class JobsService {
     this.assertInterval(definition, plan);
     this.assertTimeout(definition, plan);
     const job = await this.findOwned(userId, jobId);
-    await this.saveUniqueName(() => this.jobs.updateDefinition(userId, job.id, columns(definition), nextRun(definition.cron_expression, new Date(), definition.time_zone)));
+    const now = new Date();
+    const definitionColumns = columns(definition, userId, job, now);
+    await this.saveUniqueName(() => this.jobs.updateDefinition(userId, job.id, definitionColumns, nextDueOf(storedSchedule(definitionColumns), now)));
     const saved = await this.findOwned(userId, jobId);
     this.announce(saved, 'updated');
     return toJob(saved);
@@ -230,7 +234,7 @@ export class JobsService {
   }
 
   resume(userId: string, jobId: string): Promise<Job> {
-    return this.setSchedule(userId, jobId, JOB_STATUS.scheduled, (job) => nextRun(job.cronExpression, new Date(), job.timeZone), 'resumed');
+    return this.setSchedule(userId, jobId, JOB_STATUS.scheduled, (job) => resumeDueOf(scheduleColumnsOf(job), new Date()), 'resumed');
   }
 
   /** Jobs per status, for the dashboard's cards. */
@@ -257,7 +261,7 @@ export class JobsService {
   async resumeQuotaHeld(userId: string, now = new Date()): Promise<number> {
     const held = await this.jobs.quotaHeld(userId);
     if (held.length === 0) return 0;
-    const next = held.map((j) => nextRunOrNull(j.cron_expression, now, j.time_zone));
+    const next = held.map((j) => nextDueOf(j, now));
     const resumed = await this.jobs.restoreHeld(held.map((j) => j.id), next);
     held.forEach((j, i) => this.events.emit({ jobId: j.id, userId, kind: 'resumed', nextRunAt: next[i] }));
     return resumed;
@@ -291,10 +295,44 @@ export class JobsService {
     return caller.plan;
   }
 
-  /** A schedule may not run one job more often than the plan allows (a six-field cron can fire every second). */
-  private assertInterval(definition: ValidJobDefinition, plan: PlanId): void {
-    const error = planIntervalError(definition.cron_expression, definition.time_zone, plan);
-    if (error) throw ApiError.invalidField(['body', 'cron_expression'], error);
+  /** A schedule may not run one job more often than the plan allows (a six-field cron or an interval can fire every second). */
+  private assertInterval(definition: Pick<ValidJobDefinition, 'cron_expression' | 'every_seconds' | 'time_zone'>, plan: PlanId): void {
+    if (definition.cron_expression !== null) {
+      const error = planIntervalError(definition.cron_expression, definition.time_zone, plan);
+      if (error) throw ApiError.invalidField(['body', 'cron_expression'], error);
+    }
+    if (definition.every_seconds !== null) {
+      const error = planEveryError(definition.every_seconds, plan);
+      if (error) throw ApiError.invalidField(['body', 'every_seconds'], error);
+    }
+  }
+
+  /** A new job must have something left to run: a one-off instant, or an end, already past is a mistake (an edit may keep them, the job then has no next run). */
+  private assertFutureSchedule(definition: Pick<ValidJobDefinition, 'run_at' | 'ends_at'>): void {
+    const now = Date.now();
+    if (definition.run_at !== null && Date.parse(definition.run_at) <= now) throw ApiError.invalidField(['body', 'run_at'], JOB_MESSAGES.runAtPast);
+    if (definition.ends_at !== null && Date.parse(definition.ends_at) <= now) throw ApiError.invalidField(['body', 'ends_at'], JOB_MESSAGES.endsAtPast);
+  }
+
+  /**
+   * The next runs of a schedule before it is saved, with the offset its
+   * jitter gives this job (it depends on the owner and the name), and the
+   * executions it would use in 30 days; refused like a save when the plan
+   * does not allow it.
+   */
+  async preview(userId: string, request: SchedulePreviewDefinition): Promise<SchedulePreview> {
+    const plan = await this.callerPlan(userId);
+    this.assertInterval(request, plan);
+    const now = new Date();
+    const definitionColumns = scheduleOnly(request, userId, now);
+    const spec = scheduleSpecOf(storedSchedule(definitionColumns));
+    return {
+      next_runs: nextFires(spec, request.count, now.getTime()).map((at) => new Date(at).toISOString()),
+      executions_per_30_days: executionsPer30Days(spec, now.getTime()),
+      jitter_offset_seconds: definitionColumns.jitterOffsetMs / 1000,
+      plan,
+      execution_quota: PLAN_LIMITS[plan].executionsPerMonth,
+    };
   }
 
   /** A job's request time limit stays within its plan's maximum and the server's ceiling (EXECUTION_TIMEOUT_MS). */
@@ -318,15 +356,70 @@ export class JobsService {
   }
 }
 
-function columns(definition: ValidJobDefinition): JobDefinitionColumns {
+/** What the preview takes: a definition's schedule fields, the name (for the jitter offset) and how many runs to show. */
+export interface SchedulePreviewDefinition {
+  name: string;
+  cron_expression: string | null;
+  time_zone: string;
+  every_seconds: number | null;
+  run_at: string | null;
+  starts_at: string | null;
+  ends_at: string | null;
+  jitter_seconds: number;
+  count: number;
+}
+
+type ScheduleFieldColumns = Pick<JobEntity, 'cronExpression' | 'timeZone' | 'everySeconds' | 'scheduleAnchor' | 'runAt' | 'startsAt' | 'endsAt' | 'jitterSeconds' | 'jitterOffsetMs'>;
+
+/**
+ * The stored schedule of a definition. An interval counts from starts_at when
+ * given; otherwise from the instant the job got its interval, to the second
+ * (kept across edits, so an edit does not shift the runs).
+ */
+function scheduleOnly(definition: Omit<SchedulePreviewDefinition, 'count'>, userId: string, now: Date, existing: JobEntity | null = null): ScheduleFieldColumns {
+  let anchor: Date | null = null;
+  if (definition.every_seconds !== null) {
+    if (definition.starts_at !== null) anchor = new Date(definition.starts_at);
+    else if (existing?.everySeconds != null && existing.startsAt === null && existing.scheduleAnchor) anchor = existing.scheduleAnchor;
+    else anchor = new Date(Math.floor(now.getTime() / 1000) * 1000);
+  }
+  return {
+    cronExpression: definition.cron_expression,
+    timeZone: definition.time_zone,
+    everySeconds: definition.every_seconds,
+    scheduleAnchor: anchor,
+    runAt: definition.run_at === null ? null : new Date(definition.run_at),
+    startsAt: definition.starts_at === null ? null : new Date(definition.starts_at),
+    endsAt: definition.ends_at === null ? null : new Date(definition.ends_at),
+    jitterSeconds: definition.jitter_seconds,
+    jitterOffsetMs: jitterOffsetMs(Math.min(definition.jitter_seconds, SCHEDULE_LIMITS.maxJitterSeconds), userId, definition.name),
+  };
+}
+
+function storedSchedule(columns: ScheduleFieldColumns): ScheduleColumns {
+  return {
+    cron_expression: columns.cronExpression,
+    time_zone: columns.timeZone,
+    every_seconds: columns.everySeconds,
+    schedule_anchor: columns.scheduleAnchor,
+    run_at: columns.runAt,
+    starts_at: columns.startsAt,
+    ends_at: columns.endsAt,
+    jitter_offset_ms: columns.jitterOffsetMs,
+  };
+}
+
+function columns(definition: ValidJobDefinition, userId: string, existing: JobEntity | null, now: Date): JobDefinitionColumns {
   return {
     name: definition.name,
     url: definition.url,
     method: definition.method,
     headers: definition.headers,
     body: definition.body,
-    cronExpression: definition.cron_expression,
-    timeZone: definition.time_zone,
+    ...scheduleOnly(definition, userId, now, existing),
+    overlap: definition.overlap,
+    catchUp: definition.catch_up,
+    catchUpWindowSeconds: definition.catch_up_window_seconds,
     responseRules: definition.response_rules,
     timeoutMs: definition.timeout_seconds === null ? null : definition.timeout_seconds * 1000,
     autoPauseAfter: definition.auto_pause_after,
@@ -355,14 +448,5 @@ function atItem(index: number, check: () => void): void {
       throw ApiError.validation(error.detail.map((issue) => ({ ...issue, loc: ['body', 'jobs', index, ...issue.loc.slice(1)] })));
     }
     throw error;
-  }
-}
-
-/** The next cron instant after `after` in the job's zone; null for an expression that never fires again (only possible for rows written outside the API). */
-export function nextRunOrNull(expression: string, after: Date, timeZone: string): Date | null {
-  try {
-    return nextRun(expression, after, timeZone);
-  } catch {
-    return null;
   }
 }

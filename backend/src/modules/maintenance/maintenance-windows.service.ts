@@ -29,6 +29,11 @@ function openFor(rows: MaintenanceWindowRow[], job: { job_id: string; tags: read
   return rows.find((w) => windowTargets(w, job) && windowCovers(timing(w), at)) ?? null;
 }
 
+/** How pausing() names a due run: its job and due time. */
+export function pausingKey(jobId: string, fire: Date): string {
+  return `${jobId} ${fire.getTime()}`;
+}
+
 /** A job the scheduler is about to run: is a pausing window open at its due time? */
 export interface DueJob {
   id: string;
@@ -85,8 +90,9 @@ export class MaintenanceWindowsService {
   }
 
   /**
-   * For each due job a pausing window covers at its due time, that window's
-   * name, by job id. One read for the whole claim, inside its transaction.
+   * For each due run a pausing window covers at its due time, that window's
+   * name, by pausingKey (a job may have several runs due in one claim: a
+   * catch-up). One read for the whole claim, inside its transaction.
    */
   async pausing(tx: Queryable, due: DueJob[]): Promise<Map<string, string>> {
     const paused = new Map<string, string>();
@@ -100,7 +106,7 @@ export class MaintenanceWindowsService {
         { job_id: job.id, tags: job.tags },
         job.fire,
       );
-      if (window) paused.set(job.id, window.name);
+      if (window) paused.set(pausingKey(job.id, job.fire), window.name);
     }
     return paused;
   }

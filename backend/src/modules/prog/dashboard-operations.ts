@@ -79,6 +79,7 @@ export const DASHBOARD_OPERATIONS: Record<string, DashboardOperation> = {
   'post /api/jobs/bulk': { summary: 'Create many jobs at once (all or none)', errors: { 403: "The plan's job limit is reached" } },
   'post /api/jobs/test': { summary: 'Send a definition once without saving it', limited: 'Test requests per user' },
   'post /api/jobs/target-check': { summary: 'Whether this server would send requests to a URL' },
+  'post /api/jobs/schedule-preview': { summary: 'Preview a schedule: its next runs (jitter included) and the executions it uses in 30 days' },
   'get /api/jobs/export': { summary: 'Export every job definition' },
   'post /api/jobs/import': { summary: 'Import jobs from an export or a crontab' },
   'post /api/jobs/{id}/clone': { summary: 'Copy a job', errors: { 403: "The plan's job limit is reached" } },

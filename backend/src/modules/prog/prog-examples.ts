@@ -1,5 +1,5 @@
 import { JOB_BULK_MAX } from '../jobs';
-import type { Job, JobDefinition, JobLimitExceeded, JobLogsResponse } from '@cronbeam/shared/jobs/job-types';
+import type { Job, JobDefinition, JobLimitExceeded, JobLogsResponse, SchedulePreview, SchedulePreviewRequest } from '@cronbeam/shared/jobs/job-types';
 import { DEFAULT_RETRY_POLICY } from '@cronbeam/shared/jobs/retry-policy';
 
 /** Request and response examples of the /prog OpenAPI document (typed, so they follow the shared types). */
@@ -22,6 +22,14 @@ export const JOB_EXAMPLE: Job = {
   body: '{"full": true}',
   cron_expression: '0 2 * * *',
   time_zone: 'UTC',
+  every_seconds: null,
+  run_at: null,
+  starts_at: null,
+  ends_at: null,
+  jitter_seconds: 0,
+  overlap: 'allow',
+  catch_up: 'latest',
+  catch_up_window_seconds: null,
   response_rules: null,
   timeout_seconds: null,
   auto_pause_after: null,
@@ -163,4 +171,14 @@ export const BULK_TAG_RESULT_SCHEMA = {
   type: 'object',
   required: ['action', 'tag', 'count', 'jobs'],
   properties: { action: { type: 'string' }, tag: { type: 'string' }, count: { type: 'integer' }, jobs: { type: 'array', items: schemaRefOf('Job') } },
+};
+
+export const SCHEDULE_PREVIEW_REQUEST_EXAMPLE: SchedulePreviewRequest = { name: 'cache-warmer', every_seconds: 30, jitter_seconds: 10, count: 3 };
+
+export const SCHEDULE_PREVIEW_EXAMPLE: SchedulePreview = {
+  next_runs: ['2026-01-01T10:15:34.250Z', '2026-01-01T10:16:04.250Z', '2026-01-01T10:16:34.250Z'],
+  executions_per_30_days: 86_400,
+  jitter_offset_seconds: 4.25,
+  plan: 'pro',
+  execution_quota: 10_000,
 };

@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { OperationObject, ParameterObject, ResponseObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { z } from 'zod';
-import { JOB_TIMEOUT_CAP_SECONDS, jobDefinitionSchema } from '@cronbeam/shared/jobs/job-rules';
+import { JOB_TIMEOUT_CAP_SECONDS, jobDefinitionSchema, schedulePreviewSchema } from '@cronbeam/shared/jobs/job-rules';
 import { jobImportRequestSchema } from '@cronbeam/shared/jobs/job-transfer';
 import { PUBLIC_API_SCHEMAS } from '@cronbeam/shared/jobs/openapi-schemas';
 import { monitorSchema } from '@cronbeam/shared/notifications/monitors';
@@ -65,6 +65,7 @@ const AUTHENTICATING_GUARDS = new Map<unknown, { scheme: string; unauthorized: s
 const BODY_COMPONENTS = new Map<z.ZodType, object>([
   [jobDefinitionSchema, ref('JobDefinition')],
   [jobImportRequestSchema, ref('JobImportRequest')],
+  [schedulePreviewSchema, ref('SchedulePreviewRequest')],
   [jobBulkRequestSchema, BULK_REQUEST_SCHEMA],
   [monitorSchema, ref('MonitorDefinition')],
 ]);

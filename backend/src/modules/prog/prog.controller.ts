@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
-import { JOB_LOGS_LIMITS, jobDefinitionSchema, type ValidJobDefinition } from '@cronbeam/shared/jobs/job-rules';
-import type { Job, JobLogEntry, JobLogsResponse } from '@cronbeam/shared/jobs/job-types';
+import { JOB_LOGS_LIMITS, jobDefinitionSchema, schedulePreviewSchema, type ValidJobDefinition } from '@cronbeam/shared/jobs/job-rules';
+import type { Job, JobLogEntry, JobLogsResponse, SchedulePreview } from '@cronbeam/shared/jobs/job-types';
 import type { CallbackDelivery } from '@cronbeam/shared/jobs/run-callbacks';
 import { SIGNING_LIMITS, signingSecretRotationSchema, type SigningSecretRotation } from '@cronbeam/shared/jobs/request-signing';
 import { jobCloneRequestSchema, jobImportRequestSchema, type JobExport, type JobImportRequest, type JobImportResult } from '@cronbeam/shared/jobs/job-transfer';
@@ -13,10 +13,10 @@ import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { JOB_BULK_MAX, jobBulkRequestSchema, type JobBulkRequest, type JobBulkResult } from '../jobs';
 import { JobRunsService } from '../jobs/job-runs.service';
 import { JobTransferService } from '../jobs/job-transfer.service';
-import { JobsService } from '../jobs/jobs.service';
+import { JobsService, type SchedulePreviewDefinition } from '../jobs/jobs.service';
 import { JobDefinitionBody, JobIdParam, JobLimitResponse, JsonResponse, ProgOperation, schemaRef } from './prog-docs.decorators';
 import { CALLBACK_DELIVERIES_EXAMPLE, CALLBACK_DELIVERIES_SCHEMA } from './prog-callback-docs';
-import { BULK_TAG_ACTION_EXAMPLE, BULK_TAG_RESULT_EXAMPLE, BULK_TAG_RESULT_SCHEMA, BULK_EXAMPLE, BULK_REQUEST_SCHEMA, BULK_RESULT_EXAMPLE, BULK_RESULT_SCHEMA, BULK_VALIDATION_EXAMPLE, CLONE_EXAMPLE, EXPORT_EXAMPLE, IMPORT_EXAMPLE, IMPORT_RESULT_EXAMPLE, JOB_EXAMPLE, JOB_LOGS_EXAMPLE, PAUSED_JOB_EXAMPLE, RESUMED_JOB_EXAMPLE, VALIDATION_EXAMPLE } from './prog-examples';
+import { BULK_TAG_ACTION_EXAMPLE, BULK_TAG_RESULT_EXAMPLE, BULK_TAG_RESULT_SCHEMA, BULK_EXAMPLE, BULK_REQUEST_SCHEMA, BULK_RESULT_EXAMPLE, BULK_RESULT_SCHEMA, BULK_VALIDATION_EXAMPLE, CLONE_EXAMPLE, SCHEDULE_PREVIEW_EXAMPLE, SCHEDULE_PREVIEW_REQUEST_EXAMPLE, EXPORT_EXAMPLE, IMPORT_EXAMPLE, IMPORT_RESULT_EXAMPLE, JOB_EXAMPLE, JOB_LOGS_EXAMPLE, PAUSED_JOB_EXAMPLE, RESUMED_JOB_EXAMPLE, VALIDATION_EXAMPLE } from './prog-examples';
 
 /**
  * The public programmatic API (/prog), authenticated by API key. Same jobs,
@@ -58,6 +58,19 @@ export class ProgController {
   async createMany(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(jobBulkRequestSchema)) body: JobBulkRequest): Promise<JobBulkResult> {
     const jobs = await this.jobs.createMany(user.id, body.jobs);
     return { created: jobs.length, jobs };
+  }
+
+  @Post('jobs/schedule-preview')
+  @HttpCode(200)
+  @UseGuards(ApiKeyGuard)
+  @ProgOperation(
+    'Preview a schedule',
+    'The next runs of a schedule (jitter included) and how many executions it uses in 30 days, before the job is saved. Takes the schedule fields of a job definition; a schedule the plan does not allow is refused as creating the job would be.',
+  )
+  @ApiBody({ schema: schemaRef('SchedulePreviewRequest'), examples: { interval: { summary: 'Every 30 seconds with up to 10 s of jitter', value: SCHEDULE_PREVIEW_REQUEST_EXAMPLE } } })
+  @JsonResponse(200, 'The next runs and the executions in 30 days', schemaRef('SchedulePreview'), SCHEDULE_PREVIEW_EXAMPLE)
+  previewSchedule(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(schedulePreviewSchema)) body: SchedulePreviewDefinition): Promise<SchedulePreview> {
+    return this.jobs.preview(user.id, body);
   }
 
   @Get('jobs')

@@ -1,4 +1,4 @@
-import type { Delivery, HttpMethod, IdentityToken, ResponseRules, RetryPolicy, RunTrigger } from '@cronbeam/shared/jobs/job-types';
+import type { Delivery, HttpMethod, OverlapPolicy, IdentityToken, ResponseRules, RetryPolicy, RunTrigger } from '@cronbeam/shared/jobs/job-types';
 import type { RequestSigning } from '../executor/request-signer.service';
 import { DEFAULT_RETRY_POLICY } from '@cronbeam/shared/jobs/retry-policy';
 
@@ -29,6 +29,8 @@ export interface ClaimedRun {
   retry: RetryPolicy;
   /** How its request is signed for the target. */
   signing: RequestSigning;
+  /** skip: released while an earlier run of its job is in flight, it is recorded as skipped instead of sent. */
+  overlap: OverlapPolicy;
 }
 
 /** A leased run as `job_runs` returns it. */
@@ -66,6 +68,8 @@ export interface JobRequest {
   signingSecrets?: string[];
   /** Requests carry a Cronbeam-signed JWT; null or absent: none. */
   identityToken?: IdentityToken | null;
+  /** What a due run does while the previous run of its job is in flight; absent: allow. */
+  overlap?: OverlapPolicy;
 }
 
 /** How a job's request is signed: its secrets, and the identity token's audience (the URL unless the job set one). */
@@ -95,5 +99,6 @@ export function toClaimedRun(row: LeasedRunRow, job: JobRequest): ClaimedRun {
     timeoutMs: job.timeoutMs ?? null,
     retry: job.retry ?? DEFAULT_RETRY_POLICY,
     signing: requestSigning(row.job_id, job),
+    overlap: job.overlap ?? 'allow',
   };
 }

@@ -232,6 +232,32 @@ export class JobRunsRepository {
     );
   }
 
+  /**
+   * Of the given jobs, those with an earlier run (due before `before`) still
+   * leased to an instance other than `owner`: in flight elsewhere, or waiting
+   * for the takeover of a dead instance.
+   */
+  async inFlightElsewhere(jobIds: string[], before: Date, owner: string): Promise<string[]> {
+    const rows: Array<{ job_id: string }> = await this.db.query(
+      `SELECT DISTINCT job_id FROM job_runs
+       WHERE job_id = ANY($1::uuid[]) AND state = '${RUNNING}' AND due_at < $2 AND lease_owner IS DISTINCT FROM $3`,
+      [jobIds, before, owner],
+    );
+    return rows.map((r) => r.job_id);
+  }
+
+  /** Records unstarted runs leased to `owner` as skipped because their job's previous run was in flight; answers them for the quota refund. */
+  skipOverlapping(tx: Queryable, runIds: string[], owner: string): Promise<Array<{ user_id: string; scheduled_for: Date }>> {
+    return tx.query(
+      `UPDATE job_runs SET state = '${DONE}', status = '${RUN_OUTCOME.skipped}', skip_reason = 'overlap',
+         error_message = 'Skipped: the previous run of this job was still in flight (overlap: skip)',
+         executed_at = due_at, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
+       WHERE id = ANY($1::uuid[]) AND state = '${RUNNING}' AND lease_owner = $2
+       RETURNING user_id, scheduled_for`,
+      [runIds, owner],
+    ).then((result) => returnedRows<{ user_id: string; scheduled_for: Date }>(result));
+  }
+
   /** The earliest instant a queued run falls due or a lease expires. */
   async earliestDue(): Promise<Date | null> {
     const [row]: Array<{ at: Date | null }> = await this.db.query(

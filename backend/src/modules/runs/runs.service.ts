@@ -320,16 +320,26 @@ export class RunsService {
     if (runIds.length === 0) return;
     await this.db.transaction(async (tx) => {
       const gone = await this.runs.deleteUnstartedFirstAttempts(tx, runIds, this.owner.id);
-      const refunds = new Map<string, { userId: string; period: string; count: number }>();
-      for (const run of gone) {
-        const period = usagePeriodOf(new Date(run.scheduled_for));
-        const key = this.quota.grantKey(run.user_id, period);
-        const refund = refunds.get(key) ?? { userId: run.user_id, period, count: 0 };
-        refund.count++;
-        refunds.set(key, refund);
-      }
-      await this.quota.refund(tx, [...refunds.values()]);
+      await this.quota.refund(tx, refundsOf(gone, (userId, period) => this.quota.grantKey(userId, period)));
       await this.runs.skipWithdrawn(tx, runIds, this.owner.id);
+    });
+  }
+
+  /** Of the given jobs, those with a run due before `before` still leased to another instance (see RunDispatcher's overlap check). */
+  inFlightElsewhere(jobIds: string[], before: Date): Promise<string[]> {
+    return jobIds.length ? this.runs.inFlightElsewhere(jobIds, before, this.owner.id) : Promise.resolve([]);
+  }
+
+  /**
+   * Records claimed, unstarted runs as skipped because the previous run of
+   * their job was still in flight (overlap: skip). Nothing was sent, so their
+   * executions go back to the quota.
+   */
+  async skipOverlapping(runIds: string[]): Promise<void> {
+    if (runIds.length === 0) return;
+    await this.db.transaction(async (tx) => {
+      const skipped = await this.runs.skipOverlapping(tx, runIds, this.owner.id);
+      await this.quota.refund(tx, refundsOf(skipped, (userId, period) => this.quota.grantKey(userId, period)));
     });
   }
 
@@ -348,4 +358,17 @@ export class RunsService {
     await this.runs.pruneOlderThan(RETENTION_DAYS);
     await this.runs.pruneBeyond(RETENTION_RUNS_PER_JOB);
   }
+}
+
+/** One quota refund per user and month for runs given back. */
+function refundsOf(runs: Array<{ user_id: string; scheduled_for: Date }>, grantKey: (userId: string, period: string) => string): Array<{ userId: string; period: string; count: number }> {
+  const refunds = new Map<string, { userId: string; period: string; count: number }>();
+  for (const run of runs) {
+    const period = usagePeriodOf(new Date(run.scheduled_for));
+    const key = grantKey(run.user_id, period);
+    const refund = refunds.get(key) ?? { userId: run.user_id, period, count: 0 };
+    refund.count++;
+    refunds.set(key, refund);
+  }
+  return [...refunds.values()];
 }

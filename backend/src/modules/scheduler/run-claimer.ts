@@ -5,11 +5,11 @@ import { RUN_OUTCOME, RUN_TRIGGER } from '@cronbeam/shared/jobs/job-types';
 import { pausedNote } from '@cronbeam/shared/notifications/maintenance-windows';
 import type { Queryable } from '../../common/database/transaction';
 import { UsersService } from '../auth/users.service';
-import { JobScheduleService, toJobRequest } from '../jobs/job-schedule.service';
-import { MaintenanceWindowsService } from '../maintenance/maintenance-windows.service';
+import { JobScheduleService, scheduleKey, scheduleSpecOf, toJobRequest } from '../jobs/job-schedule.service';
+import { MaintenanceWindowsService, pausingKey } from '../maintenance/maintenance-windows.service';
 import { QuotaService, usagePeriodOf, type QuotaRequest } from '../quota/quota.service';
 import { RunsService, toClaimedRun, type ClaimedRun, type LeasedRunRow, type NewRun } from '../runs/runs.service';
-import { planDue, type DuePlan } from './due-instants';
+import { planDue, type CatchUp, type DuePlan } from './due-instants';
 import { InstanceLiveness } from './instance-liveness';
 import { SchedulerSettings } from './scheduler-settings';
 
@@ -48,59 +48,66 @@ export class RunClaimer {
       if (jobs.length === 0) return { runs: [], more: false };
       const plans = await this.users.plansOf(jobs.map((j) => j.user_id), tx);
 
-      // Jobs of a burst share their expression, zone and due time: plan each such triple once per batch.
+      // Jobs of a burst share their schedule, policy and due time: plan each such combination once per batch.
       const planned = new Map<string, DuePlan>();
       const claims = jobs.map((job) => {
         const dueAt = new Date(job.next_run_at);
-        const key = `${dueAt.getTime()} ${job.time_zone} ${job.cron_expression}`;
+        const catchUp: CatchUp = { policy: job.catch_up, windowMs: job.catch_up_window_seconds === null ? null : job.catch_up_window_seconds * 1000 };
+        const key = `${dueAt.getTime()} ${catchUp.policy} ${catchUp.windowMs} ${scheduleKey(job)}`;
         let due = planned.get(key);
         if (!due) {
-          due = planDue(job.cron_expression, job.time_zone, dueAt, now, this.settings.pollIntervalMs * 2 + this.settings.lookaheadMs);
+          due = planDue(scheduleSpecOf(job), catchUp, dueAt, now, this.settings.pollIntervalMs * 2 + this.settings.lookaheadMs);
           planned.set(key, due);
         }
         const plan = plans.get(job.user_id) ?? 'free';
-        return { job, due, plan, period: usagePeriodOf(due.fire) };
+        return { job, due, plan };
       });
       // A run due inside a window that pauses runs is recorded as skipped, unsent and not counted against the quota.
-      const paused = await this.maintenance.pausing(tx, claims.map(({ job, due }) => ({ id: job.id, user_id: job.user_id, tags: job.tags, fire: due.fire })));
+      const paused = await this.maintenance.pausing(tx, claims.flatMap(({ job, due }) => due.fires.map((fire) => ({ id: job.id, user_id: job.user_id, tags: job.tags, fire: fire.at }))));
+      // Every other instant that fires counts toward its month's quota (an all_within catch-up may fire several at once).
       const wanted = new Map<string, QuotaRequest>();
-      for (const { job, plan, period } of claims) {
-        if (paused.has(job.id)) continue;
-        const k = this.quota.grantKey(job.user_id, period);
-        const entry = wanted.get(k) ?? { userId: job.user_id, plan, period, wanted: 0 };
-        entry.wanted++;
-        wanted.set(k, entry);
+      for (const { job, due, plan } of claims) {
+        for (const fire of due.fires) {
+          if (paused.has(pausingKey(job.id, fire.at))) continue;
+          const period = usagePeriodOf(fire.at);
+          const k = this.quota.grantKey(job.user_id, period);
+          const entry = wanted.get(k) ?? { userId: job.user_id, plan, period, wanted: 0 };
+          entry.wanted++;
+          wanted.set(k, entry);
+        }
       }
       const granted = await this.quota.reserve(tx, [...wanted.values()]);
 
       const newRuns: NewRun[] = [];
       const overQuota = new Set<string>();
-      for (const { job, due, plan, period } of claims) {
+      for (const { job, due, plan } of claims) {
         for (const missed of due.missed) {
-          newRuns.push({ jobId: job.id, userId: job.user_id, trigger: RUN_TRIGGER.schedule, scheduledFor: missed, outcome: RUN_OUTCOME.missed, error: 'Missed: the scheduler was not running at this due time; only the latest missed due time was executed' });
+          newRuns.push({ jobId: job.id, userId: job.user_id, trigger: RUN_TRIGGER.schedule, scheduledFor: missed, outcome: RUN_OUTCOME.missed, error: due.missedReason });
         }
         if (due.moreMissed) this.logger.warn(`Job ${job.id}: more than ${due.missed.length} due times were missed; the oldest ones are recorded`);
-        const pausedBy = paused.get(job.id);
-        if (pausedBy !== undefined) {
-          newRuns.push({ jobId: job.id, userId: job.user_id, trigger: RUN_TRIGGER.schedule, scheduledFor: due.fire, outcome: RUN_OUTCOME.skipped, skipReason: 'maintenance', error: pausedNote(pausedBy) });
-          continue;
-        }
-        const k = this.quota.grantKey(job.user_id, period);
-        const left = granted.get(k) ?? 0;
-        if (left > 0) {
-          granted.set(k, left - 1);
-          newRuns.push({ jobId: job.id, userId: job.user_id, trigger: due.recovery ? RUN_TRIGGER.recovery : RUN_TRIGGER.schedule, scheduledFor: due.fire, outcome: 'leased', timeoutMs: job.timeout_ms });
-        } else {
-          overQuota.add(job.id);
-          newRuns.push({
-            jobId: job.id,
-            userId: job.user_id,
-            trigger: RUN_TRIGGER.schedule,
-            scheduledFor: due.fire,
-            outcome: RUN_OUTCOME.skipped,
-            skipReason: 'quota',
-            error: `Skipped: the monthly execution quota of ${this.quota.executionLimit(plan)} for the ${plan} plan is used up`,
-          });
+        for (const fire of due.fires) {
+          const pausedBy = paused.get(pausingKey(job.id, fire.at));
+          if (pausedBy !== undefined) {
+            newRuns.push({ jobId: job.id, userId: job.user_id, trigger: RUN_TRIGGER.schedule, scheduledFor: fire.at, outcome: RUN_OUTCOME.skipped, skipReason: 'maintenance', error: pausedNote(pausedBy) });
+            continue;
+          }
+          const k = this.quota.grantKey(job.user_id, usagePeriodOf(fire.at));
+          const left = granted.get(k) ?? 0;
+          if (left > 0) {
+            granted.set(k, left - 1);
+            newRuns.push({ jobId: job.id, userId: job.user_id, trigger: fire.recovery ? RUN_TRIGGER.recovery : RUN_TRIGGER.schedule, scheduledFor: fire.at, outcome: 'leased', timeoutMs: job.timeout_ms });
+          } else {
+            overQuota.add(job.id);
+            newRuns.push({
+              jobId: job.id,
+              userId: job.user_id,
+              trigger: RUN_TRIGGER.schedule,
+              scheduledFor: fire.at,
+              outcome: RUN_OUTCOME.skipped,
+              skipReason: 'quota',
+              error: `Skipped: the monthly execution quota of ${this.quota.executionLimit(plan)} for the ${plan} plan is used up`,
+            });
+          }
         }
       }
 

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { HttpExecutor, type ExecutionResult, type PreparedRequest } from '../executor/http-executor.service';
+import { RUN_TRIGGER } from '@cronbeam/shared/jobs/job-types';
 import { RunsService, type ClaimedRun } from '../runs/runs.service';
 import { DatabaseClock } from './database-clock';
 import { InstanceLiveness } from './instance-liveness';
@@ -74,6 +75,8 @@ export class RunDispatcher {
   private pumpScheduled = false;
   private lastRelease = -Infinity;
   private readonly idle = new Set<() => void>();
+  /** Runs per job released and not yet answered (waiting for a slot or on the wire): what overlap: skip looks at. */
+  private readonly activeByJob = new Map<string, number>();
   private tailListeners: Array<() => void> = [];
   private readonly logger = new Logger(RunDispatcher.name);
 
@@ -140,6 +143,7 @@ export class RunDispatcher {
       clearImmediate(timer as NodeJS.Immediate);
     }
     this.timers.clear();
+    this.activeByJob.clear();
     for (const timer of this.warmTimers.values()) clearTimeout(timer);
     this.warmTimers.clear();
     const ids = [...this.waiting.values()].flat().map((r) => r.run.runId);
@@ -201,8 +205,72 @@ export class RunDispatcher {
     this.warmTimers.delete(due);
     const group = this.waiting.get(due) ?? [];
     this.waiting.delete(due);
-    for (const ready of group) this.queue.push(ready);
+    const checkElsewhere: ReadyRun[] = [];
+    const skipped: ReadyRun[] = [];
+    for (const ready of group) {
+      if (!this.skipsOverlap(ready.run)) this.enqueue(ready);
+      else if (this.activeByJob.has(ready.run.jobId)) skipped.push(ready);
+      else {
+        // Counted as active at once, so that a second run of the job in this group (a catch-up) is skipped.
+        this.markActive(ready.run.jobId);
+        checkElsewhere.push(ready);
+      }
+    }
+    this.skip(skipped);
+    if (checkElsewhere.length > 0) void this.releaseUnlessInFlightElsewhere(due, checkElsewhere);
     this.pump();
+  }
+
+  /** Scheduled runs of jobs with overlap: skip are checked at their instant; retries and catch-up runs after a takeover are not. */
+  private skipsOverlap(run: ClaimedRun): boolean {
+    return run.overlap === 'skip' && run.trigger !== RUN_TRIGGER.retry && run.trigger !== RUN_TRIGGER.manual;
+  }
+
+  /**
+   * Runs whose job has no earlier run in flight here may still have one on
+   * another instance (consecutive due times of a job are not always claimed
+   * by the same one): one query, then they start or are skipped. Only these
+   * runs wait for it (about a round trip).
+   */
+  private async releaseUnlessInFlightElsewhere(due: number, readies: ReadyRun[]): Promise<void> {
+    let busy: Set<string>;
+    try {
+      busy = new Set(await this.runs.inFlightElsewhere([...new Set(readies.map((r) => r.run.jobId))], new Date(due)));
+    } catch (error) {
+      // Unknown: sending is the safe side (the runs were claimed for this instant).
+      this.logger.warn(`Checking for runs in flight elsewhere failed: ${(error as Error).message}`);
+      busy = new Set();
+    }
+    const skipped: ReadyRun[] = [];
+    for (const ready of readies) {
+      if (busy.has(ready.run.jobId)) {
+        this.markDone(ready.run.jobId);
+        skipped.push(ready);
+      } else this.queue.push(ready);
+    }
+    this.skip(skipped);
+    this.pump();
+  }
+
+  private enqueue(ready: ReadyRun): void {
+    this.markActive(ready.run.jobId);
+    this.queue.push(ready);
+  }
+
+  private markActive(jobId: string): void {
+    this.activeByJob.set(jobId, (this.activeByJob.get(jobId) ?? 0) + 1);
+  }
+
+  private markDone(jobId: string): void {
+    const left = (this.activeByJob.get(jobId) ?? 1) - 1;
+    if (left > 0) this.activeByJob.set(jobId, left);
+    else this.activeByJob.delete(jobId);
+  }
+
+  /** Records runs as skipped for overlap instead of sending them. */
+  private skip(readies: ReadyRun[]): void {
+    if (readies.length === 0) return;
+    this.runs.skipOverlapping(readies.map((r) => r.run.runId)).catch((error: Error) => this.logger.error(`Recording overlapping runs as skipped failed: ${error.message}`));
   }
 
   /**
@@ -269,6 +337,7 @@ export class RunDispatcher {
       result = await this.runs.execute(request);
     } finally {
       this.inFlight--;
+      this.markDone(run.jobId);
       this.pressure.finished();
     }
     this.pump();

@@ -5,6 +5,7 @@ import { DELIVERIES, HTTP_METHODS, JOB_STATUSES, type Job, type JobLogEntry, typ
 import { RESPONSE_RULE_MESSAGES } from '@cronbeam/shared/jobs/response-rules';
 import { TAG_LIMITS } from '@cronbeam/shared/tags/tags';
 import { RETRY_OUTCOMES } from '@cronbeam/shared/jobs/retry-policy';
+import { CATCH_UP_POLICIES, OVERLAP_POLICIES } from '@cronbeam/shared/jobs/schedule';
 
 /**
  * Tool arguments built from the shared job rules, so an assistant is held to
@@ -128,8 +129,16 @@ export const jobOutput = z.object({
   method: z.enum(HTTP_METHODS),
   headers: z.record(z.string(), z.string()),
   body: z.string(),
-  cron_expression: z.string(),
+  cron_expression: z.string().nullable(),
   time_zone: z.string(),
+  every_seconds: z.number().int().nullable(),
+  run_at: z.string().nullable(),
+  starts_at: z.string().nullable(),
+  ends_at: z.string().nullable(),
+  jitter_seconds: z.number().int(),
+  overlap: z.enum(OVERLAP_POLICIES),
+  catch_up: z.enum(CATCH_UP_POLICIES),
+  catch_up_window_seconds: z.number().int().nullable(),
   response_rules: z
     .object({ expected_status: z.string(), body_contains: z.string().nullable(), json_path: z.string().nullable(), json_equals: z.union([z.string(), z.number(), z.boolean(), z.null()]) })
     .nullable(),

@@ -62,6 +62,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/prog/jobs/schedule-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a schedule
+         * @description The next runs of a schedule (jitter included) and how many executions it uses in 30 days, before the job is saved. Takes the schedule fields of a job definition; a schedule the plan does not allow is refused as creating the job would be.
+         */
+        post: operations["ProgController_previewSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/prog/jobs/bulk-action": {
         parameters: {
             query?: never;
@@ -722,10 +742,56 @@ export interface components {
              */
             body?: string;
             /**
-             * @description 5 fields read on the clocks of time_zone: minute 0-59, hour 0-23, day of month 1-31, month 1-12 or JAN-DEC, day of week 0-6 or SUN-SAT (Sunday = 0).
+             * @description One of the three schedule forms (give exactly one of cron_expression, every_seconds and run_at). 5 fields read on the clocks of time_zone: minute 0-59, hour 0-23, day of month 1-31, month 1-12 or JAN-DEC, day of week 0-6 or SUN-SAT (Sunday = 0); or 6 with a leading second 0-59. The plan sets the shortest gap between runs (free 60 s, basic 10 s, pro 1 s).
              * @example 0 9 * * 1-5
              */
-            cron_expression: string;
+            cron_expression?: string | null;
+            /**
+             * @description Run every this many seconds (up to 30 days), counted from starts_at or else from the second the job got its interval; at least the plan's shortest gap.
+             * @default null
+             * @example 300
+             */
+            every_seconds?: number | null;
+            /**
+             * Format: date-time
+             * @description Run once, at this instant (with its offset; must be in the future when the job is created). After its run the job keeps its outcome as status and has no next run.
+             * @default null
+             */
+            run_at?: string | null;
+            /**
+             * Format: date-time
+             * @description No run before this instant (cron and interval schedules); an interval counts from it.
+             * @default null
+             */
+            starts_at?: string | null;
+            /**
+             * Format: date-time
+             * @description No run after this instant (cron and interval schedules); after it the job has no next run.
+             * @default null
+             */
+            ends_at?: string | null;
+            /**
+             * @description Shift every run by a fixed offset within this many seconds, the same for every run of the job (it depends on the owner and the job's name; POST …/jobs/schedule-preview shows it), so that many jobs on one schedule do not hit a target at once.
+             * @default 0
+             */
+            jitter_seconds?: number;
+            /**
+             * @description skip: a due run whose previous run of the job is still in flight is recorded as skipped (not sent, not counted toward the quota); allow: it is sent.
+             * @default allow
+             * @enum {string}
+             */
+            overlap?: "allow" | "skip";
+            /**
+             * @description What runs of the due times missed while the scheduler was down, or while the job was paused: latest fires the latest missed one after an outage (a resume starts at the next due time); none fires nothing missed; all_within fires every due time within catch_up_window_seconds before now, oldest first (also on resume). Missed ones are logged with status missed.
+             * @default latest
+             * @enum {string}
+             */
+            catch_up?: "latest" | "none" | "all_within";
+            /**
+             * @description With catch_up all_within (and only then): how far back a missed due time still runs.
+             * @default null
+             */
+            catch_up_window_seconds?: number | null;
             /**
              * @description IANA time zone name the schedule is read in. A local time the clocks skip (spring) fires once, as far after the change as it was after the last valid minute; a local time shown twice (autumn) fires once, at its first occurrence.
              * @default UTC
@@ -914,10 +980,56 @@ export interface components {
             };
             body: string;
             /**
-             * @description 5 fields read on the clocks of time_zone: minute 0-59, hour 0-23, day of month 1-31, month 1-12 or JAN-DEC, day of week 0-6 or SUN-SAT (Sunday = 0).
+             * @description One of the three schedule forms (give exactly one of cron_expression, every_seconds and run_at). 5 fields read on the clocks of time_zone: minute 0-59, hour 0-23, day of month 1-31, month 1-12 or JAN-DEC, day of week 0-6 or SUN-SAT (Sunday = 0); or 6 with a leading second 0-59. The plan sets the shortest gap between runs (free 60 s, basic 10 s, pro 1 s).
              * @example 0 9 * * 1-5
              */
-            cron_expression: string;
+            cron_expression: string | null;
+            /**
+             * @description Run every this many seconds (up to 30 days), counted from starts_at or else from the second the job got its interval; at least the plan's shortest gap.
+             * @default null
+             * @example 300
+             */
+            every_seconds: number | null;
+            /**
+             * Format: date-time
+             * @description Run once, at this instant (with its offset; must be in the future when the job is created). After its run the job keeps its outcome as status and has no next run.
+             * @default null
+             */
+            run_at: string | null;
+            /**
+             * Format: date-time
+             * @description No run before this instant (cron and interval schedules); an interval counts from it.
+             * @default null
+             */
+            starts_at: string | null;
+            /**
+             * Format: date-time
+             * @description No run after this instant (cron and interval schedules); after it the job has no next run.
+             * @default null
+             */
+            ends_at: string | null;
+            /**
+             * @description Shift every run by a fixed offset within this many seconds, the same for every run of the job (it depends on the owner and the job's name; POST …/jobs/schedule-preview shows it), so that many jobs on one schedule do not hit a target at once.
+             * @default 0
+             */
+            jitter_seconds: number;
+            /**
+             * @description skip: a due run whose previous run of the job is still in flight is recorded as skipped (not sent, not counted toward the quota); allow: it is sent.
+             * @default allow
+             * @enum {string}
+             */
+            overlap: "allow" | "skip";
+            /**
+             * @description What runs of the due times missed while the scheduler was down, or while the job was paused: latest fires the latest missed one after an outage (a resume starts at the next due time); none fires nothing missed; all_within fires every due time within catch_up_window_seconds before now, oldest first (also on resume). Missed ones are logged with status missed.
+             * @default latest
+             * @enum {string}
+             */
+            catch_up: "latest" | "none" | "all_within";
+            /**
+             * @description With catch_up all_within (and only then): how far back a missed due time still runs.
+             * @default null
+             */
+            catch_up_window_seconds: number | null;
             /**
              * @description IANA time zone name the schedule is read in. A local time the clocks skip (spring) fires once, as far after the change as it was after the last valid minute; a local time shown twice (autumn) fires once, at its first occurrence.
              * @default UTC
@@ -1178,6 +1290,68 @@ export interface components {
             created?: number;
             refused?: number;
             items?: components["schemas"]["JobImportItem"][];
+        };
+        /** @description A job definition's schedule fields (exactly one of cron_expression, every_seconds and run_at), with the job's name for its jitter offset. */
+        SchedulePreviewRequest: {
+            /** @description The jitter offset depends on it; without it, the offset of an unnamed job. */
+            name?: string;
+            /**
+             * @description One of the three schedule forms (give exactly one of cron_expression, every_seconds and run_at). 5 fields read on the clocks of time_zone: minute 0-59, hour 0-23, day of month 1-31, month 1-12 or JAN-DEC, day of week 0-6 or SUN-SAT (Sunday = 0); or 6 with a leading second 0-59. The plan sets the shortest gap between runs (free 60 s, basic 10 s, pro 1 s).
+             * @example 0 9 * * 1-5
+             */
+            cron_expression?: string | null;
+            /**
+             * @description IANA time zone name the schedule is read in. A local time the clocks skip (spring) fires once, as far after the change as it was after the last valid minute; a local time shown twice (autumn) fires once, at its first occurrence.
+             * @default UTC
+             * @example Europe/Berlin
+             */
+            time_zone?: string;
+            /**
+             * @description Run every this many seconds (up to 30 days), counted from starts_at or else from the second the job got its interval; at least the plan's shortest gap.
+             * @default null
+             * @example 300
+             */
+            every_seconds?: number | null;
+            /**
+             * Format: date-time
+             * @description Run once, at this instant (with its offset; must be in the future when the job is created). After its run the job keeps its outcome as status and has no next run.
+             * @default null
+             */
+            run_at?: string | null;
+            /**
+             * Format: date-time
+             * @description No run before this instant (cron and interval schedules); an interval counts from it.
+             * @default null
+             */
+            starts_at?: string | null;
+            /**
+             * Format: date-time
+             * @description No run after this instant (cron and interval schedules); after it the job has no next run.
+             * @default null
+             */
+            ends_at?: string | null;
+            /**
+             * @description Shift every run by a fixed offset within this many seconds, the same for every run of the job (it depends on the owner and the job's name; POST …/jobs/schedule-preview shows it), so that many jobs on one schedule do not hit a target at once.
+             * @default 0
+             */
+            jitter_seconds?: number;
+            /**
+             * @description How many next runs to answer.
+             * @default 5
+             */
+            count?: number;
+        };
+        SchedulePreview: {
+            /** @description The next instants the job would run at (UTC), jitter included. */
+            next_runs: string[];
+            /** @description Runs in the 30 days from now, retries not counted; each is an execution of the monthly quota. Exact for intervals and one-off runs, extrapolated from the first 5,000 runs for cron. */
+            executions_per_30_days: number;
+            /** @description The fixed offset jitter_seconds gives this job. */
+            jitter_offset_seconds: number;
+            /** @enum {string} */
+            plan: "free" | "basic" | "pro" | "unlimited";
+            /** @description The plan's executions per month. */
+            execution_quota: number;
         };
         ApiKeySummary: {
             /** Format: uuid */
@@ -1491,6 +1665,14 @@ export interface operations {
                      *         "body": "{\"full\": true}",
                      *         "cron_expression": "0 2 * * *",
                      *         "time_zone": "UTC",
+                     *         "every_seconds": null,
+                     *         "run_at": null,
+                     *         "starts_at": null,
+                     *         "ends_at": null,
+                     *         "jitter_seconds": 0,
+                     *         "overlap": "allow",
+                     *         "catch_up": "latest",
+                     *         "catch_up_window_seconds": null,
                      *         "response_rules": null,
                      *         "timeout_seconds": null,
                      *         "auto_pause_after": null,
@@ -1623,6 +1805,14 @@ export interface operations {
                      *       "body": "{\"full\": true}",
                      *       "cron_expression": "0 2 * * *",
                      *       "time_zone": "UTC",
+                     *       "every_seconds": null,
+                     *       "run_at": null,
+                     *       "starts_at": null,
+                     *       "ends_at": null,
+                     *       "jitter_seconds": 0,
+                     *       "overlap": "allow",
+                     *       "catch_up": "latest",
+                     *       "catch_up_window_seconds": null,
                      *       "response_rules": null,
                      *       "timeout_seconds": null,
                      *       "auto_pause_after": null,
@@ -1780,6 +1970,14 @@ export interface operations {
                      *           "body": "{\"full\": true}",
                      *           "cron_expression": "0 2 * * *",
                      *           "time_zone": "UTC",
+                     *           "every_seconds": null,
+                     *           "run_at": null,
+                     *           "starts_at": null,
+                     *           "ends_at": null,
+                     *           "jitter_seconds": 0,
+                     *           "overlap": "allow",
+                     *           "catch_up": "latest",
+                     *           "catch_up_window_seconds": null,
                      *           "response_rules": null,
                      *           "timeout_seconds": null,
                      *           "auto_pause_after": null,
@@ -1819,6 +2017,14 @@ export interface operations {
                      *           "body": "",
                      *           "cron_expression": "0 * * * *",
                      *           "time_zone": "UTC",
+                     *           "every_seconds": null,
+                     *           "run_at": null,
+                     *           "starts_at": null,
+                     *           "ends_at": null,
+                     *           "jitter_seconds": 0,
+                     *           "overlap": "allow",
+                     *           "catch_up": "latest",
+                     *           "catch_up_window_seconds": null,
                      *           "response_rules": null,
                      *           "timeout_seconds": null,
                      *           "auto_pause_after": null,
@@ -1936,6 +2142,107 @@ export interface operations {
             };
         };
     };
+    ProgController_previewSchedule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                "X-User-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SchedulePreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description The next runs and the executions in 30 days */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "next_runs": [
+                     *         "2026-01-01T10:15:34.250Z",
+                     *         "2026-01-01T10:16:04.250Z",
+                     *         "2026-01-01T10:16:34.250Z"
+                     *       ],
+                     *       "executions_per_30_days": 86400,
+                     *       "jitter_offset_seconds": 4.25,
+                     *       "plan": "pro",
+                     *       "execution_quota": 10000
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SchedulePreview"];
+                };
+            };
+            /** @description Missing, unknown or mismatched key and user id */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A field is invalid; each entry names the field and the reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Name can only contain letters, numbers, hyphens (-), and underscores (_)",
+                     *           "type": "invalid_format"
+                     *         },
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "cron_expression"
+                     *           ],
+                     *           "msg": "Cron expression must have 5 fields, or 6 with seconds first",
+                     *           "type": "custom"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many calls with this key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded for this API key; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
     ProgController_bulkAction: {
         parameters: {
             query?: never;
@@ -1979,6 +2286,14 @@ export interface operations {
                      *           "body": "{\"full\": true}",
                      *           "cron_expression": "0 2 * * *",
                      *           "time_zone": "UTC",
+                     *           "every_seconds": null,
+                     *           "run_at": null,
+                     *           "starts_at": null,
+                     *           "ends_at": null,
+                     *           "jitter_seconds": 0,
+                     *           "overlap": "allow",
+                     *           "catch_up": "latest",
+                     *           "catch_up_window_seconds": null,
                      *           "response_rules": null,
                      *           "timeout_seconds": null,
                      *           "auto_pause_after": null,
@@ -2333,6 +2648,14 @@ export interface operations {
                      *       "body": "{\"full\": true}",
                      *       "cron_expression": "0 2 * * *",
                      *       "time_zone": "UTC",
+                     *       "every_seconds": null,
+                     *       "run_at": null,
+                     *       "starts_at": null,
+                     *       "ends_at": null,
+                     *       "jitter_seconds": 0,
+                     *       "overlap": "allow",
+                     *       "catch_up": "latest",
+                     *       "catch_up_window_seconds": null,
                      *       "response_rules": null,
                      *       "timeout_seconds": null,
                      *       "auto_pause_after": null,
@@ -2498,6 +2821,14 @@ export interface operations {
                      *       "body": "{\"full\": true}",
                      *       "cron_expression": "0 2 * * *",
                      *       "time_zone": "UTC",
+                     *       "every_seconds": null,
+                     *       "run_at": null,
+                     *       "starts_at": null,
+                     *       "ends_at": null,
+                     *       "jitter_seconds": 0,
+                     *       "overlap": "allow",
+                     *       "catch_up": "latest",
+                     *       "catch_up_window_seconds": null,
                      *       "response_rules": null,
                      *       "timeout_seconds": null,
                      *       "auto_pause_after": null,
@@ -2615,6 +2946,14 @@ export interface operations {
                      *       "body": "{\"full\": true}",
                      *       "cron_expression": "0 2 * * *",
                      *       "time_zone": "UTC",
+                     *       "every_seconds": null,
+                     *       "run_at": null,
+                     *       "starts_at": null,
+                     *       "ends_at": null,
+                     *       "jitter_seconds": 0,
+                     *       "overlap": "allow",
+                     *       "catch_up": "latest",
+                     *       "catch_up_window_seconds": null,
                      *       "response_rules": null,
                      *       "timeout_seconds": null,
                      *       "auto_pause_after": null,
@@ -2954,6 +3293,14 @@ export interface operations {
                      *       "body": "{\"full\": true}",
                      *       "cron_expression": "0 2 * * *",
                      *       "time_zone": "UTC",
+                     *       "every_seconds": null,
+                     *       "run_at": null,
+                     *       "starts_at": null,
+                     *       "ends_at": null,
+                     *       "jitter_seconds": 0,
+                     *       "overlap": "allow",
+                     *       "catch_up": "latest",
+                     *       "catch_up_window_seconds": null,
                      *       "response_rules": null,
                      *       "timeout_seconds": null,
                      *       "auto_pause_after": null,
@@ -3067,6 +3414,14 @@ export interface operations {
                      *       "body": "{\"full\": true}",
                      *       "cron_expression": "0 2 * * *",
                      *       "time_zone": "UTC",
+                     *       "every_seconds": null,
+                     *       "run_at": null,
+                     *       "starts_at": null,
+                     *       "ends_at": null,
+                     *       "jitter_seconds": 0,
+                     *       "overlap": "allow",
+                     *       "catch_up": "latest",
+                     *       "catch_up_window_seconds": null,
                      *       "response_rules": null,
                      *       "timeout_seconds": null,
                      *       "auto_pause_after": null,

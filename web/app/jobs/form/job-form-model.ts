@@ -50,7 +50,23 @@ export interface JobFormValues {
   identity_token_audience: string;
   /** Where each completed run's outcome is POSTed, as typed; empty: none. */
   callback_url: string;
+  /** The schedule fields the form has no controls for yet (interval, one-off run, window, jitter, policies), sent back as they came. */
+  schedule: ScheduleExtras;
 }
+
+/** A job's schedule fields beyond its cron expression. */
+export type ScheduleExtras = Pick<Job, 'every_seconds' | 'run_at' | 'starts_at' | 'ends_at' | 'jitter_seconds' | 'overlap' | 'catch_up' | 'catch_up_window_seconds'>;
+
+export const DEFAULT_SCHEDULE_EXTRAS: ScheduleExtras = {
+  every_seconds: null,
+  run_at: null,
+  starts_at: null,
+  ends_at: null,
+  jitter_seconds: 0,
+  overlap: 'allow',
+  catch_up: 'latest',
+  catch_up_window_seconds: null,
+};
 
 /** The fields whose messages the form shows next to them. */
 export type JobFormField =
@@ -99,6 +115,7 @@ export const EMPTY_FORM: JobFormValues = {
   identity_token: false,
   identity_token_audience: '',
   callback_url: '',
+  schedule: DEFAULT_SCHEDULE_EXTRAS,
 };
 
 /** A retry policy as the form shows it. */
@@ -155,7 +172,7 @@ export function valuesFromJob(job: Job): JobFormValues {
     url: job.url,
     headers: Object.entries(job.headers ?? {}).map(([name, value]) => headerRow(name, value)),
     body: job.body ?? '',
-    cron_expression: job.cron_expression,
+    cron_expression: job.cron_expression ?? '',
     time_zone: job.time_zone ?? 'UTC',
     notify_on_failure: job.notify_on_failure,
     expected_status: job.response_rules?.expected_status ?? '',
@@ -172,6 +189,16 @@ export function valuesFromJob(job: Job): JobFormValues {
     identity_token: Boolean(job.identity_token),
     identity_token_audience: job.identity_token?.audience ?? '',
     callback_url: job.callback_url ?? '',
+    schedule: {
+      every_seconds: job.every_seconds ?? null,
+      run_at: job.run_at ?? null,
+      starts_at: job.starts_at ?? null,
+      ends_at: job.ends_at ?? null,
+      jitter_seconds: job.jitter_seconds ?? 0,
+      overlap: job.overlap ?? 'allow',
+      catch_up: job.catch_up ?? 'latest',
+      catch_up_window_seconds: job.catch_up_window_seconds ?? null,
+    },
   };
 }
 
@@ -181,6 +208,7 @@ export function valuesFromJob(job: Job): JobFormValues {
  * the values are sent as the user typed them rather than HTML-escaped.
  */
 export function definitionFromValues(values: JobFormValues): JobDefinition {
+  const cronText = values.cron_expression.trim().split(/\s+/).join(' ');
   const headers: Record<string, string> = {};
   for (const row of values.headers) {
     const name = row.name.trim();
@@ -193,7 +221,8 @@ export function definitionFromValues(values: JobFormValues): JobDefinition {
     url: values.url.trim(),
     headers,
     body: values.body,
-    cron_expression: values.cron_expression.trim().split(/\s+/).join(' '),
+    // A job on an interval or a one-off run has no cron expression: the empty text is none.
+    cron_expression: cronText || (values.schedule.every_seconds !== null || values.schedule.run_at !== null ? null : cronText),
     time_zone: values.time_zone,
     notify_on_failure: values.notify_on_failure,
     response_rules: rulesFromValues(values),
@@ -206,6 +235,7 @@ export function definitionFromValues(values: JobFormValues): JobDefinition {
     retry: retryFromValues(values),
     identity_token: values.identity_token ? { audience: values.identity_token_audience.trim() || null } : null,
     callback_url: values.callback_url.trim() || null,
+    ...values.schedule,
   };
 }
 
