@@ -50,9 +50,13 @@ export interface JobFormValues {
   identity_token_audience: string;
   /** Where each completed run's outcome is POSTed, as typed; empty: none. */
   callback_url: string;
-  /** The schedule fields the form has no controls for yet (interval, one-off run, window, jitter, policies), sent back as they came. */
+  /** Which form of schedule the job has: the cron expression, an interval (every_seconds) or one run (run_at). */
+  schedule_kind: ScheduleKind;
+  /** The schedule fields beyond the cron expression (interval, one-off run, window, jitter, policies). */
   schedule: ScheduleExtras;
 }
+
+export type ScheduleKind = 'cron' | 'every' | 'once';
 
 /** A job's schedule fields beyond its cron expression. */
 export type ScheduleExtras = Pick<Job, 'every_seconds' | 'run_at' | 'starts_at' | 'ends_at' | 'jitter_seconds' | 'overlap' | 'catch_up' | 'catch_up_window_seconds'>;
@@ -86,7 +90,15 @@ export type JobFormField =
   | 'tags'
   | 'retry'
   | 'identity_token'
-  | 'callback_url';
+  | 'callback_url'
+  | 'every_seconds'
+  | 'run_at'
+  | 'starts_at'
+  | 'ends_at'
+  | 'jitter_seconds'
+  | 'overlap'
+  | 'catch_up'
+  | 'catch_up_window_seconds';
 export type JobFormErrors = Partial<Record<JobFormField, string>>;
 
 let nextRowId = 1;
@@ -115,6 +127,7 @@ export const EMPTY_FORM: JobFormValues = {
   identity_token: false,
   identity_token_audience: '',
   callback_url: '',
+  schedule_kind: 'cron',
   schedule: DEFAULT_SCHEDULE_EXTRAS,
 };
 
@@ -189,6 +202,7 @@ export function valuesFromJob(job: Job): JobFormValues {
     identity_token: Boolean(job.identity_token),
     identity_token_audience: job.identity_token?.audience ?? '',
     callback_url: job.callback_url ?? '',
+    schedule_kind: job.run_at ? 'once' : job.every_seconds ? 'every' : 'cron',
     schedule: {
       every_seconds: job.every_seconds ?? null,
       run_at: job.run_at ?? null,
@@ -221,8 +235,8 @@ export function definitionFromValues(values: JobFormValues): JobDefinition {
     url: values.url.trim(),
     headers,
     body: values.body,
-    // A job on an interval or a one-off run has no cron expression: the empty text is none.
-    cron_expression: cronText || (values.schedule.every_seconds !== null || values.schedule.run_at !== null ? null : cronText),
+    // One form of schedule, the one chosen; the others are none.
+    cron_expression: values.schedule_kind === 'cron' ? cronText : null,
     time_zone: values.time_zone,
     notify_on_failure: values.notify_on_failure,
     response_rules: rulesFromValues(values),
@@ -236,6 +250,9 @@ export function definitionFromValues(values: JobFormValues): JobDefinition {
     identity_token: values.identity_token ? { audience: values.identity_token_audience.trim() || null } : null,
     callback_url: values.callback_url.trim() || null,
     ...values.schedule,
+    // Chosen but left empty, the field is sent as such, so the shared rules name it (not the cron expression).
+    every_seconds: values.schedule_kind === 'every' ? (values.schedule.every_seconds ?? ('' as unknown as number)) : null,
+    run_at: values.schedule_kind === 'once' ? (values.schedule.run_at ?? '') : null,
   };
 }
 

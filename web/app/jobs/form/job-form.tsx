@@ -10,6 +10,7 @@ import { SchedulePicker } from '../schedule/schedule-picker';
 import { useDashboard } from '../../dashboard/dashboard-store';
 import { CallbackField, RetryFields, SigningFields, timeoutHint } from './delivery-fields';
 import { HeadersEditor } from './headers-editor';
+import { ScheduleFields } from './schedule-fields';
 import {
   EMPTY_FORM,
   bodyWarning,
@@ -220,14 +221,22 @@ export function JobForm({ job, onSaved, onCancel }: JobFormProps) {
           bodyNotice && <span className="field-warning">{bodyNotice}</span>
         )}
       </div>
-      <SchedulePicker
-        value={values.cron_expression}
-        onChange={(cron) => set('cron_expression', cron)}
-        onBlur={() => check('cron_expression')}
-        error={errors.cron_expression}
-        timeZone={values.time_zone}
-        onTimeZoneChange={(zone) => set('time_zone', zone)}
-        timeZoneError={errors.time_zone}
+      <ScheduleFields
+        values={values}
+        set={set}
+        errors={errors}
+        check={check}
+        cronPicker={
+          <SchedulePicker
+            value={values.cron_expression}
+            onChange={(cron) => set('cron_expression', cron)}
+            onBlur={() => check('cron_expression')}
+            error={errors.cron_expression}
+            timeZone={values.time_zone}
+            onTimeZoneChange={(zone) => set('time_zone', zone)}
+            timeZoneError={errors.time_zone}
+          />
+        }
       />
       <details className="response-rules" open={Boolean(values.expected_status || values.body_contains || values.json_path || values.timeout_seconds || values.auto_pause_after)}>
         <summary>Response rules and limits</summary>
