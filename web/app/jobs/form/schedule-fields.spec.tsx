@@ -36,6 +36,8 @@ const intervalJob: Job = {
   retry: DEFAULT_RETRY_POLICY,
   identity_token: null,
   callback_url: null,
+  certificate_alert_days: 14,
+  certificate_expires_at: null,
   status: 'scheduled',
   notify_on_failure: false,
   next_run_at: '2026-12-01T09:00:00.000Z',
