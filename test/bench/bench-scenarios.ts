@@ -83,19 +83,21 @@ const WARM_UP_JOBS = 1_000;
  */
 const COLD_LEAD_MS = 4_000;
 
-/** A yearly schedule: each job fires once in a scenario. */
-const ONCE_A_YEAR = '0 0 1 1 *';
-/** A six-field schedule firing every second (the `recurring` scenario). */
-const EVERY_SECOND = '* * * * * *';
+/**
+ * A scenario's jobs: each fires once (a yearly cron), every second (a
+ * six-field cron, the `recurring` scenario), or once at its `run_at` instant
+ * (a one-off job, the `oneoff` scenario).
+ */
+type ScheduleForm = 'yearly' | 'every-second' | 'one-off';
+const CRON_OF: Record<ScheduleForm, string | null> = { yearly: '0 0 1 1 *', 'every-second': '* * * * * *', 'one-off': null };
 
-async function insertJobs(sql: Client, userId: string, url: string, count: number, firstDue: number, perSecond: number, cron = ONCE_A_YEAR): Promise<void> {
+async function insertJobs(sql: Client, userId: string, url: string, count: number, firstDue: number, perSecond: number, form: ScheduleForm = 'yearly'): Promise<void> {
   // Job n is due at firstDue + floor((n-1)/perSecond) seconds; `perSecond` = count puts them all on one instant.
   await sql.query(
-    `INSERT INTO jobs (user_id, name, url, cron_expression, status, next_run_at)
-     SELECT $1, 'bench-' || $2 || n, $2 || '?n=' || n, $6, 'scheduled',
-            to_timestamp(($3::bigint + ((n - 1) / $5) * 1000) / 1000.0)
-     FROM generate_series(1, $4::int) AS n`,
-    [userId, url, firstDue, count, perSecond, cron],
+    `INSERT INTO jobs (user_id, name, url, cron_expression, run_at, status, next_run_at)
+     SELECT $1, 'bench-' || $2 || n, $2 || '?n=' || n, $6, CASE WHEN $6::text IS NULL THEN due END, 'scheduled', due
+     FROM generate_series(1, $4::int) AS n, LATERAL (SELECT to_timestamp(($3::bigint + ((n - 1) / $5) * 1000) / 1000.0) AS due) AS d`,
+    [userId, url, firstDue, count, perSecond, CRON_OF[form]],
   );
 }
 
@@ -169,6 +171,8 @@ export async function scenario(
     idleJobs?: number;
     /** Every job fires every second of the window (a six-field cron), rather than each job once. */
     recurring?: boolean;
+    /** Each job is a one-off run at its instant (`run_at`) rather than a yearly cron. */
+    oneOff?: boolean;
   },
   printSeconds = false,
 ): Promise<{ row: Record<string, string | number>; summary: LatenessSummary; rssMb: number[]; writes: WritesPerExecution | null }> {
@@ -194,7 +198,7 @@ export async function scenario(
     // Cold: the first instant the new process meets, as soon after its start as the look-ahead allows.
     const firstDue = Math.ceil((inserting + (spec.cold ? COLD_LEAD_MS : 11_000) + spec.jobs / 10) / 1000) * 1000;
     if (!spec.cold) for (const lead of WARM_UP_LEADS_MS) await insertJobs(sql, userId, `${target.url}/warm-up-${lead}`, WARM_UP_JOBS, firstDue - lead, WARM_UP_JOBS);
-    await insertJobs(sql, userId, `${target.url}/b`, spec.jobs, firstDue, spec.perSecond, spec.recurring ? EVERY_SECOND : ONCE_A_YEAR);
+    await insertJobs(sql, userId, `${target.url}/b`, spec.jobs, firstDue, spec.perSecond, spec.recurring ? 'every-second' : spec.oneOff ? 'one-off' : 'yearly');
     // Everything written from here on is the scheduler's (warm-up bursts included: they are counted as executions too).
     const before = await readCounters(sql);
     const windowSeconds = spec.seconds ?? 1;

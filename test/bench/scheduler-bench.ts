@@ -4,12 +4,13 @@
  * three bursts before (warmed), two instances sharing the load, a steady
  * 1,000 due per second out of 100,000 jobs, 5,000 a second (`steady5000`),
  * 1,000 jobs each firing every second on a six-field cron (`recurring`),
+ * 10,000 one-off jobs (`run_at`) due at one instant (`oneoff`),
  * and 10,000 at once among 1,000,000 stored jobs (`million`); on the embedded
  * database and on PostgreSQL. Each row also says what an execution wrote
  * (rows and WAL bytes, bench-writes.ts). Lateness is measured at a local HTTP target against each job's
  * due instant; rows with a target (bench-targets.ts) say PASS or FAIL.
  *
- *   npm run bench -- [--db=embedded,postgres] [--scenarios=cold,1000,10000,50000,two,steady,steady5000,recurring,million]
+ *   npm run bench -- [--db=embedded,postgres] [--scenarios=cold,1000,10000,50000,two,steady,steady5000,recurring,oneoff,million]
  *                    [--steady-seconds=60] [--pg=postgres://postgres@127.0.0.1:5432/test] [--per-second]
  *
  * `cold` runs cold-1000 and cold-10000 (each may be named alone). --per-second
@@ -40,7 +41,7 @@ function options(): Options {
   const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=').slice(1).join('=') ?? fallback;
   return {
     dbs: arg('db', 'embedded,postgres').split(','),
-    scenarios: arg('scenarios', 'cold,1000,10000,50000,two,steady,recurring').split(','),
+    scenarios: arg('scenarios', 'cold,1000,10000,50000,two,steady,recurring,oneoff').split(','),
     steadySeconds: Number(arg('steady-seconds', '60')),
     pg: arg('pg', process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'),
     perSecond: process.argv.includes('--per-second'),
@@ -84,6 +85,7 @@ async function main(): Promise<void> {
             add(s, await scenario(db, target, arrivals, `steady 5,000/s of ${jobs.toLocaleString('en')} for ${opts.steadySeconds} s`, { jobs, perSecond: 5_000, instances: 1, seconds: opts.steadySeconds }, opts.perSecond));
           } else if (s === 'recurring')
             add(s, await scenario(db, target, arrivals, `1,000 jobs every second for ${opts.steadySeconds} s`, { jobs: 1_000, perSecond: 1_000, instances: 1, seconds: opts.steadySeconds, recurring: true }, opts.perSecond));
+          else if (s === 'oneoff') add(s, await scenario(db, target, arrivals, '10,000 one-off runs at once, warmed', { jobs: 10_000, perSecond: 10_000, instances: 1, oneOff: true }, opts.perSecond));
           else if (s === 'million')
             add(s, await scenario(db, target, arrivals, '10,000 at once of 1,000,000 stored, warmed', { jobs: 10_000, perSecond: 10_000, instances: 1, idleJobs: 990_000 }, opts.perSecond));
           else add(s, await scenario(db, target, arrivals, `${Number(s).toLocaleString('en')} at once, warmed`, { jobs: Number(s), perSecond: Number(s), instances: 1 }, opts.perSecond));
