@@ -13,7 +13,8 @@ import { BuiltServer, callTool, connectStdio, HttpServerProcess, resultText, typ
  * The MCP server against a real running Cronbeam: the SDK's client drives the
  * built bin over stdio and over Streamable HTTP; jobs call a local target.
  */
-const RATE_LIMIT = 250;
+/** Above what the file's calls with one key add up to in a minute (the last test spends the rest). */
+const RATE_LIMIT = 300;
 
 type Structured<T> = T & Record<string, unknown>;
 const data = <T>(result: { structuredContent?: unknown }) => result.structuredContent as Structured<T>;
@@ -150,6 +151,22 @@ describe('MCP server against a running Cronbeam', () => {
       expect(renamed).toMatchObject({ url: 'https://example.com/berlin-2', time_zone: 'Europe/Berlin' });
       const moved = data<Job>(await callTool(client(), 'update_job', { job: job.job_id, time_zone: 'Asia/Tokyo' }));
       expect(moved.time_zone).toBe('Asia/Tokyo');
+      await callTool(client(), 'delete_job', { job: job.job_id });
+    });
+
+    it('creates a job on an interval or at one instant, and an update to another form replaces the schedule', async () => {
+      const created = await callTool(client(), 'create_job', { name: name('interval'), url: 'https://example.com/interval', every_seconds: 3_600, jitter_seconds: 60, overlap: 'skip', catch_up: 'all_within', catch_up_window_seconds: 600 });
+      expect(created.isError).toBeFalsy();
+      const job = data<Job>(created);
+      expect(job).toMatchObject({ cron_expression: null, every_seconds: 3_600, jitter_seconds: 60, overlap: 'skip', catch_up: 'all_within', catch_up_window_seconds: 600 });
+      const moved = data<Job>(await callTool(client(), 'update_job', { job: job.job_id, cron_expression: '0 4 * * *', catch_up: 'latest', catch_up_window_seconds: null }));
+      expect(moved).toMatchObject({ cron_expression: '0 4 * * *', every_seconds: null, jitter_seconds: 60, overlap: 'skip' });
+      const runAt = new Date(Date.now() + 86_400_000).toISOString();
+      const once = data<Job>(await callTool(client(), 'update_job', { job: job.job_id, run_at: runAt, jitter_seconds: 0 }));
+      expect(once).toMatchObject({ cron_expression: null, every_seconds: null, run_at: runAt, next_run_at: runAt });
+      const bad = await callTool(client(), 'create_job', { name: name('two-forms'), url: 'https://example.com/', cron_expression: '0 * * * *', every_seconds: 3_600 });
+      expect(bad.isError).toBe(true);
+      expect(JSON.stringify(bad.content)).toContain('Give one schedule');
       await callTool(client(), 'delete_job', { job: job.job_id });
     });
 

@@ -102,7 +102,8 @@ describe('MCP server without a backend', () => {
       const { tools } = await mcp.client.listTools();
       const create = tools.find((t) => t.name === 'create_job')!;
       const props = create.inputSchema.properties as Record<string, any>;
-      expect(create.inputSchema.required).toEqual(['name', 'url', 'cron_expression']);
+      // The schedule is one of cron_expression, every_seconds and run_at: the API says when none or two are given.
+      expect(create.inputSchema.required).toEqual(['name', 'url']);
       expect(create.inputSchema.additionalProperties).toBe(false);
       expect(props.name).toMatchObject({ type: 'string', maxLength: JOB_LIMITS.nameMaxLength, pattern: '^[A-Za-z0-9_-]+$' });
       expect(props.url).toMatchObject({ type: 'string', maxLength: JOB_LIMITS.urlMaxLength });
@@ -110,7 +111,7 @@ describe('MCP server without a backend', () => {
       expect(props.cron_expression.type).toBe('string');
       expect(props.cron_expression.description).toContain('UTC');
       expect(props.notify_on_failure).toMatchObject({ type: 'boolean', default: false });
-      expect(Object.keys(props).sort()).toEqual(['auto_pause_after', 'body', 'cron_expression', 'headers', 'method', 'name', 'notify_on_failure', 'response_rules', 'tags', 'time_zone', 'timeout_seconds', 'url']);
+      expect(Object.keys(props).sort()).toEqual(['auto_pause_after', 'body', 'callback_url', 'catch_up', 'catch_up_window_seconds', 'cron_expression', 'ends_at', 'every_seconds', 'headers', 'jitter_seconds', 'method', 'name', 'notify_on_failure', 'overlap', 'response_rules', 'run_at', 'starts_at', 'tags', 'time_zone', 'timeout_seconds', 'url']);
       expect(props.timeout_seconds).toMatchObject({ default: null });
       expect(props.auto_pause_after).toMatchObject({ default: null });
       expect(JSON.stringify(props.response_rules)).toContain('expected_status');
@@ -121,9 +122,9 @@ describe('MCP server without a backend', () => {
       const update = tools.find((t) => t.name === 'update_job')!;
       expect(update.inputSchema.required).toEqual(['job']);
       const props = update.inputSchema.properties as Record<string, any>;
-      expect(Object.keys(props).sort()).toEqual(['auto_pause_after', 'body', 'cron_expression', 'headers', 'job', 'method', 'name', 'notify_on_failure', 'response_rules', 'tags', 'time_zone', 'timeout_seconds', 'url']);
+      expect(Object.keys(props).sort()).toEqual(['auto_pause_after', 'body', 'callback_url', 'catch_up', 'catch_up_window_seconds', 'cron_expression', 'ends_at', 'every_seconds', 'headers', 'jitter_seconds', 'job', 'method', 'name', 'notify_on_failure', 'overlap', 'response_rules', 'run_at', 'starts_at', 'tags', 'time_zone', 'timeout_seconds', 'url']);
       // No defaults: an omitted field keeps the job's current value instead of being reset.
-      for (const field of ['method', 'headers', 'body', 'notify_on_failure', 'response_rules', 'timeout_seconds', 'auto_pause_after']) expect(props[field].default).toBeUndefined();
+      for (const field of ['method', 'headers', 'body', 'notify_on_failure', 'response_rules', 'timeout_seconds', 'auto_pause_after', 'every_seconds', 'jitter_seconds', 'overlap', 'catch_up']) expect(props[field].default).toBeUndefined();
     });
 
     it('refuses invalid job arguments locally with the shared rules\' messages, before any API call', async () => {

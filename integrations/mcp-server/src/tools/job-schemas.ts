@@ -5,7 +5,7 @@ import { DELIVERIES, HTTP_METHODS, JOB_STATUSES, type Job, type JobLogEntry, typ
 import { RESPONSE_RULE_MESSAGES } from '@cronbeam/shared/jobs/response-rules';
 import { TAG_LIMITS } from '@cronbeam/shared/tags/tags';
 import { RETRY_OUTCOMES } from '@cronbeam/shared/jobs/retry-policy';
-import { CATCH_UP_POLICIES, OVERLAP_POLICIES } from '@cronbeam/shared/jobs/schedule';
+import { CATCH_UP_POLICIES, OVERLAP_POLICIES, SCHEDULE_LIMITS } from '@cronbeam/shared/jobs/schedule';
 
 /**
  * Tool arguments built from the shared job rules, so an assistant is held to
@@ -27,7 +27,15 @@ const descriptions = {
   headers: `Request headers as an object of name to text value (at most ${JOB_LIMITS.maxHeaders}); hop-by-hop headers such as Host or Content-Length are refused.`,
   body: `Request body: text, or a JSON object/array (sent as its JSON text), at most ${JOB_LIMITS.bodyMaxBytes / 1024} KiB. Default empty.`,
   cron_expression:
-    'Standard 5-field cron schedule, read in time_zone (UTC by default): minute hour day-of-month month day-of-week (0-6, Sunday is 0; names like MON and JAN allowed). Example: "*/15 * * * *" every 15 minutes, "0 9 * * 1-5" 09:00 UTC on weekdays.',
+    'Standard 5-field cron schedule, read in time_zone (UTC by default): minute hour day-of-month month day-of-week (0-6, Sunday is 0; names like MON and JAN allowed), or 6 fields with a leading second. Example: "*/15 * * * *" every 15 minutes, "0 9 * * 1-5" 09:00 UTC on weekdays, "*/10 * * * * *" every 10 seconds. Give exactly one of cron_expression, every_seconds and run_at.',
+  every_seconds: `Run every this many seconds instead of on a cron expression (1 to ${SCHEDULE_LIMITS.maxEverySeconds}, at least the plan's shortest interval: free 60, basic 10, pro 1), counted from starts_at or the creation second.`,
+  run_at: 'Run once at this instant (ISO 8601 with its offset, e.g. "2026-12-01T09:00:00Z"), instead of a recurring schedule; must be in the future. Afterwards the job keeps its outcome as status and has no next run.',
+  starts_at: 'No run before this ISO 8601 instant (cron and interval schedules; an interval counts from it). null: from now.',
+  ends_at: 'No run after this ISO 8601 instant (cron and interval schedules). null: no end.',
+  jitter_seconds: `Shift every run by a fixed per-job offset within this many seconds (0 to ${SCHEDULE_LIMITS.maxJitterSeconds}; default 0), so that many jobs on one schedule do not hit a target at once. The offset depends on the job's name.`,
+  overlap: 'allow (default): a run is sent even while the previous run of the job is in flight; skip: that run is recorded as skipped instead.',
+  catch_up: 'After an outage or a pause: latest (default) fires the latest missed run after an outage; none fires nothing missed; all_within fires every missed run within catch_up_window_seconds.',
+  catch_up_window_seconds: `With catch_up all_within (and only then): how far back, in seconds (1 to ${SCHEDULE_LIMITS.maxCatchUpWindowSeconds}), missed runs still fire.`,
   notify_on_failure: 'Email the account owner when an execution fails after its retries. Default false.',
   time_zone:
     'IANA time zone the schedule is read in, e.g. "Europe/Berlin". Default UTC. A local time skipped by a daylight-saving change fires once, shifted; one shown twice fires once.',
@@ -83,6 +91,25 @@ export const cronExpression = z
   .pipe(rules.cron_expression as unknown as z.ZodType<string, string>)
   .describe(descriptions.cron_expression);
 
+/** An instant as text, checked by the shared rule (ISO 8601 with its offset). */
+const instant = (field: 'run_at' | 'starts_at' | 'ends_at') =>
+  // Two described alternatives (anyOf), not a list of types, which some clients refuse.
+  z
+    .union([z.string().pipe(rules[field].unwrap().unwrap() as unknown as z.ZodType<string, string>).describe('An ISO 8601 instant with its offset.'), z.null().describe('None.')])
+    .describe(descriptions[field]);
+
+/** The schedule fields beside cron_expression, as create_job takes them (each optional; the API checks that one form is given). */
+const scheduleFields = {
+  every_seconds: rules.every_seconds.unwrap().optional().describe(descriptions.every_seconds),
+  run_at: instant('run_at').optional(),
+  starts_at: instant('starts_at').optional(),
+  ends_at: instant('ends_at').optional(),
+  jitter_seconds: rules.jitter_seconds.unwrap().optional().describe(descriptions.jitter_seconds),
+  overlap: z.enum(OVERLAP_POLICIES).optional().describe(descriptions.overlap),
+  catch_up: z.enum(CATCH_UP_POLICIES).optional().describe(descriptions.catch_up),
+  catch_up_window_seconds: rules.catch_up_window_seconds.unwrap().optional().describe(descriptions.catch_up_window_seconds),
+};
+
 /** Every field of a new job definition (defaults as the API applies them). */
 export const jobDefinitionFields = {
   name: rules.name.describe(descriptions.name),
@@ -90,7 +117,8 @@ export const jobDefinitionFields = {
   method: rules.method.meta({ description: descriptions.method, enum: [...HTTP_METHODS] }),
   headers: rules.headers.describe(descriptions.headers),
   body: rules.body.describe(descriptions.body),
-  cron_expression: cronExpression,
+  cron_expression: cronExpression.optional(),
+  ...scheduleFields,
   time_zone: z.string().default('UTC').pipe(rules.time_zone as unknown as z.ZodType<string, string>).describe(descriptions.time_zone),
   response_rules: responseRulesInput.default(null).describe(descriptions.response_rules),
   timeout_seconds: rules.timeout_seconds.describe(descriptions.timeout_seconds),
@@ -112,6 +140,7 @@ export const jobChangeFields = {
   headers: z.pipe(rules.headers.in.unwrap(), rules.headers.out).optional().describe(`Replaces all headers. ${descriptions.headers}`),
   body: rules.body.unwrap().optional().describe(descriptions.body),
   cron_expression: cronExpression.optional(),
+  ...scheduleFields,
   time_zone: z.string().pipe(rules.time_zone as unknown as z.ZodType<string, string>).optional().describe(descriptions.time_zone),
   response_rules: responseRulesInput.optional().describe(`Replaces all response rules; null turns them off. ${descriptions.response_rules}`),
   timeout_seconds: rules.timeout_seconds.unwrap().optional().describe(descriptions.timeout_seconds),

@@ -58,7 +58,7 @@ export function registerJobTools(server: McpServer, client: ProgClient): void {
     {
       title: 'Create a job',
       description:
-        'Creates a cron job that sends an HTTP request on a cron schedule read in its time_zone (UTC by default), optionally with response rules, a timeout and auto-pause. It starts as pending with next_run_at at the next cron instant. Fails with the plan\'s job limit (403) or field errors (422) that name the field to fix.',
+        'Creates a job that sends an HTTP request on a schedule: a cron expression read in its time_zone (UTC by default, 6 fields for seconds), an interval (every_seconds) or one instant (run_at); optionally bounded by starts_at/ends_at, with jitter, overlap and catch-up policies, response rules, a timeout and auto-pause. It starts as pending with next_run_at at its first due time. Fails with the plan\'s job limit (403) or field errors (422) that name the field to fix.',
       // Strict, as the API is: an unknown field is an error rather than silently dropped.
       inputSchema: z.strictObject(jobDefinitionFields),
       outputSchema: jobOutput.shape,
@@ -84,7 +84,10 @@ export function registerJobTools(server: McpServer, client: ProgClient): void {
     ({ job, ...changes }) =>
       guarded(async () => {
         const current = await findJob(client, job);
-        const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+        const given: Record<string, unknown> = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+        // A job has one schedule form: the one given replaces the others (from cron to an interval, say).
+        const forms = ['cron_expression', 'every_seconds', 'run_at'] as const;
+        if (forms.some((form) => given[form] !== undefined && given[form] !== null)) for (const form of forms) given[form] ??= null;
         // PUT replaces the whole definition: the job as answered goes back with the changes (its read-only fields are ignored).
         const updated = await client.replaceJob(current.job_id, { ...current, ...given });
         return toolResult(`Updated ${jobLine(updated)}`, updated);
