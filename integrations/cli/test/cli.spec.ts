@@ -119,6 +119,19 @@ describe('cronbeam CLI', () => {
       }
     });
 
+    it('creates a job on an interval with its policies, shows its schedule, and an update to a cron expression or one instant replaces it', async () => {
+      const created = JSON.parse(ok(await as(alice, ['jobs', 'create', '--name', 'cli-every', '--url', `${target.url}/ok`, '--every', '3600', '--jitter', '30', '--overlap', 'skip', '--catch-up', 'all_within', '--catch-up-window', '600', '--json'])));
+      expect(created).toMatchObject({ cron_expression: null, every_seconds: 3600, jitter_seconds: 30, overlap: 'skip', catch_up: 'all_within', catch_up_window_seconds: 600 });
+      expect(ok(await as(alice, ['jobs', 'list']))).toMatch(/cli-every\s+pending\s+every 3600s\s+UTC/);
+      const cron = JSON.parse(ok(await as(alice, ['jobs', 'update', 'cli-every', '--cron', '0 4 * * *', '--json'])));
+      expect(cron).toMatchObject({ cron_expression: '0 4 * * *', every_seconds: null, jitter_seconds: 30, overlap: 'skip' });
+      const runAt = new Date(Date.now() + 86_400_000).toISOString();
+      const once = JSON.parse(ok(await as(alice, ['jobs', 'update', 'cli-every', '--run-at', runAt, '--json'])));
+      expect(once).toMatchObject({ cron_expression: null, run_at: runAt });
+      expect(ok(await as(alice, ['jobs', 'list']))).toContain(`once at ${runAt}`);
+      ok(await as(alice, ['jobs', 'delete', 'cli-every']));
+    });
+
     it('refuses an invalid definition before sending (exit 2), and says what the API refused (exit 1)', async () => {
       const local = await as(alice, ['jobs', 'create', '--name', 'cli-bad', '--url', 'https://example.com', '--cron', 'every day']);
       expect(local.code).toBe(2);
