@@ -24,7 +24,8 @@ const run = promisify(execFile);
 const JOB_TOOLS = ['list_jobs', 'get_job', 'create_job', 'update_job', 'delete_job', 'pause_job', 'resume_job', 'run_job_now', 'get_job_logs'];
 const LOCAL_TOOLS = ['validate_cron', 'explain_cron', 'next_cron_runs'];
 const MONITOR_TOOLS = ['list_monitors', 'get_monitor', 'create_monitor', 'update_monitor', 'delete_monitor', 'pause_monitor', 'resume_monitor', 'get_monitor_events'];
-const ALL_TOOLS = [...JOB_TOOLS, ...MONITOR_TOOLS, ...LOCAL_TOOLS, 'find_failing_jobs', 'estimate_executions', 'check_connection'];
+const MAINTENANCE_TOOLS = ['list_maintenance_windows', 'create_maintenance_window', 'delete_maintenance_window'];
+const ALL_TOOLS = [...JOB_TOOLS, ...MONITOR_TOOLS, ...MAINTENANCE_TOOLS, ...LOCAL_TOOLS, 'find_failing_jobs', 'estimate_executions', 'check_connection'];
 
 describe('MCP server without a backend', () => {
   let bin: BuiltServer;

@@ -52,7 +52,7 @@ const detailText = (detail: unknown): string => (typeof detail === 'string' ? de
 
 /** The job or monitor a call is about: a 404 then means it is not (or no longer) the key owner's. */
 export interface CallSubject {
-  kind: 'job' | 'monitor';
+  kind: 'job' | 'monitor' | 'maintenance_window';
   id: string;
 }
 
@@ -71,6 +71,9 @@ export function errorFromResponse(status: number, detail: unknown, retryAfterSec
   }
   if (status === 404 && subject?.kind === 'monitor') {
     return new CronbeamError('not_found', `Monitor ${subject.id}: not found (404 ${detailText(detail)}). Call list_monitors to see the monitors this API key can reach.`, status, detail);
+  }
+  if (status === 404 && subject?.kind === 'maintenance_window') {
+    return new CronbeamError('not_found', `Maintenance window ${subject.id}: not found (404 ${detailText(detail)}). Call list_maintenance_windows to see the windows this API key can reach.`, status, detail);
   }
   if (status === 404) {
     return new CronbeamError('configuration', `${baseUrl} has no Cronbeam /prog API (404). Check that CRONBEAM_URL is the address of the Cronbeam API.`, status, detail);

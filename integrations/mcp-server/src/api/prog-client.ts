@@ -1,4 +1,5 @@
 import type { Job, JobDefinition, JobLogEntry } from '@cronbeam/shared/jobs/job-types';
+import type { MaintenanceWindow } from '@cronbeam/shared/notifications/maintenance-windows';
 import type { Monitor, MonitorEvent } from '@cronbeam/shared/notifications/monitors';
 import { createCronbeamClient, CronbeamApiError, CronbeamConnectionError, type CronbeamClient, type JobDefinition as SdkJobDefinition, type MonitorDefinition as SdkMonitorDefinition } from '@cronbeam/sdk';
 import type { CronbeamSettings } from '../config';
@@ -127,6 +128,23 @@ export class ProgClient {
     return answer.events as MonitorEvent[];
   }
 
+  async listMaintenanceWindows(): Promise<MaintenanceWindow[]> {
+    const windows = await this.call(null, (c) => c.GET('/prog/maintenance-windows'));
+    if (!Array.isArray(windows)) throw this.notCronbeam();
+    return windows as MaintenanceWindow[];
+  }
+
+  /** The definition as the API takes it (defaults filled in by the server). */
+  createMaintenanceWindow(definition: MaintenanceWindowInput): Promise<MaintenanceWindow> {
+    return this.call(null, (c) => c.POST('/prog/maintenance-windows', { body: definition as never })) as Promise<MaintenanceWindow>;
+  }
+
+  async deleteMaintenanceWindow(windowId: string): Promise<{ message: string }> {
+    const subject: CallSubject = { kind: 'maintenance_window', id: windowId };
+    const { message } = await this.call(subject, (c) => c.DELETE('/prog/maintenance-windows/{window_id}', { params: { path: { window_id: windowId } } }));
+    return { message: message ?? 'Maintenance window deleted' };
+  }
+
   /** A server at CRONBEAM_URL answered JSON that no Cronbeam route gives. */
   private notCronbeam(): CronbeamError {
     return new CronbeamError('configuration', `${this.settings.baseUrl} answered, but not as the Cronbeam API does. Check that CRONBEAM_URL is the address of the Cronbeam API.`);
@@ -165,6 +183,10 @@ const unreachable = (settings: CronbeamSettings, cause: unknown) => {
 
 /** What create and replace send: the monitor fields, optional ones left to the server's defaults. */
 export type MonitorInput = Pick<Monitor, 'name'> & Partial<Pick<Monitor, 'period_seconds' | 'cron_expression' | 'time_zone' | 'grace_seconds' | 'alert_after_misses' | 'channel_ids' | 'tags'>>;
+
+/** What create sends: the window's fields, optional ones left to the server's defaults. */
+export type MaintenanceWindowInput = Pick<MaintenanceWindow, 'name'> &
+  Partial<Pick<MaintenanceWindow, 'job_id' | 'tag' | 'starts_at' | 'ends_at' | 'cron_expression' | 'duration_minutes' | 'time_zone' | 'pause_runs'>>;
 
 const job = (id: string): CallSubject => ({ kind: 'job', id });
 const monitor = (id: string): CallSubject => ({ kind: 'monitor', id });
