@@ -171,6 +171,14 @@ describe('n8n node Cronbeam', () => {
       expect(nothing.message).toBe('Add at least one field to update');
     });
 
+    it('creates a job on an interval with its policies, and an update to a cron expression replaces the schedule', async () => {
+      const job = await create('n8n-every', { cronExpression: '', additionalFields: { everySeconds: 3600, jitterSeconds: 30, overlap: 'skip', catchUp: 'all_within', catchUpWindowSeconds: 600 } });
+      expect(job).toMatchObject({ cron_expression: null, every_seconds: 3600, jitter_seconds: 30, overlap: 'skip', catch_up: 'all_within', catch_up_window_seconds: 600 });
+      const moved = await json({ resource: 'job', operation: 'update', jobId: byId(String(job.job_id)), updateFields: { cronExpression: '0 4 * * *', catchUp: 'none' } });
+      expect(moved).toMatchObject({ cron_expression: '0 4 * * *', every_seconds: null, jitter_seconds: 30, overlap: 'skip', catch_up: 'none', catch_up_window_seconds: null });
+      await json({ resource: 'job', operation: 'delete', jobId: byId(String(job.job_id)) });
+    });
+
     it('creates a job with a time zone, response rules, a timeout and auto-pause, and updates the rules field by field', async () => {
       const job = await create('n8n-rules', {
         cronExpression: '30 2 * * *',

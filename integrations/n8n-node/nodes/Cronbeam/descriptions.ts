@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { JOB_LIMITS, JOB_LOGS_LIMITS } from '../../../../shared/src/jobs/job-limits';
 import { HTTP_METHODS, JOB_STATUSES } from '../../../../shared/src/jobs/job-types';
+import { SCHEDULE_LIMITS } from '../../../../shared/src/jobs/schedule';
 import { jobLocator } from '../shared/jobs';
 import { getManyFields } from './list-options';
 
@@ -73,7 +74,8 @@ const cronField: INodeProperties = {
   type: 'string',
   default: '',
   placeholder: '*/5 * * * *',
-  description: 'Five fields, read in the Time Zone (UTC unless set): minute, hour, day of month, month, day of week (e.g. 0 9 * * 1-5 is 09:00 on weekdays)',
+  description:
+    'Five fields, read in the Time Zone (UTC unless set): minute, hour, day of month, month, day of week (e.g. 0 9 * * 1-5 is 09:00 on weekdays), or six with a leading second. Leave it empty for a job on Every (Seconds) or Run At.',
 };
 
 /** Optional parts of a job definition, shared by Create (Additional Fields) and Update (Update Fields). */
@@ -176,6 +178,77 @@ const optionalDefinitionFields: INodeProperties[] = [
     placeholder: 'ok',
     description: 'The value at JSON Path: a JSON scalar (42, true, null, "text") when it parses as one, else the text as typed',
   },
+  {
+    displayName: 'Every (Seconds)',
+    name: 'everySeconds',
+    type: 'number',
+    typeOptions: { minValue: 1, maxValue: SCHEDULE_LIMITS.maxEverySeconds },
+    default: 3600,
+    description: "Run every this many seconds instead of on the cron expression (at least the plan's shortest interval), counted from Starts At or the creation second",
+  },
+  {
+    displayName: 'Run At',
+    name: 'runAt',
+    type: 'string',
+    default: '',
+    placeholder: '2026-12-01T09:00:00Z',
+    description: 'Run once at this ISO 8601 instant (with its offset) instead of on the cron expression; it must be in the future',
+  },
+  {
+    displayName: 'Starts At',
+    name: 'startsAt',
+    type: 'string',
+    default: '',
+    placeholder: '2026-12-01T00:00:00Z',
+    description: 'No run before this ISO 8601 instant (an interval counts from it); empty: from now',
+  },
+  {
+    displayName: 'Ends At',
+    name: 'endsAt',
+    type: 'string',
+    default: '',
+    placeholder: '2026-12-31T23:59:59Z',
+    description: 'No run after this ISO 8601 instant; empty: no end',
+  },
+  {
+    displayName: 'Jitter (Seconds)',
+    name: 'jitterSeconds',
+    type: 'number',
+    typeOptions: { minValue: 0, maxValue: SCHEDULE_LIMITS.maxJitterSeconds },
+    default: 0,
+    description: "Shift every run by a fixed offset within this many seconds (it depends on the job's name), so that many jobs on one schedule do not hit a target at once",
+  },
+  {
+    displayName: 'Overlap',
+    name: 'overlap',
+    type: 'options',
+    options: [
+      { name: 'Allow', value: 'allow', description: 'A run is sent even while the previous run is in flight' },
+      { name: 'Skip', value: 'skip', description: 'A run due while the previous run is in flight is recorded as skipped' },
+    ],
+    default: 'allow',
+    description: 'What a due run does while the previous run of the job is still in flight',
+  },
+  {
+    displayName: 'Catch Up',
+    name: 'catchUp',
+    type: 'options',
+    options: [
+      { name: 'Latest', value: 'latest', description: 'After an outage the latest missed run fires' },
+      { name: 'None', value: 'none', description: 'No missed run fires' },
+      { name: 'All Within Window', value: 'all_within', description: 'Every missed run within Catch-Up Window fires, also on resume' },
+    ],
+    default: 'latest',
+    description: 'What runs of the due times missed in an outage or a pause',
+  },
+  {
+    displayName: 'Catch-Up Window (Seconds)',
+    name: 'catchUpWindowSeconds',
+    type: 'number',
+    typeOptions: { minValue: 1, maxValue: SCHEDULE_LIMITS.maxCatchUpWindowSeconds },
+    default: 3600,
+    description: 'With Catch Up "All Within Window": how far back missed runs still fire',
+  },
 ];
 
 export const jobFields: INodeProperties[] = [
@@ -183,7 +256,7 @@ export const jobFields: INodeProperties[] = [
 
   { ...nameField, required: true, displayOptions: forJob('create') },
   { ...urlField, required: true, displayOptions: forJob('create') },
-  { ...cronField, required: true, displayOptions: forJob('create') },
+  { ...cronField, displayOptions: forJob('create') },
   {
     displayName: 'Additional Fields',
     name: 'additionalFields',

@@ -22,6 +22,14 @@ interface DefinitionFields {
   bodyContains?: string;
   jsonPath?: string;
   jsonEquals?: string;
+  everySeconds?: number;
+  runAt?: string;
+  startsAt?: string;
+  endsAt?: string;
+  jitterSeconds?: number;
+  overlap?: JobDefinition['overlap'];
+  catchUp?: JobDefinition['catch_up'];
+  catchUpWindowSeconds?: number;
 }
 
 type Rules = NonNullable<JobDefinition['response_rules']>;
@@ -64,7 +72,25 @@ function definitionChanges(fields: DefinitionFields, rules: JobDefinition['respo
   const changes: Partial<JobDefinition> = {};
   if (fields.name !== undefined) changes.name = fields.name;
   if (fields.url !== undefined) changes.url = fields.url;
-  if (fields.cronExpression !== undefined) changes.cron_expression = fields.cronExpression;
+  if (fields.cronExpression) changes.cron_expression = fields.cronExpression;
+  if (fields.everySeconds !== undefined) changes.every_seconds = fields.everySeconds;
+  if (fields.runAt) changes.run_at = fields.runAt;
+  // A job has one schedule form: the one given replaces the others (from cron to an interval, say).
+  if (changes.cron_expression !== undefined || changes.every_seconds !== undefined || changes.run_at !== undefined) {
+    changes.cron_expression ??= null;
+    changes.every_seconds ??= null;
+    changes.run_at ??= null;
+  }
+  // An emptied instant removes it.
+  if (fields.startsAt !== undefined) changes.starts_at = fields.startsAt || null;
+  if (fields.endsAt !== undefined) changes.ends_at = fields.endsAt || null;
+  if (fields.jitterSeconds !== undefined) changes.jitter_seconds = fields.jitterSeconds;
+  if (fields.overlap !== undefined) changes.overlap = fields.overlap;
+  if (fields.catchUp !== undefined) {
+    changes.catch_up = fields.catchUp;
+    if (fields.catchUp !== 'all_within') changes.catch_up_window_seconds = null;
+  }
+  if (fields.catchUpWindowSeconds !== undefined && fields.catchUp !== 'latest' && fields.catchUp !== 'none') changes.catch_up_window_seconds = fields.catchUpWindowSeconds;
   if (fields.method !== undefined) changes.method = fields.method as JobDefinition['method'];
   if (fields.body !== undefined) changes.body = fields.body;
   if (fields.notifyOnFailure !== undefined) changes.notify_on_failure = fields.notifyOnFailure;
@@ -88,7 +114,7 @@ export async function runOperation(this: IExecuteFunctions, resource: string, op
         const fields: DefinitionFields = {
           name: this.getNodeParameter('name', i) as string,
           url: this.getNodeParameter('url', i) as string,
-          cronExpression: this.getNodeParameter('cronExpression', i) as string,
+          cronExpression: this.getNodeParameter('cronExpression', i, '') as string,
           ...(this.getNodeParameter('additionalFields', i, {}) as DefinitionFields),
         };
         return await request<IDataObject>('POST', '/prog/jobs', definitionChanges(fields) as IDataObject);

@@ -30,7 +30,7 @@ export async function searchJobs(this: ILoadOptionsFunctions, filter?: string): 
 
 /** The trigger's job picker: every job by name, with its schedule and target as the hint. */
 export async function getJobOptions(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-  return pickerOptions(await listJobs.call(this), (job) => job.job_id, (job) => `${job.cron_expression} → ${job.method} ${job.url}`);
+  return pickerOptions(await listJobs.call(this), (job) => job.job_id, (job) => `${job.cron_expression ?? (job.every_seconds != null ? `every ${job.every_seconds}s` : `once at ${job.run_at}`)} → ${job.method} ${job.url}`);
 }
 
 /** The job id the locator names; "By Name" looks the name up in the account's jobs. */
