@@ -1,4 +1,4 @@
-import type { DashboardStats, Job, JobDefinition, JobLogsResponse } from '@cronbeam/shared/jobs/job-types';
+import type { DashboardStats, Job, JobDefinition, JobLogsResponse, SchedulePreview, SchedulePreviewRequest } from '@cronbeam/shared/jobs/job-types';
 import type { JobExport, JobImportRequest, JobImportResult } from '@cronbeam/shared/jobs/job-transfer';
 import type { BulkTagAction, JobBulkTagResult } from '@cronbeam/shared/tags/tags';
 import type { SigningSecretRotation } from '@cronbeam/shared/jobs/request-signing';
@@ -45,6 +45,8 @@ export const jobsApi = {
   test: (request: TestRequest) => apiRequest<RunOutcome>('POST', '/jobs/test', { body: request }),
   /** A new signing secret, answered this once; the one it replaces keeps signing for `overlapSeconds`. */
   rotateSigningSecret: (id: string, overlapSeconds: number) => apiRequest<SigningSecretRotation>('POST', `${path(id)}/signing-secret`, { body: { overlap_seconds: overlapSeconds } }),
+  /** A schedule's next runs, executions in 30 days and jitter offset, before it is saved. */
+  schedulePreview: (request: SchedulePreviewRequest) => apiRequest<SchedulePreview>('POST', '/jobs/schedule-preview', { body: request }),
   callbackDeliveries: (id: string) => apiRequest<{ deliveries: CallbackDelivery[] }>('GET', `${path(id)}/callback-deliveries`),
   logs: (id: string) => apiRequest<JobLogsResponse>('GET', `${path(id)}/logs`, { on401: 'report' }),
   dashboard: () => apiRequest<DashboardStats>('GET', '/dashboard', { retry: true }),

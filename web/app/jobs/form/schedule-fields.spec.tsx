@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { JOB_MESSAGES } from '@cronbeam/shared/jobs/job-rules';
@@ -82,6 +82,31 @@ describe('job form: schedule forms and policies', () => {
     submit();
     await waitFor(() => expect(saving(calls).map((c) => `${c.method} ${c.path}`)).toEqual(['GET /jobs', 'POST /jobs']));
     expect(saving(calls)[1]!.body).toMatchObject({ cron_expression: null, every_seconds: 300, run_at: null, jitter_seconds: 0, overlap: 'allow', catch_up: 'latest' });
+  });
+
+  it("previews an interval's next runs, its executions in 30 days against the plan's quota, and its jitter offset", async () => {
+    const preview = {
+      next_runs: ['2030-12-01T09:00:12.000Z', '2030-12-01T09:05:12.000Z'],
+      executions_per_30_days: 8640,
+      jitter_offset_seconds: 12,
+      plan: 'basic',
+      execution_quota: 1500,
+    };
+    const { calls } = installFakeApi({ 'POST /jobs/schedule-preview': { status: 200, body: preview } });
+    renderForm();
+    await userEvent.type(screen.getByLabelText('Job Name'), 'interval-job');
+    // Plain cron is previewed by the picker itself.
+    expect(screen.queryByRole('button', { name: 'Preview next runs' })).not.toBeInTheDocument();
+    fireEvent.change(kind(), { target: { value: 'every' } });
+    fireEvent.change(screen.getByLabelText('Every (seconds)'), { target: { value: '300' } });
+    fireEvent.click(screen.getByText('Start, end, jitter, overlap and catch-up'));
+    fireEvent.change(screen.getByLabelText('Jitter (seconds)'), { target: { value: '30' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Preview next runs' }));
+    const shown = await screen.findByTestId('schedule-preview');
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /jobs/schedule-preview']);
+    expect(calls[0]!.body).toMatchObject({ name: 'interval-job', cron_expression: null, every_seconds: 300, run_at: null, jitter_seconds: 30 });
+    expect(within(shown).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['01 Dec 2030, 09:00:12 UTC', '01 Dec 2030, 09:05:12 UTC']);
+    expect(shown.textContent).toContain('8640 executions in the next 30 days (your basic plan allows 1500 a month); jitter places this job 12 s after each instant.');
   });
 
   it('sends a one-off run at a UTC time, without a window', async () => {

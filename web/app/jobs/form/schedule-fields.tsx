@@ -1,6 +1,10 @@
 import { CATCH_UP_POLICIES, OVERLAP_POLICIES, SCHEDULE_LIMITS, type CatchUpPolicy, type OverlapPolicy } from '@cronbeam/shared/jobs/schedule';
-import type { ReactNode } from 'react';
-import type { JobFormErrors, JobFormField, JobFormValues, ScheduleExtras, ScheduleKind } from './job-form-model';
+import type { SchedulePreview } from '@cronbeam/shared/jobs/job-types';
+import { useState, type ReactNode } from 'react';
+import { ApiRequestError, errorMessage } from '../../api/api-error';
+import { jobsApi } from '../../api/jobs-api';
+import { formatUtc } from '../../ui/format';
+import { definitionFromValues, errorsFromIssues, type JobFormErrors, type JobFormField, type JobFormValues, type ScheduleExtras, type ScheduleKind } from './job-form-model';
 
 interface ScheduleFieldsProps {
   values: JobFormValues;
@@ -189,6 +193,65 @@ export function ScheduleFields({ values, set, errors, check, cronPicker }: Sched
           )}
         </div>
       </details>
+      {kind !== 'cron' || schedule.jitter_seconds ? <SchedulePreviewPanel values={values} /> : null}
+    </div>
+  );
+}
+
+type PreviewState = { kind: 'idle' } | { kind: 'loading' } | { kind: 'done'; preview: SchedulePreview } | { kind: 'failed'; message: string };
+
+/**
+ * The server's preview of an interval, a one-off run or a jittered schedule
+ * (the cron picker previews plain cron itself): the next runs with the
+ * job's jitter offset, and the executions in 30 days against the plan's quota.
+ */
+function SchedulePreviewPanel({ values }: { values: JobFormValues }) {
+  const [state, setState] = useState<PreviewState>({ kind: 'idle' });
+  const preview = async () => {
+    const d = definitionFromValues(values);
+    setState({ kind: 'loading' });
+    try {
+      const answer = await jobsApi.schedulePreview({
+        ...(d.name ? { name: d.name } : {}),
+        cron_expression: d.cron_expression,
+        time_zone: d.time_zone,
+        every_seconds: d.every_seconds,
+        run_at: d.run_at,
+        starts_at: d.starts_at,
+        ends_at: d.ends_at,
+        jitter_seconds: d.jitter_seconds,
+      });
+      setState({ kind: 'done', preview: answer });
+    } catch (error) {
+      const fields = error instanceof ApiRequestError ? Object.values(errorsFromIssues(error.fieldIssues)) : [];
+      setState({ kind: 'failed', message: fields[0] ?? errorMessage(error) });
+    }
+  };
+  return (
+    <div className="schedule-preview">
+      <button type="button" className="button button-secondary button-small" onClick={preview} disabled={state.kind === 'loading'}>
+        Preview next runs
+      </button>
+      <div aria-live="polite">
+        {state.kind === 'failed' && <div className="alert alert-error">{state.message}</div>}
+        {state.kind === 'done' && (
+          <div data-testid="schedule-preview">
+            {state.preview.next_runs.length === 0 ? (
+              <p className="field-hint">No run to come.</p>
+            ) : (
+              <ol className="run-list">
+                {state.preview.next_runs.map((run) => (
+                  <li key={run}>{formatUtc(run)}</li>
+                ))}
+              </ol>
+            )}
+            <p className="field-hint">
+              {state.preview.executions_per_30_days} executions in the next 30 days (your {state.preview.plan} plan allows {state.preview.execution_quota} a month)
+              {state.preview.jitter_offset_seconds ? `; jitter places this job ${state.preview.jitter_offset_seconds} s after each instant` : ''}.
+            </p>
+          </div>
+        )}
+      </div>
     </div>
   );
 }
