@@ -250,7 +250,7 @@ const readOnlyJobProperties: ObjectSchema<Pick<Job, JobReadOnlyField>>['properti
     readOnly: true,
     description: 'pending until the first run, then scheduled/success/failed; paused; quota_reached when the monthly executions are used up.',
   },
-  next_run_at: { ...timestamp('Next due time (UTC); null while paused.', true), readOnly: true },
+  next_run_at: { ...timestamp('Next due time (UTC), jitter included; null while paused and when nothing is left to run (a one-off run done, ends_at passed).', true), readOnly: true },
   last_run_at: { ...timestamp('Time of the latest execution; null before the first.', true), readOnly: true },
   created_at: { ...timestamp('Creation time.'), readOnly: true },
   updated_at: { ...timestamp('Last change.'), readOnly: true },

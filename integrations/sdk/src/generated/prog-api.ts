@@ -935,7 +935,7 @@ export interface components {
             readonly status?: "pending" | "scheduled" | "success" | "failed" | "paused" | "quota_reached";
             /**
              * Format: date-time
-             * @description Next due time (UTC); null while paused.
+             * @description Next due time (UTC), jitter included; null while paused and when nothing is left to run (a one-off run done, ends_at passed).
              */
             readonly next_run_at?: string | null;
             /**
@@ -1169,7 +1169,7 @@ export interface components {
             readonly status: "pending" | "scheduled" | "success" | "failed" | "paused" | "quota_reached";
             /**
              * Format: date-time
-             * @description Next due time (UTC); null while paused.
+             * @description Next due time (UTC), jitter included; null while paused and when nothing is left to run (a one-off run done, ends_at passed).
              */
             readonly next_run_at: string | null;
             /**
