@@ -170,6 +170,39 @@ describe('maintenance windows', () => {
     await server.http.delete(`/api/jobs/${other.job_id}`, as(alice));
   });
 
+  it("mutes a monitor going down inside a window on its tag (the server log says which) and leaves other monitors' alerts alone", async () => {
+    // Bob's account alone: his channel takes every alert of his, and only his monitors fail here.
+    await server.http.post('/api/alert-channels', { name: 'all-of-bob', kind: 'webhook', target: receiver.url('/bob-monitors') }, as(bob));
+    const window = (await server.http.post('/api/maintenance-windows', openNow({ name: 'lab rewiring', tag: 'lab' }), as(bob))).body;
+    const lab = (await server.http.post('/api/monitors', { name: 'lab-backup', period_seconds: 3600, tags: ['lab'] }, as(bob))).body;
+    const prod = (await server.http.post('/api/monitors', { name: 'prod-backup', period_seconds: 3600 }, as(bob))).body;
+    const failPing = (monitor: { ping_url: string }) => server.http.post(`${new URL(monitor.ping_url).pathname}/fail`);
+    const mutedLine = `Alert for monitor ${lab.monitor_id} (failed) muted by maintenance window "lab rewiring"`;
+
+    expect((await failPing(lab)).status).toBe(200);
+    expect((await failPing(prod)).status).toBe(200);
+    const [alert] = await receiver.waitFor('/bob-monitors', 1);
+    expect(JSON.parse(alert!.body)).toMatchObject({ event: 'failed', monitor: { name: 'prod-backup' } });
+    // The muted alert was decided (and logged) by the time the other one is delivered; nothing for it follows.
+    await until(async () => server.logs.entries().some((entry) => entry.msg === mutedLine), (logged) => logged);
+    expect(receiver.received('/bob-monitors').map((r) => JSON.parse(r.body).monitor.name)).toEqual(['prod-backup']);
+    const mails = (await server.http.get('/api/dev/outbox')).body as Array<{ to: string; subject: string }>;
+    expect(mails.filter((m) => m.to === bob.email && m.subject.includes('lab-backup'))).toEqual([]);
+    expect(mails.filter((m) => m.to === bob.email && m.subject === 'Cronbeam: monitor "prod-backup" is down')).toHaveLength(1);
+
+    // Recoveries are never muted (one may close an episode opened before the window).
+    expect((await server.http.post(new URL(lab.ping_url).pathname)).status).toBe(200);
+    await receiver.waitFor('/bob-monitors', 2);
+    expect(JSON.parse(receiver.received('/bob-monitors')[1]!.body)).toMatchObject({ event: 'recovered', monitor: { name: 'lab-backup' } });
+
+    // Without the window the same monitor's failure alerts.
+    expect((await server.http.delete(`/api/maintenance-windows/${window.window_id}`, as(bob))).status).toBe(200);
+    expect((await failPing(lab)).status).toBe(200);
+    await receiver.waitFor('/bob-monitors', 3);
+    expect(JSON.parse(receiver.received('/bob-monitors')[2]!.body)).toMatchObject({ event: 'failed', monitor: { name: 'lab-backup' } });
+    for (const m of [lab, prod]) await server.http.delete(`/api/monitors/${m.monitor_id}`, as(bob));
+  });
+
   it('records the runs due inside an account-wide pausing window as skipped, with the reason, and never sends them', async () => {
     const window = (await server.http.post('/api/maintenance-windows', openNow({ name: 'freeze', pause_runs: true }), as(alice))).body;
     target.on('/paused', (_req, res) => {

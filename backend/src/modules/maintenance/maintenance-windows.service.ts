@@ -90,6 +90,17 @@ export class MaintenanceWindowsService {
   }
 
   /**
+   * The window that mutes a monitor's alerts at `at`: an account-wide window
+   * or one on a tag the monitor carries (a window on one job names a job, never
+   * a monitor), the oldest when several are open; or null.
+   */
+  async mutingMonitor(userId: string, monitor: { tags: readonly string[] }, at: Date): Promise<{ name: string } | null> {
+    const windows = (await this.windows.current(userId, at)).filter((w) => w.job_id === null);
+    const row = openFor(windows, { job_id: '', tags: monitor.tags }, at);
+    return row ? { name: row.name } : null;
+  }
+
+  /**
    * For each due run a pausing window covers at its due time, that window's
    * name, by pausingKey (a job may have several runs due in one claim: a
    * catch-up). One read for the whole claim, inside its transaction.

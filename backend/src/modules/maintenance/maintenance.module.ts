@@ -5,7 +5,7 @@ import { MaintenanceWindowsController } from './maintenance-windows.controller';
 import { MaintenanceWindowsRepository } from './maintenance-windows.repository';
 import { MaintenanceWindowsService } from './maintenance-windows.service';
 
-/** Maintenance windows: when a job's failure alerts are muted and, if asked, its runs skipped. */
+/** Maintenance windows: when the alerts of a job or monitor are muted and, if asked, a job's runs skipped. */
 @Module({
   imports: [AuthModule, JobsModule],
   controllers: [MaintenanceWindowsController],

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AlertChannelsModule } from '../alert-channels/alert-channels.module';
 import { AuthModule } from '../auth/auth.module';
+import { MaintenanceModule } from '../maintenance/maintenance.module';
 import { QuotaModule } from '../quota/quota.module';
 import { KnownPingTokens } from './known-ping-tokens';
 import { MonitorsController, PingController } from './monitors.controller';
@@ -9,7 +10,7 @@ import { MonitorsService } from './monitors.service';
 
 /** Heartbeat monitors (dead man's switches) and their ping URLs. */
 @Module({
-  imports: [AuthModule, QuotaModule, AlertChannelsModule],
+  imports: [AuthModule, QuotaModule, AlertChannelsModule, MaintenanceModule],
   controllers: [MonitorsController, PingController],
   providers: [MonitorsRepository, MonitorsService, KnownPingTokens],
   exports: [MonitorsService],

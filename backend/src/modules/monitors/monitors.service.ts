@@ -10,6 +10,7 @@ import { isUuid } from '../../common/validation/uuid';
 import { AlertChannelsService } from '../alert-channels/alert-channels.service';
 import { UsersService } from '../auth/users.service';
 import { MailService } from '../mail/mail.service';
+import { MaintenanceWindowsService } from '../maintenance/maintenance-windows.service';
 import { JobLimitService } from '../quota/job-limit.service';
 import { deadline } from './monitor-deadline';
 import { MonitorsRepository, type MonitorFields, type MonitorRow } from './monitors.repository';
@@ -43,6 +44,7 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
     private readonly mail: MailService,
     private readonly channels: AlertChannelsService,
     private readonly config: AppConfig,
+    private readonly maintenance: MaintenanceWindowsService,
   ) {}
 
   onModuleInit(): void {
@@ -172,6 +174,13 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
 
   private alert(row: MonitorRow, event: 'failed' | 'recovered', detail: string): void {
     void this.background.track((async () => {
+      // A monitor going down inside a maintenance window (account-wide or on one of its tags) alerts no one. Recoveries
+      // are never muted, as for jobs: one may close an episode (a PagerDuty incident) opened before the window.
+      const muted = event === 'failed' ? await this.maintenance.mutingMonitor(row.user_id, row, new Date()) : null;
+      if (muted) {
+        this.logger.log(`Alert for monitor ${row.id} (${event}) muted by maintenance window "${muted.name}"`);
+        return;
+      }
       const user = await this.users.findById(row.user_id);
       const dashboard = `${this.config.publicUrl}/dashboard`;
       const subject = event === 'failed' ? `Cronbeam: monitor "${row.name}" is down` : `Cronbeam: monitor "${row.name}" is up again`;
