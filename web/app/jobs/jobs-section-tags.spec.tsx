@@ -1,5 +1,4 @@
 import type { Job } from '@cronbeam/shared/jobs/job-types';
-import { DEFAULT_RETRY_POLICY } from '@cronbeam/shared/jobs/retry-policy';
 import type { Monitor } from '@cronbeam/shared/notifications/monitors';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -9,45 +8,12 @@ import MonitorsSection from '../monitors/monitors-section';
 import { useMonitors } from '../monitors/monitors-store';
 import { useSession } from '../session/session-store';
 import { installFakeApi } from '../test-support/fake-api';
+import { savedJob } from '../test-support/saved-job';
 import { Toasts } from '../ui/toasts';
 import JobsSection from './jobs-section';
 
 function job(name: string, tags: string[], status: Job['status'] = 'scheduled'): Job {
-  return {
-    job_id: `00000000-0000-4000-8000-${name.padStart(12, '0')}`,
-    name,
-    url: `https://example.com/${name}`,
-    method: 'GET',
-    headers: {},
-    body: '',
-    cron_expression: '0 2 * * *',
-    time_zone: 'UTC',
-    every_seconds: null,
-    run_at: null,
-    starts_at: null,
-    ends_at: null,
-    jitter_seconds: 0,
-    overlap: 'allow',
-    catch_up: 'latest',
-    catch_up_window_seconds: null,
-    response_rules: null,
-    timeout_seconds: null,
-    auto_pause_after: null,
-    alert_after_failures: 1,
-    certificate_alert_days: 14,
-    certificate_expires_at: null,
-    delivery: 'at_least_once',
-    tags,
-    retry: DEFAULT_RETRY_POLICY,
-    identity_token: null,
-    callback_url: null,
-    status,
-    notify_on_failure: true,
-    next_run_at: null,
-    last_run_at: null,
-    created_at: '2026-11-01T00:00:00.000Z',
-    updated_at: '2026-11-01T00:00:00.000Z',
-  };
+  return savedJob({ job_id: `00000000-0000-4000-8000-${name.padStart(12, '0')}`, name, url: `https://example.com/${name}`, tags, status });
 }
 
 function monitor(name: string, tags: string[]): Monitor {

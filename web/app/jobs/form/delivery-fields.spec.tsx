@@ -6,47 +6,27 @@ import { DEFAULT_RETRY_POLICY, RETRY_MESSAGES } from '@cronbeam/shared/jobs/retr
 import { CALLBACK_MESSAGES } from '@cronbeam/shared/jobs/run-callbacks';
 import { useDashboard } from '../../dashboard/dashboard-store';
 import { useSession } from '../../session/session-store';
+import { savedJob } from '../../test-support/saved-job';
 import { installFakeApi, type FakeCall } from '../../test-support/fake-api';
 import CreateJobSection from '../create-job-section';
 import { JobForm } from './job-form';
 
 const created = { job_id: 'job-1', name: 'nightly-report', status: 'scheduled', next_run_at: '2026-06-01T12:15:00.000Z' };
 
-const saved: Job = {
+const saved = savedJob({
   job_id: 'job-7',
   name: 'signed-job',
   url: 'https://example.com/run',
   method: 'POST',
-  headers: {},
-  body: '',
   cron_expression: '0 * * * *',
-  time_zone: 'UTC',
-  every_seconds: null,
-  run_at: null,
-  starts_at: null,
-  ends_at: null,
-  jitter_seconds: 0,
-  overlap: 'allow',
-  catch_up: 'latest',
-  catch_up_window_seconds: null,
-  response_rules: null,
-  timeout_seconds: null,
-  auto_pause_after: null,
-  alert_after_failures: 1,
-  certificate_alert_days: 14,
-  certificate_expires_at: null,
-  delivery: 'at_least_once',
-  tags: [],
   retry: { attempts: 6, initial_backoff_seconds: 20, max_backoff_seconds: 900, retry_on: ['timeout', '429'], retry_on_status: [408, 409] },
   identity_token: { audience: 'https://api.example.com' },
   callback_url: 'https://hooks.example.com/done',
-  status: 'scheduled',
   notify_on_failure: false,
   next_run_at: '2026-06-01T13:00:00.000Z',
-  last_run_at: null,
   created_at: '2026-06-01T12:00:00.000Z',
   updated_at: '2026-06-01T12:00:00.000Z',
-};
+});
 
 function renderForm(job?: Job) {
   const onSaved = jest.fn();

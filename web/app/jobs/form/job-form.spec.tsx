@@ -2,6 +2,7 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { useSession } from '../../session/session-store';
+import { savedJob } from '../../test-support/saved-job';
 import { installFakeApi } from '../../test-support/fake-api';
 import type { Job } from '@cronbeam/shared/jobs/job-types';
 import { JobForm } from './job-form';
@@ -135,27 +136,12 @@ describe('job form rules', () => {
   });
 
   it('keeps a job’s delivery and retry policy when it is edited, and sends the one chosen', async () => {
-    const job: Job = {
+    const job = savedJob({
       ...created,
       status: 'scheduled',
       url: 'https://example.com/run',
       method: 'POST',
-      headers: {},
-      body: '',
       cron_expression: '0 * * * *',
-      time_zone: 'UTC',
-      every_seconds: null,
-      run_at: null,
-      starts_at: null,
-      ends_at: null,
-      jitter_seconds: 0,
-      overlap: 'allow',
-      catch_up: 'latest',
-      catch_up_window_seconds: null,
-      response_rules: null,
-      timeout_seconds: null,
-      auto_pause_after: null,
-      alert_after_failures: 1,
       certificate_alert_days: null,
       certificate_expires_at: '2026-12-01T00:00:00.000Z',
       delivery: 'at_most_once',
@@ -164,10 +150,9 @@ describe('job form rules', () => {
       identity_token: { audience: 'https://api.example.com' },
       callback_url: 'https://hooks.example.com/done',
       notify_on_failure: false,
-      last_run_at: null,
       created_at: '2026-06-01T12:00:00.000Z',
       updated_at: '2026-06-01T12:00:00.000Z',
-    };
+    });
     const values = valuesFromJob(job);
     expect(definitionFromValues(values).delivery).toBe('at_most_once');
     expect(definitionFromValues(values).retry).toEqual(job.retry);

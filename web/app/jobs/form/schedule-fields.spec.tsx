@@ -3,48 +3,29 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { JOB_MESSAGES } from '@cronbeam/shared/jobs/job-rules';
 import type { Job } from '@cronbeam/shared/jobs/job-types';
-import { DEFAULT_RETRY_POLICY } from '@cronbeam/shared/jobs/retry-policy';
 import { useSession } from '../../session/session-store';
+import { savedJob } from '../../test-support/saved-job';
 import { installFakeApi, type FakeCall } from '../../test-support/fake-api';
 import { JobForm } from './job-form';
 
 const created = { job_id: 'job-1', name: 'interval-job', status: 'scheduled', next_run_at: '2026-06-01T12:15:00.000Z' };
 
-const intervalJob: Job = {
+const intervalJob = savedJob({
   job_id: 'job-9',
   name: 'interval-job',
   url: 'https://example.com/run',
-  method: 'GET',
-  headers: {},
-  body: '',
   cron_expression: null,
-  time_zone: 'UTC',
   every_seconds: 900,
-  run_at: null,
   starts_at: '2026-12-01T09:00:00.000Z',
-  ends_at: null,
   jitter_seconds: 30,
   overlap: 'skip',
   catch_up: 'all_within',
   catch_up_window_seconds: 7200,
-  response_rules: null,
-  timeout_seconds: null,
-  auto_pause_after: null,
-  alert_after_failures: 1,
-  delivery: 'at_least_once',
-  tags: [],
-  retry: DEFAULT_RETRY_POLICY,
-  identity_token: null,
-  callback_url: null,
-  certificate_alert_days: 14,
-  certificate_expires_at: null,
-  status: 'scheduled',
   notify_on_failure: false,
   next_run_at: '2026-12-01T09:00:00.000Z',
-  last_run_at: null,
   created_at: '2026-06-01T12:00:00.000Z',
   updated_at: '2026-06-01T12:00:00.000Z',
-};
+});
 
 function renderForm(job?: Job) {
   render(
