@@ -1,8 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { MONITOR_MESSAGES, type Monitor, type MonitorEvent } from '@cronbeam/shared/notifications/monitors';
-import { startTestServer, type TestServer } from '../../../test/support/test-server';
-import { ADMIN_TOKEN, apiUser, progAs, type ApiUser } from './support/cronbeam-fixture';
-import { BuiltServer, callTool, connectStdio, resultText, type McpConnection } from './support/mcp-harness';
+import type { TestServer } from '../../../test/support/test-server';
+import { progAs, type ApiUser } from './support/cronbeam-fixture';
+import { callTool, resultText } from './support/mcp-harness';
+import { twoUsersOverStdio, type TwoUsersOverStdio } from './support/two-users';
 
 jest.setTimeout(120_000);
 
@@ -12,26 +13,19 @@ const errorOf = (result: { content?: unknown }) => JSON.parse(resultText(result 
 
 /** The monitor tools over stdio against a real running Cronbeam: what they do is checked through /prog and the ping URL. */
 describe('MCP monitor tools against a running Cronbeam', () => {
+  let setup: TwoUsersOverStdio;
   let cronbeam: TestServer;
-  let bin: BuiltServer;
   let alice: ApiUser;
-  let bob: ApiUser;
-  const connections: McpConnection[] = [];
   let client: Client;
   let bobClient: Client;
 
   beforeAll(async () => {
-    bin = BuiltServer.build();
-    cronbeam = await startTestServer({ ADMIN_TOKEN, PROG_RATE_LIMIT: '250' });
-    [alice, bob] = await Promise.all([apiUser(cronbeam, 'pro'), apiUser(cronbeam, 'free')]);
-    for (const user of [alice, bob]) connections.push(await connectStdio(bin, user.env));
-    [client, bobClient] = connections.map((c) => c.client);
+    setup = await twoUsersOverStdio();
+    ({ cronbeam, alice, client, bobClient } = setup);
   });
 
   afterAll(async () => {
-    await Promise.all(connections.map((c) => c.close().catch(() => undefined)));
-    await cronbeam?.close();
-    bin?.remove();
+    await setup?.close();
   });
 
   it('creates a monitor whose ping URL works, finds it by name, lists it and shows its events', async () => {
