@@ -75,7 +75,11 @@ export class RunDispatcher {
   private pumpScheduled = false;
   private lastRelease = -Infinity;
   private readonly idle = new Set<() => void>();
-  /** Runs per job released and not yet answered (waiting for a slot or on the wire): what overlap: skip looks at. */
+  /**
+   * Runs per job released and not yet answered (waiting for a slot or on the
+   * wire), for jobs with overlap: skip only (what their next run looks at):
+   * the other jobs, nearly all, cost no bookkeeping per run.
+   */
   private readonly activeByJob = new Map<string, number>();
   private tailListeners: Array<() => void> = [];
   private readonly logger = new Logger(RunDispatcher.name);
@@ -253,7 +257,8 @@ export class RunDispatcher {
   }
 
   private enqueue(ready: ReadyRun): void {
-    this.markActive(ready.run.jobId);
+    // A retry or a manual run of a skip job is in flight too: its next scheduled run must see it.
+    if (ready.run.overlap === 'skip') this.markActive(ready.run.jobId);
     this.queue.push(ready);
   }
 
@@ -261,6 +266,7 @@ export class RunDispatcher {
     this.activeByJob.set(jobId, (this.activeByJob.get(jobId) ?? 0) + 1);
   }
 
+  /** Only for runs counted by markActive (jobs with overlap: skip). */
   private markDone(jobId: string): void {
     const left = (this.activeByJob.get(jobId) ?? 1) - 1;
     if (left > 0) this.activeByJob.set(jobId, left);
@@ -337,7 +343,7 @@ export class RunDispatcher {
       result = await this.runs.execute(request);
     } finally {
       this.inFlight--;
-      this.markDone(run.jobId);
+      if (run.overlap === 'skip') this.markDone(run.jobId);
       this.pressure.finished();
     }
     this.pump();
