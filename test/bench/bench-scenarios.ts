@@ -207,15 +207,18 @@ export async function scenario(
     // The instance's CPU time over the first instant's burst: unlike lateness, it barely moves when other work
     // shares the cores, so it compares a cold burst with a warmed one on a busy machine too.
     const cpu = printSeconds && windowSeconds === 1 ? sampleCpu(instances, firstDue - 50, () => byJob.size >= expected, lastDue + 60_000) : null;
-    if (spec.recurring) {
-      // The instances' CPU over the window, as a share of one core.
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, firstDue - Date.now())));
-      const cpuTotal = () => instances.reduce((sum, i) => sum + i.cpuMs(), 0);
-      const [from, cpuFrom] = [Date.now(), cpuTotal()];
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, lastDue + 1_000 - Date.now())));
-      const share = (100 * (cpuTotal() - cpuFrom)) / (Date.now() - from);
+    // Recurring: done once every job has arrived for the window's last second (or later); otherwise once each job has.
+    const arrivedAll = spec.recurring
+      ? () => byJob.size >= spec.jobs && [...byJob.values()].every((times) => times[times.length - 1]! >= lastDue)
+      : () => byJob.size >= expected;
+    // A recurring scenario's instances' CPU from its first instant until then, as a share of one core.
+    const windowCpu = spec.recurring ? sampleCpu(instances, firstDue, arrivedAll, lastDue + 60_000) : null;
+    await waitFor(arrivedAll, lastDue + 60_000);
+    const windowCpuMs = await windowCpu;
+    if (windowCpuMs !== null) {
+      const share = (100 * windowCpuMs) / (Date.now() - firstDue);
       process.stdout.write(`  ${label}: CPU of the instance(s) over the window: ${share.toFixed(0)} % of one core\n`);
-    } else await waitFor(() => byJob.size >= expected, lastDue + 60_000);
+    }
     await new Promise((resolve) => setTimeout(resolve, 1_500)); // anything fired twice (or a second late) arrives by now
     let executions = byJob;
     let dueOf = (n: number) => firstDue + Math.floor((n - 1) / spec.perSecond) * 1000;
