@@ -4,7 +4,7 @@ import path from 'node:path';
 import { CALLBACK_BODY_MAX_CHARS, CALLBACK_MESSAGES } from '@cronbeam/shared/jobs/run-callbacks';
 import { HttpTarget, type ReceivedRequest } from '../fakes/http-target';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { startProductionServerWithUser } from '../support/production-server';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { jobDefinition, setPlan, sql, TEST_ADMIN_TOKEN } from './jobs-fixtures';
 import { eventually, FAST_SCHEDULER_ENV, SchedulerFixtures } from './scheduler-fixtures';
@@ -193,23 +193,16 @@ describe('run callbacks', () => {
 });
 
 describe('run callbacks: target policy in production', () => {
-  let database: TestDatabase;
   let server: TestServer;
   let user: SignedInAccount;
 
   beforeAll(async () => {
-    // Production has no dev outbox to read the sign-up code from: sign up on a development server first.
-    database = await createTestDatabase(5);
-    const dev = await startTestServer({ PUBLIC_URL: 'https://cronbeam.example' }, database);
-    user = await signUpAndLogin(dev);
-    await dev.close();
-    server = await startTestServer({ NODE_ENV: 'production', PUBLIC_URL: 'https://cronbeam.example' }, database);
+    ({ server, user } = await startProductionServerWithUser({ PUBLIC_URL: 'https://cronbeam.example' }));
     await sql(server, `UPDATE users SET plan = 'pro' WHERE id = $1`, [user.userId]); // so that only the callback can refuse a job
   });
 
   afterAll(async () => {
     await server?.close();
-    await database?.drop();
   });
 
   it.each(['http://10.0.0.5/hook', 'http://169.254.169.254/latest/meta-data', 'http://127.0.0.1:8080/hook', 'http://[::1]/hook', 'http://localhost/hook'])('refuses a callback to %s with a 422 on callback_url, on create and update', async (callbackUrl) => {

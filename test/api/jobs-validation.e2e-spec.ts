@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { startProductionServerWithUser } from '../support/production-server';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { jobDefinition, setPlan, TEST_ADMIN_TOKEN } from './jobs-fixtures';
 
@@ -181,23 +181,15 @@ describe('job validation (422 naming each field, spec messages)', () => {
 });
 
 describe('job URLs in production', () => {
-  let database: TestDatabase;
   let server: TestServer;
   let user: SignedInAccount;
 
   beforeAll(async () => {
-    // Production has no dev outbox to read the sign-up code from: sign up on a development server first, on the same database.
-    const env = { PUBLIC_URL: 'http://cronbeam.test' };
-    database = await createTestDatabase(5);
-    const dev = await startTestServer(env, database);
-    user = await signUpAndLogin(dev);
-    await dev.close();
-    server = await startTestServer({ ...env, NODE_ENV: 'production' }, database);
+    ({ server, user } = await startProductionServerWithUser({ PUBLIC_URL: 'http://cronbeam.test' }));
   });
 
   afterAll(async () => {
     await server?.close();
-    await database?.drop();
   });
 
   it.each(['http://127.0.0.1/x', 'http://localhost:3000/x', 'http://api.localhost/x', 'http://10.1.2.3/x', 'http://192.168.1.1/x', 'http://169.254.169.254/latest', 'http://[::1]/x', 'http://[fd00::1]/x'])(

@@ -1,7 +1,7 @@
 import type { LookupAddress } from 'node:dns';
 import { HttpTarget } from '../fakes/http-target';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { startProductionServerWithUser } from '../support/production-server';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { JOB_MESSAGES } from '@cronbeam/shared/jobs/job-rules';
 import { REFUSED_WHEN_RUN } from '../../backend/src/modules/jobs/job-target-check';
@@ -107,23 +107,16 @@ describe('security: target addresses (jobs run now)', () => {
 });
 
 describe('security: target addresses (saving a job in production)', () => {
-  let database: TestDatabase;
   let server: TestServer;
   let user: SignedInAccount;
 
   beforeAll(async () => {
-    // Production has no dev outbox to read the sign-up code from: sign up on a development server first.
-    database = await createTestDatabase(5);
-    const dev = await startTestServer({ PUBLIC_URL: 'https://cronbeam.example' }, database);
-    user = await signUpAndLogin(dev);
-    await dev.close();
-    server = await startTestServer({ NODE_ENV: 'production', PUBLIC_URL: 'https://cronbeam.example' }, database);
+    ({ server, user } = await startProductionServerWithUser({ PUBLIC_URL: 'https://cronbeam.example' }));
     await sql(server, `UPDATE users SET plan = 'pro' WHERE id = $1`, [user.userId]); // so that only the target can refuse a job
   });
 
   afterAll(async () => {
     await server?.close();
-    await database?.drop();
   });
 
   it.each(IPV6_LITERALS)('refuses a job to %s (%s) when it is saved, test-run and checked before saving', async (host) => {

@@ -1,6 +1,6 @@
 import { HttpTarget } from '../fakes/http-target';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
-import { createTestDatabase, type TestDatabase } from '../support/test-database';
+import { startProductionServerWithUser } from '../support/production-server';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { jobDefinition } from './jobs-fixtures';
 
@@ -21,7 +21,6 @@ const METADATA_URLS = [
  * one refuses the other refuses, what the operator allowlists both accept.
  */
 describe('one target policy for job creation and test runs (production)', () => {
-  let database: TestDatabase;
   let server: TestServer;
   let target: HttpTarget;
   let user: SignedInAccount;
@@ -31,17 +30,11 @@ describe('one target policy for job creation and test runs (production)', () => 
     target = await HttpTarget.start();
     target.on('/probe', (_req, res) => res.end('ok'));
     localhostUrl = `http://localhost:${new URL(target.url).port}/probe`;
-    // Production has no dev outbox to read the sign-up code from: sign up on a development server first.
-    database = await createTestDatabase(5);
-    const dev = await startTestServer({ PUBLIC_URL: 'https://cronbeam.example' }, database);
-    user = await signUpAndLogin(dev);
-    await dev.close();
-    server = await startTestServer({ NODE_ENV: 'production', PUBLIC_URL: 'https://cronbeam.example', PRIVATE_TARGET_ALLOWLIST: 'localhost' }, database);
+    ({ server, user } = await startProductionServerWithUser({ PUBLIC_URL: 'https://cronbeam.example', PRIVATE_TARGET_ALLOWLIST: 'localhost' }));
   });
 
   afterAll(async () => {
     await server?.close();
-    await database?.drop();
     await target?.close();
   });
 
