@@ -76,7 +76,7 @@ export class ApiKeyGuard implements CanActivate {
       },
     ]);
 
-    const authenticated: AuthenticatedUser = { id: user.id, email: user.email, via: 'api_key' };
+    const authenticated: AuthenticatedUser = { id: user.id, email: user.email, via: 'api_key', accountId: user.id, role: 'owner', keyId: key.keyId };
     req.user = authenticated;
     return true;
   }

@@ -1,4 +1,5 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { AccountRole } from '@cronbeam/shared/accounts/roles';
 import { ApiError } from '../../common/http/api-error';
 
 /** Who is calling: set on the request by the auth guards (bearer JWT or API key). */
@@ -7,6 +8,15 @@ export interface AuthenticatedUser {
   email: string;
   /** How the caller proved who they are. */
   via: 'jwt' | 'api_key';
+  /**
+   * The account the request acts in: everything it reads or changes is
+   * scoped by this id. A user's personal account has the user's own id.
+   */
+  accountId: string;
+  /** The caller's role in that account. */
+  role: AccountRole;
+  /** API keys: the key that was presented (the audit log's actor). */
+  keyId?: string;
   /** Bearer tokens: when the access token was issued (seconds since the epoch). */
   tokenIssuedAt?: number;
   /**

@@ -149,6 +149,6 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
     const user = await this.users.findCaller(claims.sub);
     if (!user) throw ApiError.unauthorized(AUTH_MESSAGES.notAuthenticated);
     if (sessionEndedFor(user, claims.iat)) throw ApiError.unauthorized(AUTH_MESSAGES.invalidToken);
-    return { id: user.id, email: user.email, via: 'jwt', tokenIssuedAt: claims.iat, authenticatedAt: claims.auth_time };
+    return { id: user.id, email: user.email, via: 'jwt', accountId: user.id, role: 'owner', tokenIssuedAt: claims.iat, authenticatedAt: claims.auth_time };
   }
 }
