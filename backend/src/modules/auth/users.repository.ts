@@ -68,12 +68,24 @@ export class UsersRepository {
     return this.users.find({ order: { createdAt: 'ASC' } });
   }
 
-  /** Inserts an account; answers its id, or null when the email is taken (the unique index decides, so there is no race). */
+  /**
+   * Inserts a user with their personal account (the user's own id, the user
+   * its owner) in one statement, so no user exists without one; answers the
+   * id, or null when the email is taken (the unique index decides, so there
+   * is no race).
+   */
   async insert(row: NewUserRow): Promise<string | null> {
     const inserted: Array<{ id: string }> = await this.users.query(
-      `INSERT INTO users (id, email, name, password_hash, email_verified)
-       VALUES (COALESCE($1::uuid, gen_random_uuid()), $2, $3, $4, $5)
-       ON CONFLICT DO NOTHING RETURNING id`,
+      `WITH added AS (
+         INSERT INTO users (id, email, name, password_hash, email_verified)
+         VALUES (COALESCE($1::uuid, gen_random_uuid()), $2, $3, $4, $5)
+         ON CONFLICT DO NOTHING RETURNING id, name, created_at
+       ), personal AS (
+         INSERT INTO accounts (id, name, personal, created_at) SELECT id, name, true, created_at FROM added RETURNING id
+       ), owner AS (
+         INSERT INTO account_members (account_id, user_id, role, created_at) SELECT id, id, 'owner', created_at FROM added
+       )
+       SELECT added.id FROM added JOIN personal ON personal.id = added.id`,
       [row.id, row.email, row.name, row.passwordHash, row.emailVerified],
     );
     return inserted[0]?.id ?? null;
