@@ -70,17 +70,57 @@ const retryPolicy: fc.Arbitrary<Partial<RetryPolicy>> = fc
     extra_backoff_seconds === undefined ? policy : { ...policy, max_backoff_seconds: (policy.initial_backoff_seconds ?? 1) + extra_backoff_seconds },
   );
 
+/** An instant some days ahead, as a client writes it (Z or an offset), whole seconds. */
+const futureInstant = fc
+  .tuple(fc.integer({ min: 1, max: 300 }), fc.integer({ min: 0, max: 86_399 }), fc.constantFrom('Z', '+02:00', '-05:30'))
+  .map(([days, seconds, zone]) => {
+    const at = new Date(Date.UTC(new Date().getUTCFullYear() + 1, 0, 1) + days * 86_400_000 + seconds * 1000);
+    const iso = at.toISOString().replace('.000Z', 'Z');
+    if (zone === 'Z') return iso;
+    const sign = zone[0] === '+' ? 1 : -1;
+    const [h, m] = zone.slice(1).split(':').map(Number);
+    return new Date(at.getTime() + sign * (h * 60 + m) * 60_000).toISOString().replace('.000Z', zone);
+  });
+
+/** A window around a recurring schedule: either bound left out, given or null; the end after the start. */
+const scheduleWindow = fc
+  .record({ starts_at: fc.oneof(fc.constant(null), futureInstant), ends_at: fc.oneof(fc.constant(null), futureInstant) }, { requiredKeys: [] })
+  .map((window) => (window.starts_at && window.ends_at && window.ends_at <= window.starts_at ? { starts_at: window.starts_at } : window));
+
+/**
+ * Each schedule form: a cron expression, an interval of seconds or one
+ * instant; the other forms left out or null, a window around the recurring
+ * ones, and the catch-up policy with its window exactly when all_within asks.
+ */
+const schedule = fc.oneof(
+  fc.tuple(cronExpression, scheduleWindow).map(([cron_expression, window]) => ({ cron_expression, ...window })),
+  fc
+    .tuple(fc.integer({ min: 1, max: 30 * 86_400 }), scheduleWindow, fc.boolean())
+    .map(([every_seconds, window, explicitNull]) => ({ ...(explicitNull ? { cron_expression: null, run_at: null } : {}), every_seconds, ...window })),
+  fc.tuple(futureInstant, fc.boolean()).map(([run_at, explicitNull]) => ({ ...(explicitNull ? { cron_expression: null, every_seconds: null } : {}), run_at })),
+);
+const schedulePolicies = fc
+  .record(
+    {
+      jitter_seconds: fc.integer({ min: 0, max: 3_600 }),
+      overlap: fc.constantFrom('allow', 'skip'),
+      catch_up: fc.oneof(fc.constantFrom('latest', 'none'), fc.integer({ min: 1, max: 7 * 86_400 })),
+    },
+    { requiredKeys: [] },
+  )
+  .map(({ catch_up, ...policies }) =>
+    typeof catch_up === 'number' ? { ...policies, catch_up: 'all_within', catch_up_window_seconds: catch_up } : catch_up === undefined ? policies : { ...policies, catch_up },
+  );
+
 /** A definition as a client may send it: the method in any case, the body text or a JSON object. */
 export type SentDefinition = Omit<JobDefinition, 'name' | 'method' | 'body'> & { method?: string; body?: string | Record<string, unknown> };
 
-/** A definition without its name. */
-export const jobDefinitionWithoutName: fc.Arbitrary<SentDefinition> = fc.record(
+const definitionFields = fc.record(
   {
     url: fc.tuple(fc.constantFrom('https', 'http'), token(20), fc.constantFrom('', '?a=1&b=two')).map(([scheme, path, query]) => `${scheme}://example.com/${path}${query}`),
     method,
     headers: fc.dictionary(spaced(headerName), spaced(headerValue), { maxKeys: 4 }),
     body,
-    cron_expression: cronExpression,
     time_zone: timeZone,
     response_rules: fc.oneof(fc.constant(null), responseRules),
     timeout_seconds: fc.oneof(fc.constant(null), fc.integer({ min: 1, max: 10 })),
@@ -91,9 +131,16 @@ export const jobDefinitionWithoutName: fc.Arbitrary<SentDefinition> = fc.record(
     identity_token: fc.oneof(fc.constant(null), fc.constant({}), fc.record({ audience: fc.oneof(fc.constant(null), token(30).map((t) => `https://${t}.example`)) })),
     callback_url: fc.oneof(fc.constant(null), token(20).map((t) => `https://hooks.example.com/${t}`)),
     notify_on_failure: fc.boolean(),
+    alert_after_failures: fc.integer({ min: 1, max: 1000 }),
+    certificate_alert_days: fc.oneof(fc.constant(null), fc.integer({ min: 1, max: 365 })),
   },
-  { requiredKeys: ['url', 'cron_expression'] },
+  { requiredKeys: ['url'] },
 );
+
+/** A definition without its name: its fields, one schedule form and the schedule's policies. */
+export const jobDefinitionWithoutName: fc.Arbitrary<SentDefinition> = fc
+  .tuple(definitionFields, schedule, schedulePolicies)
+  .map(([fields, form, policies]) => ({ ...fields, ...form, ...policies }) as SentDefinition);
 
 const stored = (rules: Partial<ResponseRules>): ResponseRules => ({ expected_status: '200-299', body_contains: null, json_path: null, json_equals: null, ...rules });
 
