@@ -4,9 +4,11 @@ import { bearerTokenOf, CurrentUser, type AuthenticatedUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { RecentAuthenticationGuard } from '../auth/recent-authentication.guard';
 import { AccountsService } from './accounts.service';
+import { UserRoute } from '../auth/account-role.guard';
 
 @Controller('api/account')
 @UseGuards(BearerAuthGuard)
+@UserRoute()
 export class AccountsController {
   constructor(private readonly accounts: AccountsService) {}
 

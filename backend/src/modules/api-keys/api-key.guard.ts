@@ -5,6 +5,7 @@ import { ApiError } from '../../common/http/api-error';
 import { MemoryRateLimiter } from '../../common/rate-limit/memory-rate-limiter';
 import { AppConfig } from '../../config/app-config';
 import { clientIp, type AuthenticatedUser, type RequestWithUser } from '../auth';
+import { accountRoleGuard } from '../auth/account-role.guard';
 import { AuthAttemptsService, type AttemptKey, type AttemptReservation } from '../auth/throttling/auth-attempts.service';
 import { UsersService } from '../auth/users.service';
 import { ApiKeysService } from './api-keys.service';
@@ -28,6 +29,10 @@ import { ApiKeysService } from './api-keys.service';
  * back when it is valid), so a burst of guesses gets at most the limit of
  * look-ups. A key seen valid within the key cache's second (the hot path)
  * only reads the address's count: no write per call.
+ *
+ * The key acts in its account with its creator's current role there (read
+ * on every call with the creator), and the role guard checks that role
+ * against the route.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -63,8 +68,10 @@ export class ApiKeyGuard implements CanActivate {
 
     const key = await this.keys.authenticate(secret);
     if (!key || (claimedUserId && claimedUserId !== key.userId)) return refuse();
-    const user = await this.users.findCaller(key.userId);
-    if (!user) return refuse();
+    // The key acts in its account with its creator's role there now: a creator no longer a member holds no key.
+    const accountId = key.userId;
+    const user = await this.users.findCallerIn(key.userId, accountId);
+    if (!user?.role) return refuse();
     if (reservation) await this.attempts.giveBack(reservation);
 
     await this.limiter.take([
@@ -76,8 +83,8 @@ export class ApiKeyGuard implements CanActivate {
       },
     ]);
 
-    const authenticated: AuthenticatedUser = { id: user.id, email: user.email, via: 'api_key', accountId: user.id, role: 'owner', keyId: key.keyId };
+    const authenticated: AuthenticatedUser = { id: user.id, email: user.email, via: 'api_key', accountId, role: user.role, keyId: key.keyId };
     req.user = authenticated;
-    return true;
+    return accountRoleGuard.canActivate(context);
   }
 }

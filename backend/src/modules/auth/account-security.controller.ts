@@ -23,10 +23,12 @@ import { BearerAuthGuard } from './bearer-auth.guard';
 import { RecentAuthenticationGuard } from './recent-authentication.guard';
 import { bearerTokenOf, clientIp } from './request-credentials';
 import { sessionResponse } from './session-response';
+import { UserRoute } from './account-role.guard';
 
 /** The signed-in user's own security settings: two-factor, recovery codes, remembered devices, display name. */
 @Controller('api/auth')
 @UseGuards(BearerAuthGuard)
+@UserRoute()
 export class AccountSecurityController {
   constructor(
     private readonly auth: AuthService,

@@ -27,6 +27,7 @@ import { assertSameOrigin } from './cookie-security';
 import { clearRefreshCookie, refreshCookieOf } from './refresh-cookie';
 import { bearerTokenOf, clientIp } from './request-credentials';
 import { sessionResponse, signInResponse } from './session-response';
+import { UserRoute } from './account-role.guard';
 
 @Controller('api/auth')
 export class AuthController {
@@ -120,6 +121,7 @@ export class AuthController {
   @Post('change-password')
   @HttpCode(200)
   @UseGuards(BearerAuthGuard)
+  @UserRoute()
   async changePassword(
     @CurrentUser() user: AuthenticatedUser,
     @Body(new ZodPipe(changePasswordSchema)) body: ChangePasswordRequest,
@@ -133,6 +135,7 @@ export class AuthController {
   @Post('global-sign-out')
   @HttpCode(200)
   @UseGuards(BearerAuthGuard)
+  @UserRoute()
   async globalSignOut(@CurrentUser() user: AuthenticatedUser, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     await this.auth.globalSignOut(user, bearerTokenOf(req));
     clearRefreshCookie(req, res, this.config);

@@ -13,8 +13,12 @@ export interface AuthenticatedUser {
    * scoped by this id. A user's personal account has the user's own id.
    */
   accountId: string;
-  /** The caller's role in that account. */
-  role: AccountRole;
+  /**
+   * The caller's role in that account; null when a session names an account
+   * it is not a member of, which the role guard lets through only to routes
+   * about the user themself (those never read accountId).
+   */
+  role: AccountRole | null;
   /** API keys: the key that was presented (the audit log's actor). */
   keyId?: string;
   /** Bearer tokens: when the access token was issued (seconds since the epoch). */

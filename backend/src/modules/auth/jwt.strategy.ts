@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import jwt from 'jsonwebtoken';
 import { ExtractJwt, Strategy } from 'passport-jwt';
+import { ACCOUNT_HEADER, ACCOUNT_PATH_PARAM } from '@cronbeam/shared/accounts/account-messages';
 import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import { ApiError } from '../../common/http/api-error';
 import type { AuthenticatedUser } from './authenticated-user';
@@ -129,7 +130,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
     const claims = token ? this.verified.claimsOf(token) : undefined;
     if (!claims) return super.authenticate(req, options);
     const actions = this as unknown as PassportActions;
-    this.checkCaller(claims).then(
+    this.checkCaller(claims, req).then(
       (user) => actions.success(user),
       (error: unknown) => actions.error(error),
     );
@@ -137,18 +138,27 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
 
   /** Called by passport-jwt once the token's signature, issuer and expiry have been verified. */
   async validate(req: Request, claims: AccessTokenClaims): Promise<AuthenticatedUser> {
-    const user = await this.checkCaller(claims);
+    const user = await this.checkCaller(claims, req);
     this.verified.remember(bearerToken(req)!, claims);
     return user;
   }
 
-  private async checkCaller(claims: AccessTokenClaims): Promise<AuthenticatedUser> {
+  /**
+   * The user must exist and not have signed out everywhere since the token
+   * was issued. The request acts in the account its path names
+   * (/api/accounts/{accountId}/…), else the one its X-Cronbeam-Account
+   * header names, else the user's personal account (which has the user's
+   * id). A non-member gets no role there, which the role guard refuses on
+   * every route but the user's own.
+   */
+  private async checkCaller(claims: AccessTokenClaims, req: Request): Promise<AuthenticatedUser> {
     if (claims.token_use !== 'access' || claims.client_id !== this.clientId || !claims.sub) {
       throw ApiError.unauthorized(AUTH_MESSAGES.invalidToken);
     }
-    const user = await this.users.findCaller(claims.sub);
+    const accountId = (req.params as Record<string, string> | undefined)?.[ACCOUNT_PATH_PARAM] ?? (req.header(ACCOUNT_HEADER)?.trim() || claims.sub);
+    const user = await this.users.findCallerIn(claims.sub, accountId);
     if (!user) throw ApiError.unauthorized(AUTH_MESSAGES.notAuthenticated);
     if (sessionEndedFor(user, claims.iat)) throw ApiError.unauthorized(AUTH_MESSAGES.invalidToken);
-    return { id: user.id, email: user.email, via: 'jwt', accountId: user.id, role: 'owner', tokenIssuedAt: claims.iat, authenticatedAt: claims.auth_time };
+    return { id: user.id, email: user.email, via: 'jwt', accountId, role: user.role, tokenIssuedAt: claims.iat, authenticatedAt: claims.auth_time };
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
+import type { AccountRole } from '@cronbeam/shared/accounts/roles';
 import type { PlanId } from '@cronbeam/shared/plans';
 import type { Queryable } from '../../common/database/transaction';
 import { UserEntity } from './user.entity';
@@ -23,6 +24,11 @@ export interface CallerColumns {
   sessions_revoked_at: Date | null;
 }
 
+/** The caller's columns with their role in the account the request names (null: not a member). */
+export interface CallerInAccountColumns extends CallerColumns {
+  role: AccountRole | null;
+}
+
 export type UserWritableColumns = Partial<Pick<UserEntity, 'name' | 'passwordHash' | 'emailVerified' | 'sessionsRevokedAt'>>;
 
 /**
@@ -40,6 +46,21 @@ export class UsersRepository {
   /** Plain SQL, no entity hydration: authentication reads this on every request whose row is not cached. */
   async findCaller(id: string): Promise<CallerColumns | null> {
     const rows: CallerColumns[] = await this.users.query(`SELECT id, email, plan, sessions_revoked_at FROM users WHERE id = $1`, [id]);
+    return rows[0] ?? null;
+  }
+
+  /**
+   * The caller and their membership of an account in one statement: every
+   * authenticated request reads it, so a member removed by any instance is
+   * refused by the next request. `accountId` must be a UUID (or null: no role).
+   */
+  async findCallerIn(id: string, accountId: string | null): Promise<CallerInAccountColumns | null> {
+    const rows: CallerInAccountColumns[] = await this.users.query(
+      `SELECT u.id, u.email, u.plan, u.sessions_revoked_at, m.role
+         FROM users u LEFT JOIN account_members m ON m.account_id = $2::uuid AND m.user_id = u.id
+        WHERE u.id = $1`,
+      [id, accountId],
+    );
     return rows[0] ?? null;
   }
 

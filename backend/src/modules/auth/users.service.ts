@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Subject } from 'rxjs';
+import type { AccountRole } from '@cronbeam/shared/accounts/roles';
 import type { PlanId } from '@cronbeam/shared/plans';
 import type { Queryable } from '../../common/database/transaction';
 import { ApiError } from '../../common/http/api-error';
+import { isUuid } from '../../common/validation/uuid';
 import { UserEntity } from './user.entity';
 import { UsersRepository, type UserWritableColumns } from './users.repository';
 
@@ -17,6 +19,11 @@ export interface NewUser {
 
 /** What authenticating a request needs of its user. */
 export type CallerRow = Pick<UserEntity, 'id' | 'email' | 'plan' | 'sessionsRevokedAt'>;
+
+/** A caller with their role in the account the request acts in (null: not a member of it). */
+export interface CallerInAccount extends CallerRow {
+  role: AccountRole | null;
+}
 
 /**
  * How long a caller row read for authentication is reused. Writes through this
@@ -73,6 +80,29 @@ export class UsersService {
       this.callers.set(id, { row, until: now + CALLER_CACHE_TTL_MS });
     }
     return row;
+  }
+
+  /**
+   * What authentication checks of a request, read from the database every
+   * time in one statement: the user (as findCaller) and their role in
+   * `accountId` (null, or not a UUID: no role). Membership is not cached, so
+   * a removal made by any instance is refused by the next request; the user
+   * row read here refreshes the caller cache for the reads that follow in
+   * the same request (the plan a creation checks).
+   */
+  async findCallerIn(id: string, accountId: string | null): Promise<CallerInAccount | null> {
+    const writesBefore = this.writes;
+    const found = await this.users.findCallerIn(id, accountId !== null && isUuid(accountId) ? accountId : null);
+    if (!found) {
+      this.callers.delete(id);
+      return null;
+    }
+    const row: CallerRow = { id: found.id, email: found.email, plan: found.plan, sessionsRevokedAt: found.sessions_revoked_at ? new Date(found.sessions_revoked_at) : null };
+    if (writesBefore === this.writes) {
+      if (this.callers.size >= CALLER_CACHE_MAX) this.callers.clear();
+      this.callers.set(id, { row, until: Date.now() + CALLER_CACHE_TTL_MS });
+    }
+    return { ...row, role: found.role };
   }
 
   /** Called before and after every write to a user, so no reader caches a row the write is changing. */

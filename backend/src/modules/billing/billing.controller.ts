@@ -16,10 +16,12 @@ import { CurrentUser, type AuthenticatedUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { BillingEnabledGuard } from './billing-enabled.guard';
 import { BillingService } from './billing.service';
+import { MinimumRole } from '../auth/account-role.guard';
 
 /** The web app's billing calls (bearer token), all about the caller's own subscription. */
 @Controller('api/stripe')
 @UseGuards(BillingEnabledGuard, BearerAuthGuard)
+@MinimumRole('owner')
 export class BillingController {
   constructor(private readonly billing: BillingService) {}
 

@@ -14,6 +14,7 @@ import { JobTargetCheck, targetCheckSchema, type TargetCheck } from './job-targe
 import { JobTestRunService, type TestRunOutcome } from './job-test-run.service';
 import { JobTransferService } from './job-transfer.service';
 import { JobsService, type SchedulePreviewDefinition } from './jobs.service';
+import { MinimumRole } from '../auth/account-role.guard';
 
 /** A test request is a job definition that need not be named or scheduled yet. */
 const testRunSchema = jobDefinitionFields.partial({ name: true, cron_expression: true, notify_on_failure: true });
@@ -61,6 +62,7 @@ export class JobsController {
 
   /** The next runs (jitter included) and the executions in 30 days of a schedule, before it is saved. */
   @Post('schedule-preview')
+  @MinimumRole('viewer')
   @HttpCode(200)
   previewSchedule(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(schedulePreviewSchema)) body: SchedulePreviewDefinition): Promise<SchedulePreview> {
     return this.jobs.preview(user.id, body);
@@ -68,6 +70,7 @@ export class JobsController {
 
   /** Whether runs of a job to this URL would be sent: the job form warns before saving one that would only fail. */
   @Post('target-check')
+  @MinimumRole('viewer')
   @HttpCode(200)
   checkTarget(@Body(new ZodPipe(targetCheckSchema)) body: { url: string }): TargetCheck {
     return this.targets.check(body.url);

@@ -4,6 +4,7 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
 import type { z } from 'zod';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
+import { routeRole, type RouteRole } from '../auth/account-role.guard';
 
 /** What the server itself says about one route: who may call it and which schemas validate its body and query. */
 export interface RouteFacts {
@@ -13,6 +14,8 @@ export interface RouteFacts {
   query: z.ZodType | null;
   /** True when the handler reads its body without a schema (it validates the body itself, or reads it raw). */
   unvalidatedBody: boolean;
+  /** The least role in the account the role guard asks for (checked only behind an authenticating guard). */
+  role: RouteRole;
 }
 
 type RouteArgument = { index: number; data?: unknown; pipes?: unknown[] };
@@ -57,6 +60,7 @@ export function routeFacts(app: INestApplication): Map<string, RouteFacts> {
           body: schemaOf(RouteParamtypes.BODY),
           query: schemaOf(RouteParamtypes.QUERY),
           unvalidatedBody: (body !== undefined && !zodPipe(body)) || argument(RouteParamtypes.RAW_BODY) !== undefined,
+          role: routeRole(handler, controller, RequestMethod[method]),
         };
         for (const prefix of base) {
           for (const path of [paths].flat()) facts.set(`${RequestMethod[method].toLowerCase()} ${openApiPath(joinPath(prefix, path))}`, route);

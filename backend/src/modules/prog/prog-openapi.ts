@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { OperationObject, ParameterObject, ResponseObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { z } from 'zod';
+import { roleRefusal } from '@cronbeam/shared/accounts/account-messages';
 import { JOB_TIMEOUT_CAP_SECONDS, jobDefinitionSchema, schedulePreviewSchema } from '@cronbeam/shared/jobs/job-rules';
 import { jobImportRequestSchema } from '@cronbeam/shared/jobs/job-transfer';
 import { PUBLIC_API_SCHEMAS } from '@cronbeam/shared/jobs/openapi-schemas';
@@ -9,6 +10,7 @@ import { monitorSchema } from '@cronbeam/shared/notifications/monitors';
 import type { AppConfig } from '../../config/app-config';
 import { AdminTokenGuard } from '../admin/admin-token.guard';
 import { ApiKeyGuard } from '../api-keys/api-key.guard';
+import type { RouteRole } from '../auth/account-role.guard';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { RecentAuthenticationGuard } from '../auth/recent-authentication.guard';
 import { BillingEnabledGuard } from '../billing/billing-enabled.guard';
@@ -82,6 +84,20 @@ type Operation = OperationObject & { security?: Array<Record<string, string[]>> 
  * request its schema refuses, 503 where billing is off). What a decorator
  * already documented is kept.
  */
+/**
+ * The least role in the account the operation needs (`x-minimum-role`:
+ * owner, admin, editor, viewer, or user for an operation about the caller
+ * themself rather than an account), and the 403 of a lower one.
+ */
+function describeRole(operation: Operation, role: RouteRole): void {
+  Object.assign(operation, { 'x-minimum-role': role });
+  if (role === 'user' || role === 'viewer') return;
+  const responses = operation.responses as Record<string, ResponseObject>;
+  const refused = `The caller's role in the account is below ${role}`;
+  const earlier = responses[403];
+  responses[403] = earlier ? { ...earlier, description: `${earlier.description}; or ${refused.charAt(0).toLowerCase()}${refused.slice(1)}` } : messageResponse(refused, roleRefusal('viewer'));
+}
+
 function documentFromRoute(operation: Operation, path: string, facts: RouteFacts | undefined): void {
   const responses = operation.responses as Record<string, ResponseObject>;
   const add = (status: number, response: ResponseObject) => (responses[status] ??= response);
@@ -91,6 +107,7 @@ function documentFromRoute(operation: Operation, path: string, facts: RouteFacts
   else if (!operation.security) operation.security = authenticating.map((g) => ({ [g.scheme]: [] }));
   for (const guard of authenticating) add(401, messageResponse(guard.unauthorized));
   if (guards.includes(RecentAuthenticationGuard)) add(403, { description: 'The last sign-in is too old: confirm the password (POST /api/auth/reauthenticate) and retry', content: json({ type: 'object', properties: { detail: { type: 'object' } } }) });
+  if (authenticating.length > 0 && facts) describeRole(operation, facts.role);
   if (guards.includes(AdminTokenGuard)) add(404, messageResponse('No operator token is configured on this server, or what the path names does not exist'));
   if (guards.includes(BillingEnabledGuard)) add(503, messageResponse('Billing is not configured on this server'));
   if (path.includes('{')) add(404, messageResponse('Not found among yours'));
@@ -149,7 +166,9 @@ export function buildDashboardOpenApi(app: INestApplication, settings: OpenApiSe
   const config = new DocumentBuilder()
     .setTitle('Cronbeam dashboard API')
     .setDescription(
-      'The API of the web app and the desktop app: a session access token as `Authorization: Bearer <token>` (from /api/auth/login). Operations without security are public. Errors answer `{"detail": ...}`.',
+      'The API of the web app and the desktop app: a session access token as `Authorization: Bearer <token>` (from /api/auth/login). ' +
+        'A request acts in the account named by the `X-Cronbeam-Account` header (absent: your personal account), within your role there (`x-minimum-role` of each operation). ' +
+        'Operations without security are public. Errors answer `{"detail": ...}`.',
     )
     .setVersion('1.0')
     .addServer('/')

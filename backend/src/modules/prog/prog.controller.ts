@@ -17,6 +17,7 @@ import { JobsService, type SchedulePreviewDefinition } from '../jobs/jobs.servic
 import { JobDefinitionBody, JobIdParam, JobLimitResponse, JsonResponse, ProgOperation, schemaRef } from './prog-docs.decorators';
 import { CALLBACK_DELIVERIES_EXAMPLE, CALLBACK_DELIVERIES_SCHEMA } from './prog-callback-docs';
 import { BULK_TAG_ACTION_EXAMPLE, BULK_TAG_RESULT_EXAMPLE, BULK_TAG_RESULT_SCHEMA, BULK_EXAMPLE, BULK_REQUEST_SCHEMA, BULK_RESULT_EXAMPLE, BULK_RESULT_SCHEMA, BULK_VALIDATION_EXAMPLE, CLONE_EXAMPLE, SCHEDULE_PREVIEW_EXAMPLE, SCHEDULE_PREVIEW_REQUEST_EXAMPLE, EXPORT_EXAMPLE, IMPORT_EXAMPLE, IMPORT_RESULT_EXAMPLE, JOB_EXAMPLE, JOB_LOGS_EXAMPLE, PAUSED_JOB_EXAMPLE, RESUMED_JOB_EXAMPLE, VALIDATION_EXAMPLE } from './prog-examples';
+import { MinimumRole } from '../auth/account-role.guard';
 
 /**
  * The public programmatic API (/prog), authenticated by API key. Same jobs,
@@ -61,6 +62,7 @@ export class ProgController {
   }
 
   @Post('jobs/schedule-preview')
+  @MinimumRole('viewer')
   @HttpCode(200)
   @UseGuards(ApiKeyGuard)
   @ProgOperation(
