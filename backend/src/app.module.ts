@@ -9,6 +9,7 @@ import { ConfigModule } from './config/config.module';
 import { databaseOptions } from './database/database-options';
 import { ReadDatabaseModule } from './database/read-database';
 import { AccountsModule } from './modules/accounts/accounts.module';
+import { AuditModule } from './modules/audit/audit.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { HealthModule } from './modules/health/health.module';
 import { AdminModule } from './modules/admin/admin.module';
@@ -50,6 +51,7 @@ export class AppModule {
         SiteModule,
         AuthModule,
         AccountsModule,
+        AuditModule,
         JobsModule,
         ApiKeysModule,
         ProgModule,

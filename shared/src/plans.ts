@@ -13,13 +13,15 @@ export interface PlanLimits {
   minIntervalSeconds: number;
   /** The longest a job's request may take (timeout_seconds); the server's EXECUTION_TIMEOUT_MS may be lower. */
   maxTimeoutSeconds: number;
+  /** How long the account's audit log keeps an entry. */
+  auditRetentionDays: number;
 }
 
 export const PLAN_LIMITS: Record<PlanId, PlanLimits> = {
-  free: { maxJobs: 2, executionsPerMonth: 100, deploymentsPerMonth: 1, minIntervalSeconds: 60, maxTimeoutSeconds: 30 },
-  basic: { maxJobs: 10, executionsPerMonth: 1_500, deploymentsPerMonth: 5, minIntervalSeconds: 10, maxTimeoutSeconds: 300 },
-  pro: { maxJobs: 50, executionsPerMonth: 10_000, deploymentsPerMonth: 500, minIntervalSeconds: 1, maxTimeoutSeconds: 1_800 },
-  unlimited: { maxJobs: 1_000_000, executionsPerMonth: 1_000_000_000, deploymentsPerMonth: 1_000_000, minIntervalSeconds: 1, maxTimeoutSeconds: 7_200 },
+  free: { maxJobs: 2, executionsPerMonth: 100, deploymentsPerMonth: 1, minIntervalSeconds: 60, maxTimeoutSeconds: 30, auditRetentionDays: 30 },
+  basic: { maxJobs: 10, executionsPerMonth: 1_500, deploymentsPerMonth: 5, minIntervalSeconds: 10, maxTimeoutSeconds: 300, auditRetentionDays: 90 },
+  pro: { maxJobs: 50, executionsPerMonth: 10_000, deploymentsPerMonth: 500, minIntervalSeconds: 1, maxTimeoutSeconds: 1_800, auditRetentionDays: 365 },
+  unlimited: { maxJobs: 1_000_000, executionsPerMonth: 1_000_000_000, deploymentsPerMonth: 1_000_000, minIntervalSeconds: 1, maxTimeoutSeconds: 7_200, auditRetentionDays: 3650 },
 };
 
 export function isPlanId(value: unknown): value is PlanId {

@@ -55,6 +55,7 @@ const PROG_ROUTES = [
   'get /prog/maintenance-windows/{window_id}',
   'put /prog/maintenance-windows/{window_id}',
   'delete /prog/maintenance-windows/{window_id}',
+  'get /prog/audit',
 ];
 
 /** The public ping URLs of monitors (no key), documented in the same document. */

@@ -26,7 +26,11 @@ export interface RequestOptions {
 
 /** A thin fetch wrapper for API tests: JSON in, JSON out, nothing hidden. */
 export class HttpClient {
-  constructor(readonly baseUrl: string) {}
+  /** `onAnswer`: told of every request and its answer (the test server's audit check records the changes). */
+  constructor(
+    readonly baseUrl: string,
+    private readonly onAnswer?: (method: string, path: string, body: unknown, status: number, requestId: string | null) => void,
+  ) {}
 
   async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<HttpResult<T>> {
     const headers: Record<string, string> = { ...options.headers };
@@ -40,6 +44,7 @@ export class HttpClient {
     const text = await res.text();
     let parsed: unknown = text;
     if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+    this.onAnswer?.(method, path, options.body, res.status, res.headers.get('x-request-id'));
     // The platform's Headers (undici's own type differs in its iterators); each Set-Cookie stays its own entry.
     return { status: res.status, headers: new Headers([...res.headers]), body: parsed as T, text };
   }

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { createApp } from '../../backend/src/bootstrap';
 import { AppConfig } from '../../backend/src/config/app-config';
+import { AuditCheck } from './audit-check';
 import { HttpClient } from './http-client';
 import { LogCapture } from './log-capture';
 import { createTestDatabase, type TestDatabase } from './test-database';
@@ -55,16 +56,23 @@ export async function startTestServer(env: Record<string, string> = {}, database
   }
   const { port } = app.getHttpServer().address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
+  const audit = new AuditCheck();
   return {
     baseUrl,
     app,
     config,
     database: db,
     logs,
-    http: new HttpClient(baseUrl),
+    http: new HttpClient(baseUrl, (...answer) => audit.record(...answer)),
     close: async () => {
-      await app.close();
-      if (!database) await db.drop();
+      let mismatches: string[] = [];
+      try {
+        mismatches = await audit.mismatches(app);
+      } finally {
+        await app.close();
+        if (!database) await db.drop();
+      }
+      if (mismatches.length > 0) throw new Error(`Audit log: every change answered 2xx leaves exactly one entry, a refused one none:\n${mismatches.join('\n')}`);
     },
   };
 }

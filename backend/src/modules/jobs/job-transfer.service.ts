@@ -15,6 +15,7 @@ import {
 } from '@cronbeam/shared/jobs/job-transfer';
 import type { Job } from '@cronbeam/shared/jobs/job-types';
 import { ApiError } from '../../common/http/api-error';
+import type { Actor } from '../audit';
 import { UsersService } from '../auth/users.service';
 import { TargetPolicy } from '../executor/target-policy.service';
 import { JobLimitService } from '../quota/job-limit.service';
@@ -42,12 +43,12 @@ export class JobTransferService {
    * or "<original>-copy" (then -copy-2…), counted toward the plan's job limit
    * like any creation; it starts on its schedule as a new job does.
    */
-  async clone(userId: string, jobId: string, name: string | undefined): Promise<Job> {
+  async clone(actor: Actor, userId: string, jobId: string, name: string | undefined): Promise<Job> {
     const original = await this.jobs.findOwned(userId, jobId);
     const taken = new Set((await this.repository.listOwned(userId, 'primary')).map((j) => j.name.toLowerCase()));
     const copyName = name ?? uniqueName(`${original.name.slice(0, 45)}-copy`, taken);
     const definition = validDefinition({ ...toJob(original), name: copyName }, ['body', 'name']);
-    return this.jobs.create(userId, definition);
+    return this.jobs.create(actor, userId, definition, 'job.cloned');
   }
 
   /** Every job's definition, oldest first, in the format import takes back. */
@@ -62,7 +63,7 @@ export class JobTransferService {
    * preview and creates nothing. A crontab's generated names are made unique;
    * an export's names are the user's and a taken one is refused.
    */
-  async importJobs(userId: string, request: JobImportRequest): Promise<JobImportResult> {
+  async importJobs(actor: Actor, userId: string, request: JobImportRequest): Promise<JobImportResult> {
     let candidates: ImportCandidate[];
     try {
       candidates = request.format === 'json' ? candidatesFromJson(request.content) : candidatesFromCrontab(request.content);
@@ -108,7 +109,7 @@ export class JobTransferService {
       for (const item of items) {
         if (item.action !== 'create') continue;
         try {
-          item.job_id = (await this.jobs.create(userId, item.definition as ValidJobDefinition)).job_id;
+          item.job_id = (await this.jobs.create(actor, userId, item.definition as ValidJobDefinition, 'job.imported')).job_id;
         } catch (error) {
           // A concurrent creation may take the name or the last slot between the check and the insert.
           if (!(error instanceof ApiError)) throw error;

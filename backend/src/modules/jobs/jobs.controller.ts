@@ -6,6 +6,7 @@ import { signingSecretRotationSchema, type SigningSecretRotation } from '@cronbe
 import { jobCloneRequestSchema, jobImportRequestSchema, type JobExport, type JobImportRequest, type JobImportResult } from '@cronbeam/shared/jobs/job-transfer';
 import { bulkTagActionSchema, tagFilterQuerySchema, type BulkTagActionRequest, type JobBulkTagResult, type TagFilterQuery } from '@cronbeam/shared/tags/tags';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
+import { AuditActor, NotAudited, type Actor } from '../audit';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { jobBulkRequestSchema, type JobBulkRequest, type JobBulkResult } from './job-bulk';
@@ -34,21 +35,22 @@ export class JobsController {
 
   @Post()
   @HttpCode(200)
-  create(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(jobDefinitionSchema)) body: ValidJobDefinition): Promise<Job> {
-    return this.jobs.create(user.id, body);
+  create(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(jobDefinitionSchema)) body: ValidJobDefinition): Promise<Job> {
+    return this.jobs.create(actor, user.id, body);
   }
 
   /** Creates up to 1,000 jobs at once, all or none (docs/adr/0111-bulk-job-creation.md). */
   @Post('bulk')
   @HttpCode(200)
-  async createMany(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(jobBulkRequestSchema)) body: JobBulkRequest): Promise<JobBulkResult> {
-    const jobs = await this.jobs.createMany(user.id, body.jobs);
+  async createMany(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(jobBulkRequestSchema)) body: JobBulkRequest): Promise<JobBulkResult> {
+    const jobs = await this.jobs.createMany(actor, user.id, body.jobs);
     return { created: jobs.length, jobs };
   }
 
   /** Executes an unsaved definition once and answers the outcome; nothing is stored. */
   @Post('test')
   @HttpCode(200)
+  @NotAudited('a test request stores nothing')
   test(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(testRunSchema)) body: TestRunDefinition): Promise<TestRunOutcome> {
     return this.testRuns.testRun(user.id, {
       url: body.url,
@@ -64,6 +66,7 @@ export class JobsController {
   @Post('schedule-preview')
   @MinimumRole('viewer')
   @HttpCode(200)
+  @NotAudited('a preview stores nothing')
   previewSchedule(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(schedulePreviewSchema)) body: SchedulePreviewDefinition): Promise<SchedulePreview> {
     return this.jobs.preview(user.id, body);
   }
@@ -72,6 +75,7 @@ export class JobsController {
   @Post('target-check')
   @MinimumRole('viewer')
   @HttpCode(200)
+  @NotAudited('a check stores nothing')
   checkTarget(@Body(new ZodPipe(targetCheckSchema)) body: { url: string }): TargetCheck {
     return this.targets.check(body.url);
   }
@@ -84,8 +88,8 @@ export class JobsController {
   /** Pauses, resumes or deletes every job carrying a tag; answers exactly those jobs. */
   @Post('bulk-action')
   @HttpCode(200)
-  bulkAction(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(bulkTagActionSchema)) body: BulkTagActionRequest): Promise<JobBulkTagResult<Job>> {
-    return this.jobs.bulkAction(user.id, body);
+  bulkAction(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(bulkTagActionSchema)) body: BulkTagActionRequest): Promise<JobBulkTagResult<Job>> {
+    return this.jobs.bulkAction(actor, user.id, body);
   }
 
   /** Every job's definition as one JSON document, for import elsewhere. */
@@ -97,14 +101,14 @@ export class JobsController {
   /** Creates jobs from an export or a crontab; with dry_run, only the preview of what would be created and refused. */
   @Post('import')
   @HttpCode(200)
-  importJobs(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(jobImportRequestSchema)) body: JobImportRequest): Promise<JobImportResult> {
-    return this.transfers.importJobs(user.id, body);
+  importJobs(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(jobImportRequestSchema)) body: JobImportRequest): Promise<JobImportResult> {
+    return this.transfers.importJobs(actor, user.id, body);
   }
 
   @Post(':id/clone')
   @HttpCode(200)
-  clone(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string, @Body(new ZodPipe(jobCloneRequestSchema)) body: { name?: string }): Promise<Job> {
-    return this.transfers.clone(user.id, id, body.name);
+  clone(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string, @Body(new ZodPipe(jobCloneRequestSchema)) body: { name?: string }): Promise<Job> {
+    return this.transfers.clone(actor, user.id, id, body.name);
   }
 
   @Get(':id')
@@ -114,16 +118,16 @@ export class JobsController {
 
   @Put(':id')
   update(
-    @CurrentUser() user: AuthenticatedUser,
+    @CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor,
     @Param('id') id: string,
     @Body(new ZodPipe(jobDefinitionSchema)) body: ValidJobDefinition,
   ): Promise<Job> {
-    return this.jobs.update(user.id, id, body);
+    return this.jobs.update(actor, user.id, id, body);
   }
 
   @Delete(':id')
-  async remove(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<{ message: string }> {
-    await this.jobs.remove(user.id, id);
+  async remove(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string): Promise<{ message: string }> {
+    await this.jobs.remove(actor, user.id, id);
     return { message: 'Job deleted' };
   }
 
@@ -131,23 +135,23 @@ export class JobsController {
   @Post(':id/signing-secret')
   @HttpCode(200)
   rotateSigningSecret(
-    @CurrentUser() user: AuthenticatedUser,
+    @CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor,
     @Param('id') id: string,
     @Body(new ZodPipe(signingSecretRotationSchema)) body: z.output<typeof signingSecretRotationSchema>,
   ): Promise<SigningSecretRotation> {
-    return this.jobs.rotateSigningSecret(user.id, id, body.overlap_seconds);
+    return this.jobs.rotateSigningSecret(actor, user.id, id, body.overlap_seconds);
   }
 
   @Post(':id/pause')
   @HttpCode(200)
-  pause(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<Job> {
-    return this.jobs.pause(user.id, id);
+  pause(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string): Promise<Job> {
+    return this.jobs.pause(actor, user.id, id);
   }
 
   @Post(':id/resume')
   @HttpCode(200)
-  resume(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<Job> {
-    return this.jobs.resume(user.id, id);
+  resume(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string): Promise<Job> {
+    return this.jobs.resume(actor, user.id, id);
   }
 
   /** Executes a saved job now: logged as a manual run and counted in the quota. */

@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
+import { AUDIT_MASK } from '@cronbeam/shared/audit/audit';
 import { HELD_JOB_STATUSES, JOB_STATUS, type CatchUpPolicy, type Delivery, type OverlapPolicy, type HttpMethod, type IdentityToken, type JobStatus, type ResponseRules, type RetryPolicy } from '@cronbeam/shared/jobs/job-types';
 import { ResealSweep, resealColumn, type SealedColumn } from '../../common/crypto/reseal-sweep';
 import { SecretBox, SecretUnreadableError } from '../../common/crypto/secret-box';
 import { returnedRows } from '../../common/database/query-rows';
 import type { Queryable } from '../../common/database/transaction';
 import { ReadDatabase, type ReadFrom } from '../../database/read-database';
+import { auditChanges, auditedStatement, type Actor } from '../audit';
 import { JobEntity } from './job.entity';
 import type { ScheduleColumns } from './job-schedule-spec';
 
@@ -83,6 +85,36 @@ const SIGNING_SECRET_COLUMN: SealedColumn = { table: 'jobs', column: 'signing_se
 const PREVIOUS_SECRET_COLUMN: SealedColumn = { ...SIGNING_SECRET_COLUMN, column: 'signing_secret_previous' };
 /** The columns the scheduler reads to sign a request. */
 const SIGNING_COLUMNS = 'identity_token, signing_secret, signing_secret_previous, signing_secret_previous_until';
+
+/**
+ * A job as its audit entries show it: the fields the API names, over the
+ * row alias `row`. Headers carry the target's credentials and are stored
+ * sealed, so the caller gives them (`headers`: SQL of their masked view, see
+ * maskedHeaders); the signing secret is shown only as changed or not.
+ */
+function auditView(row: string, headers: string): string {
+  return `jsonb_build_object('name', ${row}.name, 'url', ${row}.url, 'method', ${row}.method, 'headers', ${headers}, 'body', ${row}.body,
+    'cron_expression', ${row}.cron_expression, 'time_zone', ${row}.time_zone, 'every_seconds', ${row}.every_seconds, 'run_at', ${row}.run_at,
+    'starts_at', ${row}.starts_at, 'ends_at', ${row}.ends_at, 'jitter_seconds', ${row}.jitter_seconds, 'overlap', ${row}.overlap, 'catch_up', ${row}.catch_up,
+    'catch_up_window_seconds', ${row}.catch_up_window_seconds, 'response_rules', ${row}.response_rules, 'timeout_seconds', ${row}.timeout_ms / 1000,
+    'auto_pause_after', ${row}.auto_pause_after, 'alert_after_failures', ${row}.alert_after_failures, 'certificate_alert_days', ${row}.certificate_alert_days,
+    'delivery', ${row}.delivery, 'tags', ${row}.tags, 'retry', ${row}.retry_policy, 'identity_token', ${row}.identity_token, 'callback_url', ${row}.callback_url,
+    'notify_on_failure', ${row}.notify_on_failure, 'status', ${row}.status, 'signing_secret', ${row}.signing_secret)`;
+}
+/** The fields an entry shows as "***" (their values are secrets); headers come masked already, value by value (maskedHeaders). */
+const AUDIT_MASKED = ['signing_secret'] as const;
+/** Changes of one job (`c` as it is, `b` as it was, either SQL NULL for "did not exist"). */
+const jobChanges = (before: string, after: string) => auditChanges(before, after, AUDIT_MASKED);
+
+/** A bulk change's single entry: the ids of the jobs it changed. */
+const BULK_CHANGES = `jsonb_build_object('job_ids', jsonb_build_object('before', NULL, 'after', coalesce(jsonb_agg(c.id ORDER BY c.id), '[]')))`;
+
+/** How insert() records the creation: one entry for the job, or one for the whole batch (`summary`). */
+export interface CreationAudit {
+  actor: Actor;
+  action: string;
+  summary: boolean;
+}
 
 /** The columns a job is answered with, read as they are stored (no entity hydration on the hot reads). */
 const JOB_COLUMNS =
@@ -238,15 +270,24 @@ export class JobsRepository implements OnModuleInit {
    * until `previousUntil` (null: it stops now). Answers null when the job is
    * not the user's, else whether a previous secret still signs.
    */
-  async rotateSigningSecret(userId: string, jobId: string, secret: string, previousUntil: Date | null): Promise<{ overlaps: boolean } | null> {
+  async rotateSigningSecret(actor: Actor, userId: string, jobId: string, secret: string, previousUntil: Date | null): Promise<{ overlaps: boolean } | null> {
     const [row] = returnedRows<{ overlaps: boolean }>(
       await this.jobs.query(
-        `UPDATE jobs SET signing_secret = $3,
-           signing_secret_previous = CASE WHEN $4::timestamptz IS NULL THEN NULL ELSE signing_secret END,
-           signing_secret_previous_until = CASE WHEN $4::timestamptz IS NULL OR signing_secret IS NULL THEN NULL ELSE $4::timestamptz END
-         WHERE id = $1 AND user_id = $2
-         RETURNING signing_secret_previous IS NOT NULL AS overlaps`,
-        [jobId, userId, this.box.seal(secret, SIGNING_SECRET_COLUMN.place(jobId)), previousUntil],
+        ...auditedStatement(actor, {
+          ctes: `b AS (SELECT * FROM jobs WHERE id = $1 AND user_id = $2 FOR UPDATE),
+            c AS (UPDATE jobs j SET signing_secret = $3,
+                    signing_secret_previous = CASE WHEN $4::timestamptz IS NULL THEN NULL ELSE b.signing_secret END,
+                    signing_secret_previous_until = CASE WHEN $4::timestamptz IS NULL OR b.signing_secret IS NULL THEN NULL ELSE $4::timestamptz END
+                  FROM b WHERE j.id = b.id
+                  RETURNING j.*)`,
+          params: [jobId, userId, this.box.seal(secret, SIGNING_SECRET_COLUMN.place(jobId)), previousUntil],
+          from: 'c JOIN b ON b.id = c.id',
+          action: 'job.signing_secret_rotated',
+          targetType: 'job',
+          targetId: 'c.id',
+          changes: jobChanges(auditView('b', 'NULL'), auditView('c', 'NULL')),
+          result: 'SELECT signing_secret_previous IS NOT NULL AS overlaps FROM c',
+        }),
       ),
     );
     return row ?? null;
@@ -293,36 +334,45 @@ export class JobsRepository implements OnModuleInit {
     return this.jobs.query(`SELECT id, name, status FROM jobs WHERE user_id = $1 AND id = ANY($2::uuid[])`, [userId, ids]);
   }
 
-  /** Pauses the user's jobs carrying `tag` that are not paused yet; answers their ids. */
-  async pauseTagged(userId: string, tag: string): Promise<string[]> {
-    const rows = returnedRows<{ id: string }>(
-      await this.jobs.query(
-        `UPDATE jobs SET status = '${JOB_STATUS.paused}', next_run_at = NULL
-         WHERE user_id = $1 AND tags @> ARRAY[$2::text] AND status <> '${JOB_STATUS.paused}' RETURNING id`,
-        [userId, tag],
-      ),
+  /** Pauses the user's jobs carrying `tag` that are not paused yet, with one audit entry naming them; answers their ids. */
+  async pauseTagged(actor: Actor, userId: string, tag: string): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.jobs.query(
+      ...auditedStatement(actor, {
+        ctes: `c AS (UPDATE jobs SET status = '${JOB_STATUS.paused}', next_run_at = NULL
+                     WHERE user_id = $1 AND tags @> ARRAY[$2::text] AND status <> '${JOB_STATUS.paused}' RETURNING id)`,
+        params: [userId, tag],
+        ...bulkEntry('job.bulk_paused'),
+        result: 'SELECT id FROM c',
+      }),
     );
     return rows.map((r) => r.id);
   }
 
-  /** Puts paused jobs of the user back on their schedule at the given next runs (only those still paused); answers their ids. */
-  async resumePaused(userId: string, jobIds: string[], nextRunAt: (Date | null)[]): Promise<string[]> {
-    const rows = returnedRows<{ id: string }>(
-      await this.jobs.query(
-        `UPDATE jobs j SET status = '${JOB_STATUS.scheduled}', next_run_at = v.next_run_at
-         FROM unnest($2::uuid[], $3::timestamptz[]) AS v(id, next_run_at)
-         WHERE j.id = v.id AND j.user_id = $1 AND j.status = '${JOB_STATUS.paused}'
-         RETURNING j.id`,
-        [userId, jobIds, nextRunAt],
-      ),
+  /** Puts paused jobs of the user back on their schedule at the given next runs (only those still paused), with one audit entry for the tag; answers their ids. */
+  async resumePaused(actor: Actor, userId: string, tag: string, jobIds: string[], nextRunAt: (Date | null)[]): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.jobs.query(
+      ...auditedStatement(actor, {
+        ctes: `c AS (UPDATE jobs j SET status = '${JOB_STATUS.scheduled}', next_run_at = v.next_run_at
+                     FROM unnest($3::uuid[], $4::timestamptz[]) AS v(id, next_run_at)
+                     WHERE j.id = v.id AND j.user_id = $1 AND j.status = '${JOB_STATUS.paused}'
+                     RETURNING j.id)`,
+        params: [userId, tag, jobIds, nextRunAt],
+        ...bulkEntry('job.bulk_resumed'),
+        result: 'SELECT id FROM c',
+      }),
     );
     return rows.map((r) => r.id);
   }
 
-  /** Deletes the user's jobs carrying `tag` (their logs go with them); answers the deleted ids. */
-  async deleteTagged(userId: string, tag: string): Promise<string[]> {
-    const rows = returnedRows<{ id: string }>(
-      await this.jobs.query(`DELETE FROM jobs WHERE user_id = $1 AND tags @> ARRAY[$2::text] RETURNING id`, [userId, tag]),
+  /** Deletes the user's jobs carrying `tag` (their logs go with them), with one audit entry naming them; answers the deleted ids. */
+  async deleteTagged(actor: Actor, userId: string, tag: string): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.jobs.query(
+      ...auditedStatement(actor, {
+        ctes: `c AS (DELETE FROM jobs WHERE user_id = $1 AND tags @> ARRAY[$2::text] RETURNING id)`,
+        params: [userId, tag],
+        ...bulkEntry('job.bulk_deleted'),
+        result: 'SELECT id FROM c',
+      }),
     );
     return rows.map((r) => r.id);
   }
@@ -340,7 +390,7 @@ export class JobsRepository implements OnModuleInit {
    * must differ (the unique index says so anyway). The rows travel as one
    * JSON parameter, however many there are.
    */
-  async insert(tx: Queryable, userId: string, jobs: NewJobColumns[]): Promise<JobEntity[]> {
+  async insert(tx: Queryable, userId: string, jobs: NewJobColumns[], audit: CreationAudit): Promise<JobEntity[]> {
     const rows = jobs.map((j) => {
       // The id is chosen here so the headers can be sealed for their row before it exists.
       const id = randomUUID();
@@ -377,39 +427,102 @@ export class JobsRepository implements OnModuleInit {
         status: j.status,
         notify_on_failure: j.notifyOnFailure,
         next_run_at: j.nextRunAt?.toISOString() ?? null,
+        audit_headers: maskedHeaders(null, j.headers).after,
       };
     });
     const inserted: JobRow[] = await tx.query(
-      `INSERT INTO jobs (id, user_id, name, url, method, headers, body, cron_expression, time_zone,
+      ...auditedStatement(audit.actor, {
+        ctes: `r AS (SELECT o.n, r.* FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS o(item, n)
+         CROSS JOIN LATERAL jsonb_to_record(o.item) AS r(id uuid, name text, url text, method text, headers text, body text, cron_expression text,
+              time_zone text, every_seconds integer, schedule_anchor timestamptz, run_at timestamptz, starts_at timestamptz, ends_at timestamptz, jitter_seconds integer,
+              jitter_offset_ms integer, overlap text, catch_up text, catch_up_window_seconds integer, response_rules jsonb, timeout_ms integer, auto_pause_after integer, alert_after_failures integer, certificate_alert_days integer, delivery text, tags jsonb, retry_policy jsonb, identity_token jsonb, callback_url text, signing_secret text, status text, notify_on_failure boolean,
+              next_run_at timestamptz, audit_headers jsonb)),
+       c AS (INSERT INTO jobs (id, user_id, name, url, method, headers, body, cron_expression, time_zone,
                          every_seconds, schedule_anchor, run_at, starts_at, ends_at, jitter_seconds, jitter_offset_ms, overlap, catch_up, catch_up_window_seconds, response_rules, timeout_ms,
                          auto_pause_after, alert_after_failures, certificate_alert_days, delivery, tags, retry_policy, identity_token, callback_url, signing_secret, status, notify_on_failure, next_run_at, created_at, updated_at)
        SELECT r.id, $1, r.name, r.url, r.method, r.headers, r.body, r.cron_expression, r.time_zone,
               r.every_seconds, r.schedule_anchor, r.run_at, r.starts_at, r.ends_at, r.jitter_seconds, r.jitter_offset_ms, r.overlap, r.catch_up, r.catch_up_window_seconds, r.response_rules, r.timeout_ms,
               r.auto_pause_after, r.alert_after_failures, r.certificate_alert_days, r.delivery, ARRAY(SELECT t FROM jsonb_array_elements_text(r.tags) WITH ORDINALITY AS e(t, i) ORDER BY i), r.retry_policy, r.identity_token, r.callback_url, r.signing_secret, r.status, r.notify_on_failure, r.next_run_at,
-              now() + (o.n - 1) * interval '1 microsecond', now() + (o.n - 1) * interval '1 microsecond'
-         FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS o(item, n)
-         CROSS JOIN LATERAL jsonb_to_record(o.item) AS r(id uuid, name text, url text, method text, headers text, body text, cron_expression text,
-              time_zone text, every_seconds integer, schedule_anchor timestamptz, run_at timestamptz, starts_at timestamptz, ends_at timestamptz, jitter_seconds integer,
-              jitter_offset_ms integer, overlap text, catch_up text, catch_up_window_seconds integer, response_rules jsonb, timeout_ms integer, auto_pause_after integer, alert_after_failures integer, certificate_alert_days integer, delivery text, tags jsonb, retry_policy jsonb, identity_token jsonb, callback_url text, signing_secret text, status text, notify_on_failure boolean,
-              next_run_at timestamptz)
-       RETURNING ${JOB_COLUMNS}`,
-      [userId, JSON.stringify(rows)],
+              now() + (r.n - 1) * interval '1 microsecond', now() + (r.n - 1) * interval '1 microsecond'
+         FROM r
+       RETURNING *)`,
+        params: [userId, JSON.stringify(rows)],
+        ...(audit.summary
+          ? { from: 'c', targetId: 'NULL', changes: BULK_CHANGES }
+          : { from: 'c JOIN r ON r.id = c.id', targetId: 'c.id', changes: jobChanges('NULL', auditView('c', 'r.audit_headers')) }),
+        action: audit.action,
+        targetType: 'job',
+        result: `SELECT ${JOB_COLUMNS} FROM c`,
+      }),
     );
     // RETURNING promises no order; names are unique per user, so they pair rows with what was given.
     const byName = new Map(inserted.map((row) => [row.name, row]));
     return jobs.map((j) => this.toEntity(byName.get(j.name)!));
   }
 
-  /** Writes only the definition's columns (the scheduler updates status and run times concurrently); a paused job keeps no next run. */
-  async updateDefinition(userId: string, jobId: string, columns: JobDefinitionColumns, nextRunAt: Date | null): Promise<void> {
-    await this.jobs
-      .createQueryBuilder()
-      .update(JobEntity)
-      .set({ ...columns, headers: () => ':headers', nextRunAt: () => `CASE WHEN status = '${JOB_STATUS.paused}' THEN NULL ELSE :next::timestamptz END` })
-      .setParameter('headers', this.sealHeaders(jobId, columns.headers))
-      .setParameter('next', nextRunAt)
-      .where('id = :id AND user_id = :userId', { id: jobId, userId })
-      .execute();
+  /**
+   * Writes only the definition's columns (the scheduler updates status and
+   * run times concurrently), with the audit entry of what changed; a paused
+   * job keeps no next run. `headersBefore` are the headers as the caller read
+   * them (they are sealed here, so the entry's view of them comes from the
+   * caller). Answers false when the job is not the user's.
+   */
+  async updateDefinition(actor: Actor, userId: string, jobId: string, columns: JobDefinitionColumns, nextRunAt: Date | null, headersBefore: Record<string, string>): Promise<boolean> {
+    const masked = maskedHeaders(headersBefore, columns.headers);
+    const rows: unknown[] = await this.jobs.query(
+      ...auditedStatement(actor, {
+        ctes: `b AS (SELECT * FROM jobs WHERE id = $1 AND user_id = $2 FOR UPDATE),
+          c AS (UPDATE jobs j SET name = $3, url = $4, method = $5, headers = $6, body = $7, cron_expression = $8, time_zone = $9, every_seconds = $10,
+                  schedule_anchor = $11, run_at = $12, starts_at = $13, ends_at = $14, jitter_seconds = $15, jitter_offset_ms = $16, overlap = $17, catch_up = $18,
+                  catch_up_window_seconds = $19, response_rules = $20::jsonb, timeout_ms = $21, auto_pause_after = $22, alert_after_failures = $23,
+                  certificate_alert_days = $24, delivery = $25, tags = $26::text[], retry_policy = $27::jsonb, identity_token = $28::jsonb, callback_url = $29,
+                  notify_on_failure = $30, next_run_at = CASE WHEN j.status = '${JOB_STATUS.paused}' THEN NULL ELSE $31::timestamptz END, updated_at = now()
+                FROM b WHERE j.id = b.id
+                RETURNING j.*)`,
+        params: [
+          jobId,
+          userId,
+          columns.name,
+          columns.url,
+          columns.method,
+          this.sealHeaders(jobId, columns.headers),
+          columns.body,
+          columns.cronExpression,
+          columns.timeZone,
+          columns.everySeconds,
+          columns.scheduleAnchor,
+          columns.runAt,
+          columns.startsAt,
+          columns.endsAt,
+          columns.jitterSeconds,
+          columns.jitterOffsetMs,
+          columns.overlap,
+          columns.catchUp,
+          columns.catchUpWindowSeconds,
+          jsonOrNull(columns.responseRules),
+          columns.timeoutMs,
+          columns.autoPauseAfter,
+          columns.alertAfterFailures,
+          columns.certificateAlertDays,
+          columns.delivery,
+          columns.tags,
+          jsonOrNull(columns.retryPolicy),
+          jsonOrNull(columns.identityToken),
+          columns.callbackUrl,
+          columns.notifyOnFailure,
+          nextRunAt,
+          JSON.stringify(masked.before),
+          JSON.stringify(masked.after),
+        ],
+        from: 'c JOIN b ON b.id = c.id',
+        action: 'job.updated',
+        targetType: 'job',
+        targetId: 'c.id',
+        changes: jobChanges(auditView('b', '$32::jsonb'), auditView('c', '$33::jsonb')),
+        result: 'SELECT id FROM c',
+      }),
+    );
+    return rows.length > 0;
   }
 
   /**
@@ -441,13 +554,39 @@ export class JobsRepository implements OnModuleInit {
     return row?.stage ? { userId: row.user_id, stage: row.stage, expiresAt: new Date(row.expires_at) } : null;
   }
 
-  /** job_runs and job_alert_states reference jobs ON DELETE CASCADE: the job's logs go with it. */
-  async deleteOwned(userId: string, jobId: string): Promise<void> {
-    await this.jobs.delete({ id: jobId, userId });
+  /** job_runs and job_alert_states reference jobs ON DELETE CASCADE: the job's logs go with it. Answers false when the job is not the user's. */
+  async deleteOwned(actor: Actor, userId: string, jobId: string, headersBefore: Record<string, string>): Promise<boolean> {
+    const rows: unknown[] = await this.jobs.query(
+      ...auditedStatement(actor, {
+        ctes: `c AS (DELETE FROM jobs WHERE id = $1 AND user_id = $2 RETURNING *)`,
+        params: [jobId, userId, JSON.stringify(maskedHeaders(headersBefore, null).before)],
+        from: 'c',
+        action: 'job.deleted',
+        targetType: 'job',
+        targetId: 'c.id',
+        changes: jobChanges(auditView('c', '$3::jsonb'), 'NULL'),
+        result: 'SELECT id FROM c',
+      }),
+    );
+    return rows.length > 0;
   }
 
-  async setSchedule(userId: string, jobId: string, status: JobStatus, nextRunAt: Date | null): Promise<void> {
-    await this.jobs.update({ id: jobId, userId }, { status, nextRunAt });
+  /** Pauses or resumes the user's job (`action` names it in the audit log); answers false when the job is not the user's. */
+  async setSchedule(actor: Actor, action: string, userId: string, jobId: string, status: JobStatus, nextRunAt: Date | null): Promise<boolean> {
+    const rows: unknown[] = await this.jobs.query(
+      ...auditedStatement(actor, {
+        ctes: `b AS (SELECT * FROM jobs WHERE id = $1 AND user_id = $2 FOR UPDATE),
+          c AS (UPDATE jobs j SET status = $3, next_run_at = $4, updated_at = now() FROM b WHERE j.id = b.id RETURNING j.*)`,
+        params: [jobId, userId, status, nextRunAt],
+        from: 'c JOIN b ON b.id = c.id',
+        action,
+        targetType: 'job',
+        targetId: 'c.id',
+        changes: jobChanges(auditView('b', 'NULL'), auditView('c', 'NULL')),
+        result: 'SELECT id FROM c',
+      }),
+    );
+    return rows.length > 0;
   }
 
   /** For the dashboard's cards only (the plan's limit reads job_counts on the primary): from the replica. */
@@ -626,4 +765,28 @@ export class JobsRepository implements OnModuleInit {
     );
     return rows.map((r) => r.id);
   }
+}
+
+/** The audit entry of a bulk change (`c` holds the ids it changed): one entry for the tag, naming every job. */
+function bulkEntry(action: string): Pick<AuditedChangeFields, 'from' | 'action' | 'targetType' | 'targetId' | 'changes'> {
+  return { from: 'c', action, targetType: 'tag', targetId: '$2', changes: BULK_CHANGES };
+}
+type AuditedChangeFields = Parameters<typeof auditedStatement>[1];
+
+function jsonOrNull(value: unknown): string | null {
+  return value === null || value === undefined ? null : JSON.stringify(value);
+}
+
+/**
+ * A job's headers as its audit entries show them: the names, every value
+ * "***"; a value that changed shows as "*** (changed)" after, so an entry
+ * says which header changed without saying what it holds. Null: no job.
+ */
+export function maskedHeaders(before: Record<string, string> | null, after: Record<string, string> | null): { before: Record<string, string> | null; after: Record<string, string> | null } {
+  const mask = (headers: Record<string, string>, changed: (name: string) => boolean) =>
+    Object.fromEntries(Object.keys(headers).sort().map((name) => [name, changed(name) ? `${AUDIT_MASK} (changed)` : AUDIT_MASK]));
+  return {
+    before: before && mask(before, () => false),
+    after: after && mask(after, (name) => before !== null && name in before && before[name] !== after[name]),
+  };
 }

@@ -14,6 +14,7 @@ import { isUniqueViolation } from '../../common/database/constraint-violation';
 import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';
 import type { ReadFrom } from '../../database/read-database';
+import type { Actor } from '../audit';
 import { UsersService } from '../auth/users.service';
 import { HttpExecutor } from '../executor/http-executor.service';
 import { TargetPolicy } from '../executor/target-policy.service';
@@ -22,7 +23,7 @@ import { JobEvents, type JobChangeKind } from './job-events';
 import { toJobRequest } from './job-request';
 import { toJob } from './job-view';
 import { JobEntity } from './job.entity';
-import { JobsRepository, type JobDefinitionColumns, type NewJobColumns } from './jobs.repository';
+import { JobsRepository, type CreationAudit, type JobDefinitionColumns, type NewJobColumns } from './jobs.repository';
 import { nextDueOf, resumeDueOf, scheduleColumnsOf, scheduleSpecOf, type ScheduleColumns } from './job-schedule-spec';
 import type { JobRequest } from '../runs/runs.service';
 
@@ -70,22 +71,22 @@ export class JobsService {
    * delete). Resume puts only paused jobs back on their schedule: a job the
    * quota holds stays held.
    */
-  async bulkAction(userId: string, request: BulkTagActionRequest): Promise<JobBulkTagResult<Job>> {
+  async bulkAction(actor: Actor, userId: string, request: BulkTagActionRequest): Promise<JobBulkTagResult<Job>> {
     const { action, tag } = request;
     let jobs: JobEntity[];
     if (action === 'delete') {
       const tagged = await this.jobs.listOwned(userId, 'primary', tag);
-      const deleted = new Set(await this.jobs.deleteTagged(userId, tag));
+      const deleted = new Set(await this.jobs.deleteTagged(actor, userId, tag));
       jobs = tagged.filter((job) => deleted.has(job.id));
       for (const job of jobs) this.announce({ ...job, nextRunAt: null }, 'deleted');
     } else {
       if (action === 'pause') {
-        for (const jobId of await this.jobs.pauseTagged(userId, tag)) this.events.emit({ jobId, userId, kind: 'paused', nextRunAt: null });
+        for (const jobId of await this.jobs.pauseTagged(actor, userId, tag)) this.events.emit({ jobId, userId, kind: 'paused', nextRunAt: null });
       } else {
         const paused = (await this.jobs.listOwned(userId, 'primary', tag)).filter((job) => job.status === JOB_STATUS.paused);
         const now = new Date();
         const next = paused.map((job) => resumeDueOf(scheduleColumnsOf(job), now));
-        const resumed = new Set(await this.jobs.resumePaused(userId, paused.map((job) => job.id), next));
+        const resumed = new Set(await this.jobs.resumePaused(actor, userId, tag, paused.map((job) => job.id), next));
         paused.forEach((job, i) => {
           if (resumed.has(job.id)) this.events.emit({ jobId: job.id, userId, kind: 'resumed', nextRunAt: next[i] });
         });
@@ -99,14 +100,15 @@ export class JobsService {
     return toJob(await this.findOwned(userId, jobId));
   }
 
-  async create(userId: string, definition: ValidJobDefinition): Promise<Job> {
+  /** Creates one job; `action` names the creation in the audit log (job.created, job.cloned, job.imported). */
+  async create(actor: Actor, userId: string, definition: ValidJobDefinition, action = 'job.created'): Promise<Job> {
     this.assertAcceptable(definition);
     this.assertFutureSchedule(definition);
     const plan = await this.callerPlan(userId);
     this.assertInterval(definition, plan);
     this.assertTimeout(definition, plan);
     const secret = newSigningSecret();
-    const [job] = await this.saveUniqueName(() => this.insertCounted(userId, [definition], [secret]));
+    const [job] = await this.saveUniqueName(() => this.insertCounted(userId, [definition], [secret], { actor, action, summary: false }));
     this.announce(job!, 'created');
     return { ...toJob(job!), signing_secret: secret };
   }
@@ -119,7 +121,7 @@ export class JobsService {
    * item by its index (`['body', 'jobs', i, field]`); the 403 of the job limit
    * is the single creation's. Answers the jobs in the order given.
    */
-  async createMany(userId: string, definitions: ValidJobDefinition[]): Promise<Job[]> {
+  async createMany(actor: Actor, userId: string, definitions: ValidJobDefinition[]): Promise<Job[]> {
     const seen = new Map<string, number>();
     const plan = await this.callerPlan(userId);
     definitions.forEach((definition, index) => {
@@ -134,7 +136,7 @@ export class JobsService {
     let jobs: JobEntity[];
     const secrets = definitions.map(() => newSigningSecret());
     try {
-      jobs = await this.insertCounted(userId, definitions, secrets);
+      jobs = await this.insertCounted(userId, definitions, secrets, { actor, action: 'job.bulk_created', summary: true });
     } catch (error) {
       if (!isUniqueViolation(error, NAME_INDEX)) throw error;
       // Which item's name an existing job holds (or a creation that committed meanwhile).
@@ -160,7 +162,7 @@ export class JobsService {
    * serialises them with the user's other creations of jobs and monitors so
    * two cannot both take the last slot.
    */
-  private async insertCounted(userId: string, definitions: ValidJobDefinition[], secrets: string[]): Promise<JobEntity[]> {
+  private async insertCounted(userId: string, definitions: ValidJobDefinition[], secrets: string[], audit: CreationAudit): Promise<JobEntity[]> {
     // Read before the insert's transaction: it holds a connection, and the embedded database has only one.
     const plan = await this.callerPlan(userId);
     const now = new Date();
@@ -168,7 +170,7 @@ export class JobsService {
       const definitionColumns = columns(definition, userId, null, now);
       return { ...definitionColumns, signingSecret: secrets[i]!, status: JOB_STATUS.pending, nextRunAt: nextDueOf(storedSchedule(definitionColumns), now) };
     });
-    return this.jobLimit.createWithin(userId, plan, (tx) => this.jobs.insert(tx, userId, rows));
+    return this.jobLimit.createWithin(userId, plan, (tx) => this.jobs.insert(tx, userId, rows, audit));
   }
 
   /** A callback URL passes the jobs' target policy (callbacks go through the same executor); the 422 names `callback_url`. */
@@ -188,7 +190,7 @@ export class JobsService {
   }
 
   /** Replaces the definition; the next run is recomputed unless the job is paused. */
-  async update(userId: string, jobId: string, definition: ValidJobDefinition): Promise<Job> {
+  async update(actor: Actor, userId: string, jobId: string, definition: ValidJobDefinition): Promise<Job> {
     this.assertAcceptable(definition);
     const plan = await this.callerPlan(userId);
     this.assertInterval(definition, plan);
@@ -196,7 +198,8 @@ export class JobsService {
     const job = await this.findOwned(userId, jobId);
     const now = new Date();
     const definitionColumns = columns(definition, userId, job, now);
-    await this.saveUniqueName(() => this.jobs.updateDefinition(userId, job.id, definitionColumns, nextDueOf(storedSchedule(definitionColumns), now)));
+    const updated = await this.saveUniqueName(() => this.jobs.updateDefinition(actor, userId, job.id, definitionColumns, nextDueOf(storedSchedule(definitionColumns), now), job.headers));
+    if (!updated) throw ApiError.notFound('Job not found');
     const saved = await this.findOwned(userId, jobId);
     this.announce(saved, 'updated');
     return toJob(saved);
@@ -207,11 +210,11 @@ export class JobsService {
    * replaces keeps signing for `overlapSeconds` (requests carry both
    * signatures meanwhile), so targets can switch without missing a run.
    */
-  async rotateSigningSecret(userId: string, jobId: string, overlapSeconds: number): Promise<SigningSecretRotation> {
+  async rotateSigningSecret(actor: Actor, userId: string, jobId: string, overlapSeconds: number): Promise<SigningSecretRotation> {
     const job = await this.findOwned(userId, jobId);
     const secret = newSigningSecret();
     const until = overlapSeconds > 0 ? new Date(Date.now() + overlapSeconds * 1000) : null;
-    const rotated = await this.jobs.rotateSigningSecret(userId, job.id, secret, until);
+    const rotated = await this.jobs.rotateSigningSecret(actor, userId, job.id, secret, until);
     if (!rotated) throw ApiError.notFound('Job not found');
     return { signing_secret: secret, previous_valid_until: rotated.overlaps && until ? until.toISOString() : null };
   }
@@ -223,18 +226,18 @@ export class JobsService {
     return { id: row.id, ...toJobRequest(row) };
   }
 
-  async remove(userId: string, jobId: string): Promise<void> {
+  async remove(actor: Actor, userId: string, jobId: string): Promise<void> {
     const job = await this.findOwned(userId, jobId);
-    await this.jobs.deleteOwned(userId, job.id);
+    if (!(await this.jobs.deleteOwned(actor, userId, job.id, job.headers))) throw ApiError.notFound('Job not found');
     this.announce({ ...job, nextRunAt: null }, 'deleted');
   }
 
-  pause(userId: string, jobId: string): Promise<Job> {
-    return this.setSchedule(userId, jobId, JOB_STATUS.paused, () => null, 'paused');
+  pause(actor: Actor, userId: string, jobId: string): Promise<Job> {
+    return this.setSchedule(actor, userId, jobId, JOB_STATUS.paused, () => null, 'paused');
   }
 
-  resume(userId: string, jobId: string): Promise<Job> {
-    return this.setSchedule(userId, jobId, JOB_STATUS.scheduled, (job) => resumeDueOf(scheduleColumnsOf(job), new Date()), 'resumed');
+  resume(actor: Actor, userId: string, jobId: string): Promise<Job> {
+    return this.setSchedule(actor, userId, jobId, JOB_STATUS.scheduled, (job) => resumeDueOf(scheduleColumnsOf(job), new Date()), 'resumed');
   }
 
   /** Jobs per status, for the dashboard's cards. */
@@ -280,9 +283,9 @@ export class JobsService {
     return job;
   }
 
-  private async setSchedule(userId: string, jobId: string, status: JobStatus, next: (job: JobEntity) => Date | null, kind: JobChangeKind): Promise<Job> {
+  private async setSchedule(actor: Actor, userId: string, jobId: string, status: JobStatus, next: (job: JobEntity) => Date | null, kind: 'paused' | 'resumed'): Promise<Job> {
     const job = await this.findOwned(userId, jobId);
-    await this.jobs.setSchedule(userId, job.id, status, next(job));
+    if (!(await this.jobs.setSchedule(actor, `job.${kind}`, userId, job.id, status, next(job)))) throw ApiError.notFound('Job not found');
     const saved = await this.findOwned(userId, jobId);
     this.announce(saved, kind);
     return toJob(saved);

@@ -137,6 +137,8 @@ export const DASHBOARD_OPERATIONS: Record<string, DashboardOperation> = {
   'post /api/status-badges': { summary: 'Create a badge of a job, monitor or status page', errors: { 403: 'The account has as many badges as it may' } },
   'post /api/status-badges/{id}/rotate': { summary: 'Give a badge a new URL (the old one stops working)' },
   'delete /api/status-badges/{id}': { summary: 'Revoke a badge' },
+  'get /api/audit': { summary: 'The audit log: who changed what, newest first, filtered by actor, target, action and time (owners and admins)', errors: { 403: 'The caller is not the account owner or an admin' } },
+  'get /api/audit.csv': { summary: 'The audit log as CSV, with the same filters (owners and admins)', errors: { 403: 'The caller is not the account owner or an admin' } },
   'get /api/maintenance-windows': { summary: 'List maintenance windows' },
   'post /api/maintenance-windows': { summary: 'Create a maintenance window (alerts muted, runs optionally paused)', errors: { 403: 'The account has as many maintenance windows as it may' } },
   'get /api/maintenance-windows/{id}': { summary: 'Get a maintenance window' },

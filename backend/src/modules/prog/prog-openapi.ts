@@ -22,6 +22,7 @@ import { BULK_REQUEST_SCHEMA, VALIDATION_EXAMPLE } from './prog-examples';
 import { addPingDocs, monitorSchemas } from './prog-monitors-docs';
 import { statusSchemas } from './prog-status-docs';
 import { maintenanceSchemas } from './prog-maintenance-docs';
+import { auditSchemas } from './prog-audit-docs';
 import { ProgModule } from './prog.module';
 
 /** What the documents need to know of the server's settings: the limits it enforces beyond the shared rules. */
@@ -53,7 +54,7 @@ function componentSchemas(settings: OpenApiSettings): Record<string, SchemaObjec
   const schemas = structuredClone(PUBLIC_API_SCHEMAS) as unknown as Record<string, SchemaObject & { properties: Record<string, SchemaObject> }>;
   const definition = withLimitsOf(schemas.JobDefinition, jobDefinitionSchema);
   definition.properties.timeout_seconds = { ...definition.properties.timeout_seconds, maximum: settings.maxTimeoutSeconds };
-  return { ...schemas, JobDefinition: definition, ...(monitorSchemas() as Record<string, SchemaObject>), ...(statusSchemas() as Record<string, SchemaObject>), ...(maintenanceSchemas() as Record<string, SchemaObject>) };
+  return { ...schemas, JobDefinition: definition, ...(monitorSchemas() as Record<string, SchemaObject>), ...(statusSchemas() as Record<string, SchemaObject>), ...(maintenanceSchemas() as Record<string, SchemaObject>), ...(auditSchemas() as Record<string, SchemaObject>) };
 }
 
 /** Guards that authenticate a caller, with the security scheme each stands for and its 401. */

@@ -9,6 +9,7 @@ import { BULK_TAG_ACTIONS, bulkTagActionSchema, tagFilterQuerySchema, type BulkT
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { AlertChannelsService } from '../alert-channels/alert-channels.service';
 import { ApiKeyGuard } from '../api-keys/api-key.guard';
+import { AuditActor, NotAudited, type Actor } from '../audit';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { JOB_BULK_MAX, jobBulkRequestSchema, type JobBulkRequest, type JobBulkResult } from '../jobs';
 import { JobRunsService } from '../jobs/job-runs.service';
@@ -40,8 +41,8 @@ export class ProgController {
   @JobDefinitionBody()
   @JsonResponse(200, 'The created job', schemaRef('Job'), JOB_EXAMPLE)
   @JobLimitResponse()
-  create(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(jobDefinitionSchema)) body: ValidJobDefinition): Promise<Job> {
-    return this.jobs.create(user.id, body);
+  create(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(jobDefinitionSchema)) body: ValidJobDefinition): Promise<Job> {
+    return this.jobs.create(actor, user.id, body);
   }
 
   @Post('jobs/bulk')
@@ -56,14 +57,15 @@ export class ProgController {
   @JsonResponse(200, 'The created jobs, in the order sent', BULK_RESULT_SCHEMA, BULK_RESULT_EXAMPLE)
   @JsonResponse(422, 'An item is invalid (its index is in loc), or more than the maximum were sent', schemaRef('ValidationError'), BULK_VALIDATION_EXAMPLE)
   @JobLimitResponse()
-  async createMany(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(jobBulkRequestSchema)) body: JobBulkRequest): Promise<JobBulkResult> {
-    const jobs = await this.jobs.createMany(user.id, body.jobs);
+  async createMany(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(jobBulkRequestSchema)) body: JobBulkRequest): Promise<JobBulkResult> {
+    const jobs = await this.jobs.createMany(actor, user.id, body.jobs);
     return { created: jobs.length, jobs };
   }
 
   @Post('jobs/schedule-preview')
   @MinimumRole('viewer')
   @HttpCode(200)
+  @NotAudited('a preview stores nothing')
   @UseGuards(ApiKeyGuard)
   @ProgOperation(
     'Preview a schedule',
@@ -93,8 +95,8 @@ export class ProgController {
   )
   @ApiBody({ schema: { type: 'object', required: ['action', 'tag'], properties: { action: { type: 'string', enum: [...BULK_TAG_ACTIONS] }, tag: { type: 'string' } } }, examples: { pause: { summary: 'Pause every backup job', value: BULK_TAG_ACTION_EXAMPLE } } })
   @JsonResponse(200, 'The jobs that carry the tag', BULK_TAG_RESULT_SCHEMA, BULK_TAG_RESULT_EXAMPLE)
-  bulkAction(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(bulkTagActionSchema)) body: BulkTagActionRequest): Promise<JobBulkTagResult<Job>> {
-    return this.jobs.bulkAction(user.id, body);
+  bulkAction(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(bulkTagActionSchema)) body: BulkTagActionRequest): Promise<JobBulkTagResult<Job>> {
+    return this.jobs.bulkAction(actor, user.id, body);
   }
 
   @Get('jobs/export')
@@ -115,8 +117,8 @@ export class ProgController {
   @ApiBody({ schema: schemaRef('JobImportRequest'), examples: { crontab: { summary: 'Two crontab lines', value: IMPORT_EXAMPLE } } })
   @JsonResponse(200, 'What was (or would be) created and refused', schemaRef('JobImportResult'), IMPORT_RESULT_EXAMPLE)
   @JsonResponse(422, 'The request or the file is not readable', schemaRef('ValidationError'), VALIDATION_EXAMPLE)
-  importJobs(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(jobImportRequestSchema)) body: JobImportRequest): Promise<JobImportResult> {
-    return this.transfers.importJobs(user.id, body);
+  importJobs(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(jobImportRequestSchema)) body: JobImportRequest): Promise<JobImportResult> {
+    return this.transfers.importJobs(actor, user.id, body);
   }
 
   @Post('jobs/:job_id/clone')
@@ -127,8 +129,8 @@ export class ProgController {
   @ApiBody({ required: false, schema: { type: 'object', properties: { name: { type: 'string' } } }, examples: { named: { summary: 'Name the copy', value: CLONE_EXAMPLE } } })
   @JsonResponse(200, 'The new job', schemaRef('Job'), JOB_EXAMPLE)
   @JobLimitResponse()
-  clone(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string, @Body(new ZodPipe(jobCloneRequestSchema)) body: { name?: string }): Promise<Job> {
-    return this.transfers.clone(user.id, jobId, body.name);
+  clone(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('job_id') jobId: string, @Body(new ZodPipe(jobCloneRequestSchema)) body: { name?: string }): Promise<Job> {
+    return this.transfers.clone(actor, user.id, jobId, body.name);
   }
 
   @Get('jobs/:job_id')
@@ -147,11 +149,11 @@ export class ProgController {
   @JobDefinitionBody()
   @JsonResponse(200, 'The updated job', schemaRef('Job'), JOB_EXAMPLE)
   update(
-    @CurrentUser() user: AuthenticatedUser,
+    @CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor,
     @Param('job_id') jobId: string,
     @Body(new ZodPipe(jobDefinitionSchema)) body: ValidJobDefinition,
   ): Promise<Job> {
-    return this.jobs.update(user.id, jobId, body);
+    return this.jobs.update(actor, user.id, jobId, body);
   }
 
   @Delete('jobs/:job_id')
@@ -159,8 +161,8 @@ export class ProgController {
   @ProgOperation('Delete a job and its logs', 'Permanent.')
   @JobIdParam()
   @JsonResponse(200, 'Deleted', { type: 'object', properties: { message: { type: 'string' } } }, { message: 'Job deleted' })
-  async remove(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string): Promise<{ message: string }> {
-    await this.jobs.remove(user.id, jobId);
+  async remove(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('job_id') jobId: string): Promise<{ message: string }> {
+    await this.jobs.remove(actor, user.id, jobId);
     return { message: 'Job deleted' };
   }
 
@@ -186,11 +188,11 @@ export class ProgController {
     { signing_secret: 'cbsig_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', previous_valid_until: '2026-01-03T10:15:00.000Z' },
   )
   rotateSigningSecret(
-    @CurrentUser() user: AuthenticatedUser,
+    @CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor,
     @Param('job_id') jobId: string,
     @Body(new ZodPipe(signingSecretRotationSchema)) body: { overlap_seconds: number },
   ): Promise<SigningSecretRotation> {
-    return this.jobs.rotateSigningSecret(user.id, jobId, body.overlap_seconds);
+    return this.jobs.rotateSigningSecret(actor, user.id, jobId, body.overlap_seconds);
   }
 
   @Post('jobs/:job_id/pause')
@@ -199,8 +201,8 @@ export class ProgController {
   @ProgOperation('Pause a job', 'Keeps the configuration; next_run_at becomes null.')
   @JobIdParam()
   @JsonResponse(200, 'The paused job', schemaRef('Job'), PAUSED_JOB_EXAMPLE)
-  pause(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string): Promise<Job> {
-    return this.jobs.pause(user.id, jobId);
+  pause(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('job_id') jobId: string): Promise<Job> {
+    return this.jobs.pause(actor, user.id, jobId);
   }
 
   @Post('jobs/:job_id/resume')
@@ -209,8 +211,8 @@ export class ProgController {
   @ProgOperation('Resume a job', 'Status becomes scheduled; next_run_at is the next cron instant from now.')
   @JobIdParam()
   @JsonResponse(200, 'The resumed job', schemaRef('Job'), RESUMED_JOB_EXAMPLE)
-  resume(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string): Promise<Job> {
-    return this.jobs.resume(user.id, jobId);
+  resume(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('job_id') jobId: string): Promise<Job> {
+    return this.jobs.resume(actor, user.id, jobId);
   }
 
   @Get('jobs/:job_id/logs')

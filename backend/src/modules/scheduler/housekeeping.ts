@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
+import { AuditService } from '../audit/audit.service';
 import { UsersService } from '../auth/users.service';
 import { JobScheduleService } from '../jobs/job-schedule.service';
 import { QuotaService } from '../quota/quota.service';
@@ -9,13 +10,14 @@ import { WakeChannel } from './wake-channel';
 
 const INTERVAL_NAME = 'scheduler-housekeeping';
 
-/** Log pruning scans the whole run table (the newest 1,000 per job), so it runs at most this often; it also makes the weekly run partitions ahead. */
+/** Log pruning scans the whole run table (the newest 1,000 per job), so it runs at most this often; it also makes the weekly run partitions ahead and deletes expired audit entries. */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * Periodic upkeep that is safe to run on every instance at once: restores
  * jobs stopped by the quota when a new period (or a bigger plan) leaves room,
- * and prunes execution logs to the newest 1,000 per job and drops the weeks of runs older than 90 days.
+ * prunes execution logs to the newest 1,000 per job and drops the weeks of runs older than 90 days,
+ * and deletes audit entries older than their account's plan keeps them.
  */
 @Injectable()
 export class Housekeeping implements OnApplicationBootstrap, OnModuleDestroy {
@@ -29,6 +31,7 @@ export class Housekeeping implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly runs: RunsService,
     private readonly quota: QuotaService,
     private readonly users: UsersService,
+    private readonly audit: AuditService,
     private readonly registry: SchedulerRegistry,
     private readonly wake: WakeChannel,
   ) {}
@@ -60,6 +63,8 @@ export class Housekeeping implements OnApplicationBootstrap, OnModuleDestroy {
       if (Date.now() - this.lastPrune >= PRUNE_EVERY_MS) {
         this.lastPrune = Date.now();
         await this.pruneLogs();
+        const expired = await this.audit.deleteExpired();
+        if (expired > 0) this.logger.log(`Deleted ${expired} audit entries past their plan's retention`);
       }
     } catch (error) {
       this.logger.error(`Housekeeping failed: ${(error as Error).message}`);

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
+import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { ExecutorModule } from '../executor/executor.module';
 import { JobsModule } from '../jobs/jobs.module';
@@ -26,7 +27,7 @@ import { WakeChannel } from './wake-channel';
  * and takes over the unsent runs of an instance that died (ADR 0091).
  */
 @Module({
-  imports: [ScheduleModule.forRoot(), AuthModule, JobsModule, RunsModule, QuotaModule, ExecutorModule, MaintenanceModule],
+  imports: [ScheduleModule.forRoot(), AuditModule, AuthModule, JobsModule, RunsModule, QuotaModule, ExecutorModule, MaintenanceModule],
   providers: [SchedulerSettings, DatabaseClock, WakeChannel, SchedulerInstancesRepository, InstanceLiveness, RunClaimer, RunDispatcher, InstanceTakeover, SchedulerLoop, Housekeeping, IdleCollector, SchedulerStopService],
   exports: [SchedulerStopService],
 })

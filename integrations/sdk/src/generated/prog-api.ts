@@ -632,6 +632,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/prog/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the audit log
+         * @description Every change to the account (jobs and the other resources, keys, members, plan, security settings): who made it (user or API key), when, from which address, the action and its target, and the changed fields before and after, secrets shown as "***". Newest first; pass next_cursor as cursor for the next page. Filters: actor (a user's or key's id), target (an id), action (job.updated, or job for every job action), since and until (ISO 8601). For the account's owner and admins.
+         */
+        get: operations["ProgAuditController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ping/{token}": {
         parameters: {
             query?: never;
@@ -1595,6 +1615,43 @@ export interface components {
             active: boolean;
             /** Format: date-time */
             created_at: string;
+        };
+        AuditEvent: {
+            /** @description Increasing with time. */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The user who made the change (for an API key, its owner); null for a change the service made (a plan change from Stripe).
+             */
+            actor_user_id: string | null;
+            /**
+             * Format: uuid
+             * @description The API key the change was made with; null for the web app.
+             */
+            actor_key_id: string | null;
+            /** @description The address the request came from. */
+            actor_ip: string | null;
+            /** @description The request's X-Request-Id. */
+            request_id: string | null;
+            /** @description <resource>.<verb>: job.created, job.updated, job.deleted, job.paused, job.resumed, job.cloned, job.imported, job.bulk_created, job.bulk_paused, job.signing_secret_rotated... */
+            action: string;
+            /** @description job, tag (a bulk action on the jobs carrying it)... */
+            target_type: string;
+            target_id: string | null;
+            /** @description The fields that changed, before and after (null: did not exist). Secrets are shown as "***". */
+            changes: {
+                [key: string]: {
+                    before?: unknown;
+                    after?: unknown;
+                };
+            };
+            /** Format: date-time */
+            created_at: string;
+        };
+        AuditPage: {
+            events: components["schemas"]["AuditEvent"][];
+            /** @description Pass as cursor for the next, older page; null on the last. */
+            next_cursor: string | null;
         };
     };
     responses: never;
@@ -6296,6 +6353,144 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Too many calls with this key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rate limit exceeded for this API key; retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    ProgAuditController_list: {
+        parameters: {
+            query?: {
+                actor?: string;
+                target?: string;
+                action?: string;
+                since?: string;
+                until?: string;
+                cursor?: string;
+                limit?: number;
+            };
+            header?: {
+                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                "X-User-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "events": [
+                     *         {
+                     *           "id": "1042",
+                     *           "actor_user_id": "0b6c7c0e-2f0a-4d1b-9a57-3f1e2d4c5b6a",
+                     *           "actor_key_id": null,
+                     *           "actor_ip": "203.0.113.7",
+                     *           "request_id": "5d3c1b9a-7e2f-4a6b-8c0d-1e2f3a4b5c6d",
+                     *           "action": "job.updated",
+                     *           "target_type": "job",
+                     *           "target_id": "5b0f7a2e-9c1d-4e8a-b3f6-2d4c6e8a0b1c",
+                     *           "changes": {
+                     *             "url": {
+                     *               "before": "https://example.com/old",
+                     *               "after": "https://example.com/new"
+                     *             },
+                     *             "headers": {
+                     *               "before": {
+                     *                 "Authorization": "***"
+                     *               },
+                     *               "after": {
+                     *                 "Authorization": "*** (changed)"
+                     *               }
+                     *             }
+                     *           },
+                     *           "created_at": "2026-11-27T09:12:44.120Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "2026-11-27 09:12:44.120417+00|1042"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            /** @description Missing, unknown or mismatched key and user id */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The key is not held by the account owner or an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Only the account owner and admins can read the audit log"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A field is invalid; each entry names the field and the reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": [
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "name"
+                     *           ],
+                     *           "msg": "Name can only contain letters, numbers, hyphens (-), and underscores (_)",
+                     *           "type": "invalid_format"
+                     *         },
+                     *         {
+                     *           "loc": [
+                     *             "body",
+                     *             "cron_expression"
+                     *           ],
+                     *           "msg": "Cron expression must have 5 fields, or 6 with seconds first",
+                     *           "type": "custom"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description Too many calls with this key; wait Retry-After seconds */

@@ -1,0 +1,27 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+import { ApiError } from '../../common/http/api-error';
+import { clientIp, type RequestWithUser } from '../auth';
+
+/** Who made a change, in which account, from where and in which request: what every audit entry records of its author. */
+export interface Actor {
+  accountId: string;
+  /** The signed-in user, or the user whose API key was presented. */
+  userId: string | null;
+  /** The API key presented (null for a signed-in user). */
+  keyId: string | null;
+  ip: string | null;
+  requestId: string | null;
+}
+
+/**
+ * `@AuditActor() actor: Actor` in a controller behind an auth guard: the
+ * caller as the audit log records it, passed on to the service method that
+ * changes something (and from there to the statement that writes the entry).
+ */
+export const AuditActor = createParamDecorator((_data: unknown, ctx: ExecutionContext): Actor => {
+  const req = ctx.switchToHttp().getRequest<Request & RequestWithUser>();
+  const user = req.user;
+  if (!user) throw ApiError.unauthorized('User is not authenticated');
+  return { accountId: user.accountId, userId: user.id, keyId: user.keyId ?? null, ip: clientIp(req), requestId: req.id ?? null };
+});

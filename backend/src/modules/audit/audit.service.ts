@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { roleAtLeast } from '@cronbeam/shared/accounts/roles';
+import { AUDIT_MESSAGES, type AuditEvent, type AuditPage, type AuditQuery } from '@cronbeam/shared/audit/audit';
+import type { Queryable } from '../../common/database/transaction';
+import { ApiError } from '../../common/http/api-error';
+import type { AuthenticatedUser } from '../auth';
+import type { Actor } from './audit-actor';
+import { AuditEventsRepository, type AuditEntry, type AuditRow } from './audit-events.repository';
+
+/** Entries deleted per statement by the retention sweep, so one never holds locks for long. */
+const RETENTION_BATCH = 5_000;
+
+/**
+ * The account's audit log: reading it (owners and admins only) and the entries
+ * a transaction adds for a change of several statements. Changes of one
+ * statement write their entry in that statement (auditedStatement).
+ */
+@Injectable()
+export class AuditService {
+  constructor(private readonly events: AuditEventsRepository) {}
+
+  /** One more statement of the change's transaction `tx`. */
+  record(tx: Queryable, actor: Actor, entry: AuditEntry): Promise<void> {
+    return this.events.record(tx, actor, entry);
+  }
+
+  /** A page of the caller's account's entries, newest first. */
+  async page(caller: AuthenticatedUser, query: AuditQuery): Promise<AuditPage> {
+    assertMayRead(caller);
+    const rows = await this.events.list(caller.accountId, query, parseCursor(query.cursor), query.limit + 1);
+    const events = rows.slice(0, query.limit);
+    return { events: events.map(toEvent), next_cursor: rows.length > query.limit ? events[events.length - 1]!.cursor : null };
+  }
+
+  /** Every matching entry, newest first, a batch at a time (the CSV export streams them). */
+  async *all(caller: AuthenticatedUser, query: Omit<AuditQuery, 'cursor' | 'limit'>, batch: number): AsyncGenerator<AuditEvent[]> {
+    assertMayRead(caller);
+    let cursor: { at: string; id: string } | null = null;
+    for (;;) {
+      const rows = await this.events.list(caller.accountId, query, cursor, batch);
+      if (rows.length > 0) yield rows.map(toEvent);
+      if (rows.length < batch) return;
+      cursor = parseCursor(rows[rows.length - 1]!.cursor);
+    }
+  }
+
+  /** Deletes the entries older than their account's plan keeps (housekeeping), a batch at a time; answers how many. */
+  async deleteExpired(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const deleted = await this.events.deleteExpired(RETENTION_BATCH);
+      total += deleted;
+      if (deleted < RETENTION_BATCH) return total;
+    }
+  }
+}
+
+/** The log names every member's changes and addresses: for the account's owner and admins. */
+function assertMayRead(caller: AuthenticatedUser): void {
+  if (!roleAtLeast(caller.role, 'admin')) throw ApiError.forbidden(AUDIT_MESSAGES.forbidden);
+}
+
+function parseCursor(cursor: string | undefined): { at: string; id: string } | null {
+  if (!cursor) return null;
+  const [at, id] = cursor.split('|');
+  return { at: at!, id: id! };
+}
+
+function toEvent(row: AuditRow): AuditEvent {
+  return {
+    id: row.id,
+    actor_user_id: row.actor_user_id,
+    actor_key_id: row.actor_key_id,
+    actor_ip: row.actor_ip,
+    request_id: row.request_id,
+    action: row.action,
+    target_type: row.target_type,
+    target_id: row.target_id,
+    changes: row.changes,
+    created_at: new Date(row.created_at).toISOString(),
+  };
+}

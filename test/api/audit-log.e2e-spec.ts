@@ -1,0 +1,252 @@
+import { AuditService } from '../../backend/src/modules/audit/audit.service';
+import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
+import { AuditCheck } from '../support/audit-check';
+import { startTestServer, type TestServer } from '../support/test-server';
+import { jobDefinition, setPlan, sql, TEST_ADMIN_TOKEN } from './jobs-fixtures';
+
+jest.setTimeout(60_000);
+
+interface Entry {
+  id: string;
+  actor_user_id: string | null;
+  actor_key_id: string | null;
+  actor_ip: string | null;
+  request_id: string | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  changes: Record<string, { before: unknown; after: unknown }>;
+  created_at: string;
+}
+
+describe('audit log (/api/audit)', () => {
+  let server: TestServer;
+  let alice: SignedInAccount;
+  let bob: SignedInAccount;
+  let apiKey: string;
+  let keyId: string;
+
+  const as = (who: SignedInAccount) => ({ token: who.accessToken });
+  const entries = async (who: SignedInAccount, query = ''): Promise<Entry[]> => {
+    const res = await server.http.get(`/api/audit${query}`, as(who));
+    expect(res.status).toBe(200);
+    return res.body.events;
+  };
+  /** The entries a request left, by its echoed request id. */
+  const entriesOf = async (requestId: string | null) => sql<Entry>(server, `SELECT * FROM audit_events WHERE request_id = $1`, [requestId]);
+
+  beforeAll(async () => {
+    server = await startTestServer({ ADMIN_TOKEN: TEST_ADMIN_TOKEN });
+    alice = await signUpAndLogin(server);
+    bob = await signUpAndLogin(server);
+    await setPlan(server, alice.userId, 'pro');
+    const key = await server.http.post('/api/api-keys/generate', { name: 'audit' }, as(alice));
+    expect(key.status).toBe(200);
+    apiKey = key.body.api_key;
+    keyId = key.body.key_id;
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('records a creation with its actor, address, request id and every field set, secrets masked', async () => {
+    const res = await server.http.post('/api/jobs', jobDefinition({ name: 'audited-create', headers: { Authorization: 'Bearer hunter2' }, body: '{"x":1}' }), as(alice));
+    expect(res.status).toBe(200);
+    const [entry, ...more] = await entriesOf(res.headers.get('x-request-id'));
+    expect(more).toHaveLength(0);
+    expect(entry).toMatchObject({ actor_user_id: alice.userId, actor_key_id: null, action: 'job.created', target_type: 'job', target_id: res.body.job_id });
+    expect(entry!.actor_ip).toMatch(/127\.0\.0\.1$/);
+    expect(entry!.changes.name).toEqual({ before: null, after: 'audited-create' });
+    expect(entry!.changes.headers).toEqual({ before: null, after: { Authorization: '***' } });
+    expect(entry!.changes.signing_secret).toEqual({ before: null, after: '***' });
+    expect(JSON.stringify(entry)).not.toContain('hunter2');
+    expect(JSON.stringify(entry)).not.toContain(res.body.signing_secret);
+  });
+
+  it('records an update with only the fields that changed, before and after', async () => {
+    const definition = jobDefinition({ name: 'audited-update', headers: { 'X-A': 'one', 'X-B': 'two' } });
+    const created = await server.http.post('/api/jobs', definition, as(alice));
+    const res = await server.http.put(`/api/jobs/${created.body.job_id}`, { ...definition, url: 'https://example.com/other', headers: { 'X-A': 'one', 'X-B': 'three' } }, as(alice));
+    expect(res.status).toBe(200);
+    const [entry] = await entriesOf(res.headers.get('x-request-id'));
+    expect(entry!.action).toBe('job.updated');
+    expect(entry!.changes).toEqual({
+      url: { before: 'https://example.com/hook', after: 'https://example.com/other' },
+      headers: { before: { 'X-A': '***', 'X-B': '***' }, after: { 'X-A': '***', 'X-B': '*** (changed)' } },
+    });
+  });
+
+  it('records pause, resume, signing-secret rotation and deletion, each once', async () => {
+    const created = await server.http.post('/api/jobs', jobDefinition({ name: 'audited-lifecycle' }), as(alice));
+    const id = created.body.job_id;
+    for (const [send, action] of [
+      [() => server.http.post(`/api/jobs/${id}/pause`, undefined, as(alice)), 'job.paused'],
+      [() => server.http.post(`/api/jobs/${id}/resume`, undefined, as(alice)), 'job.resumed'],
+      [() => server.http.post(`/api/jobs/${id}/signing-secret`, { overlap_seconds: 60 }, as(alice)), 'job.signing_secret_rotated'],
+      [() => server.http.delete(`/api/jobs/${id}`, as(alice)), 'job.deleted'],
+    ] as const) {
+      const res = await send();
+      expect(res.status).toBe(200);
+      const found = await entriesOf(res.headers.get('x-request-id'));
+      expect(found.map((e) => [e.action, e.target_id])).toEqual([[action, id]]);
+    }
+    const history = await entries(alice, `?target=${id}`);
+    expect(history.map((e) => e.action)).toEqual(['job.deleted', 'job.signing_secret_rotated', 'job.resumed', 'job.paused', 'job.created']);
+    expect(history[3]!.changes.status).toEqual({ before: 'pending', after: 'paused' });
+    expect(history[1]!.changes).toEqual({ signing_secret: { before: '***', after: '***' } });
+    expect(history[0]!.changes.name).toEqual({ before: 'audited-lifecycle', after: null });
+  });
+
+  it('records a change made with an API key, naming the key', async () => {
+    const res = await server.http.post('/prog/jobs', jobDefinition({ name: 'audited-by-key' }), { headers: { 'X-API-Key': apiKey, 'X-User-ID': alice.userId } });
+    expect(res.status).toBe(200);
+    const [entry] = await entriesOf(res.headers.get('x-request-id'));
+    expect(entry).toMatchObject({ actor_user_id: alice.userId, action: 'job.created' });
+    expect(entry!.actor_key_id).toBe(keyId);
+  });
+
+  it('answers the same entries on /prog/audit to an API key', async () => {
+    const viaKey = await server.http.get('/prog/audit?action=job&limit=5', { headers: { 'X-API-Key': apiKey, 'X-User-ID': alice.userId } });
+    expect(viaKey.status).toBe(200);
+    expect(viaKey.body.events).toEqual(await entries(alice, '?action=job&limit=5'));
+    expect((await server.http.get('/prog/audit?limit=0', { headers: { 'X-API-Key': apiKey, 'X-User-ID': alice.userId } })).status).toBe(422);
+    expect((await server.http.get('/prog/audit')).status).toBe(401);
+  });
+
+  it('records a bulk creation and a tag action as one entry naming every job', async () => {
+    const bulk = await server.http.post('/api/jobs/bulk', { jobs: [jobDefinition({ tags: ['audit-bulk'] }), jobDefinition({ tags: ['audit-bulk'] })] }, as(alice));
+    expect(bulk.status).toBe(200);
+    const [created, ...more] = await entriesOf(bulk.headers.get('x-request-id'));
+    expect(more).toHaveLength(0);
+    expect(created!.action).toBe('job.bulk_created');
+    expect((created!.changes.job_ids!.after as string[]).sort()).toEqual(bulk.body.jobs.map((j: { job_id: string }) => j.job_id).sort());
+    const paused = await server.http.post('/api/jobs/bulk-action', { action: 'pause', tag: 'audit-bulk' }, as(alice));
+    expect(paused.status).toBe(200);
+    const [entry, ...others] = await entriesOf(paused.headers.get('x-request-id'));
+    expect(others).toHaveLength(0);
+    expect(entry).toMatchObject({ action: 'job.bulk_paused', target_type: 'tag', target_id: 'audit-bulk' });
+    expect(entry!.changes.job_ids!.after).toHaveLength(2);
+  });
+
+  it('leaves no entry for a refused change: validation, the plan limit, a name taken inside the statement', async () => {
+    const invalid = await server.http.post('/api/jobs', jobDefinition({ url: 'not a url' }), as(alice));
+    expect(invalid.status).toBe(422);
+    expect(await entriesOf(invalid.headers.get('x-request-id'))).toHaveLength(0);
+
+    // Bob is on the free plan: two jobs, then 403 from the check after the insert (same transaction).
+    for (const name of ['bob-1', 'bob-2']) expect((await server.http.post('/api/jobs', jobDefinition({ name }), as(bob))).status).toBe(200);
+    const over = await server.http.post('/api/jobs', jobDefinition({ name: 'bob-3' }), as(bob));
+    expect(over.status).toBe(403);
+    expect(await entriesOf(over.headers.get('x-request-id'))).toHaveLength(0);
+
+    const first = await server.http.post('/api/jobs', jobDefinition({ name: 'taken-a' }), as(alice));
+    const second = jobDefinition({ name: 'taken-b' });
+    const created = await server.http.post('/api/jobs', second, as(alice));
+    expect(first.status).toBe(200);
+    const clash = await server.http.put(`/api/jobs/${created.body.job_id}`, { ...second, name: 'taken-a' }, as(alice));
+    expect(clash.status).toBe(422);
+    expect(await entriesOf(clash.headers.get('x-request-id'))).toHaveLength(0);
+  });
+
+  it('filters by action, resource, actor, target and time, and pages newest first', async () => {
+    const all = await entries(alice, '?limit=200');
+    expect(all.length).toBeGreaterThan(5);
+    expect(all.map((e) => e.created_at)).toEqual([...all.map((e) => e.created_at)].sort().reverse());
+    expect((await entries(alice, '?action=job.deleted')).every((e) => e.action === 'job.deleted')).toBe(true);
+    expect((await entries(alice, '?action=job&limit=200')).length).toBe(all.length);
+    expect((await entries(alice, `?actor=${alice.userId}&limit=200`)).length).toBe(all.filter((e) => e.actor_user_id === alice.userId).length);
+    const keyEntries = all.filter((e) => e.actor_key_id);
+    expect(await entries(alice, `?actor=${keyEntries[0]!.actor_key_id}`)).toEqual(keyEntries);
+    expect(await entries(alice, `?since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toEqual([]);
+    expect((await entries(alice, `?until=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}&limit=200`)).length).toBe(all.length);
+
+    const pages: Entry[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: { status: number; body: { events: Entry[]; next_cursor: string | null } } = await server.http.get(`/api/audit?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, as(alice));
+      expect(res.status).toBe(200);
+      expect(res.body.events.length).toBeLessThanOrEqual(3);
+      pages.push(...res.body.events);
+      cursor = res.body.next_cursor;
+    } while (cursor);
+    expect(pages.map((e) => e.id)).toEqual(all.map((e) => e.id));
+  });
+
+  it('refuses malformed filters with the field and message', async () => {
+    for (const [query, field, msg] of [
+      ['?actor=nobody', 'actor', 'actor must be the id of a user or an API key'],
+      ['?since=yesterday', 'since', 'since must be an ISO 8601 date-time'],
+      ['?limit=0', 'limit', 'limit must be a whole number from 1 to 200'],
+      ['?cursor=abc', 'cursor', 'cursor must be a next_cursor the audit log answered'],
+      ['?action=DROP%20TABLE', 'action', 'action must be an action (job.created) or a resource (job)'],
+    ]) {
+      const res = await server.http.get(`/api/audit${query}`, as(alice));
+      expect(res.status).toBe(422);
+      expect(res.body.detail[0]).toMatchObject({ loc: ['query', field], msg });
+    }
+    expect((await server.http.get('/api/audit?colour=red', as(alice))).status).toBe(422);
+    expect((await server.http.get('/api/audit')).status).toBe(401);
+  });
+
+  it('shows an account only its own entries', async () => {
+    const bobs = await entries(bob, '?limit=200');
+    expect(bobs.length).toBeGreaterThan(0);
+    expect(bobs.every((e) => e.actor_user_id === bob.userId)).toBe(true);
+    const alices = await entries(alice, '?limit=200');
+    expect(alices.some((e) => e.actor_user_id === bob.userId)).toBe(false);
+    // Bob's filters on Alice's targets find nothing.
+    expect(await entries(bob, `?target=${alices[0]!.target_id}`)).toEqual([]);
+  });
+
+  it('exports the filtered entries as CSV, cells a spreadsheet would run made inert', async () => {
+    // A request id is the client's text: one starting with "-" would be a formula.
+    const created = await server.http.post('/api/jobs', jobDefinition({ name: 'csv-export' }), { ...as(alice), headers: { 'x-request-id': '-1-1' } });
+    expect(created.status).toBe(200);
+    const res = await server.http.get(`/api/audit.csv?target=${created.body.job_id}`, as(alice));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/csv');
+    const lines = res.text.trim().split('\r\n');
+    expect(lines[0]).toBe('created_at,action,target_type,target_id,actor_user_id,actor_key_id,actor_ip,request_id,changes');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain('"job.created"');
+    expect(lines[1]).toContain(`"${created.body.job_id}"`);
+    expect(lines[1]).toContain(`"'-1-1"`);
+    expect(lines[1]).toContain('""name"":{""after"":""csv-export""');
+    const bobs = await server.http.get(`/api/audit.csv?target=${created.body.job_id}`, as(bob));
+    expect(bobs.status).toBe(200);
+    expect(bobs.text.trim().split('\r\n')).toHaveLength(1);
+  });
+
+  it('keeps entries as long as the plan says, then the retention sweep deletes them', async () => {
+    const kept = await sql<{ id: string }>(
+      server,
+      `INSERT INTO audit_events (account_id, action, target_type, created_at) VALUES
+         ($1, 'job.test', 'job', now() - interval '29 days'), ($1, 'job.test', 'job', now() - interval '31 days'),
+         ($2, 'job.test', 'job', now() - interval '364 days'), ($2, 'job.test', 'job', now() - interval '366 days')
+       RETURNING id::text`,
+      [bob.userId, alice.userId],
+    );
+    await server.app.get(AuditService).deleteExpired();
+    const left = await sql<{ id: string }>(server, `SELECT id::text FROM audit_events WHERE id = ANY($1::bigint[])`, [kept.map((k) => k.id)]);
+    expect(left.map((r) => r.id).sort()).toEqual([kept[0]!.id, kept[2]!.id].sort());
+  });
+
+  it('the suite-wide check notices a change that left no entry, or a refused one that left one', async () => {
+    const check = new AuditCheck();
+    const created = await server.http.post('/api/jobs', jobDefinition(), as(alice));
+    check.record('POST', '/api/jobs', {}, 200, created.headers.get('x-request-id'));
+    check.record('POST', '/api/jobs/schedule-preview', {}, 200, 'not-audited-preview');
+    expect(await check.mismatches(server.app)).toEqual([]);
+    await sql(server, `DELETE FROM audit_events WHERE request_id = $1`, [created.headers.get('x-request-id')]);
+    check.record('PUT', `/api/jobs/${created.body.job_id}`, {}, 422, 'refused-request');
+    await sql(server, `INSERT INTO audit_events (account_id, action, target_type, request_id) VALUES ($1, 'job.updated', 'job', 'refused-request')`, [alice.userId]);
+    const found = await check.mismatches(server.app);
+    expect(found).toHaveLength(2);
+    expect(found[0]).toContain('POST /api/jobs answered 200 and left 0 audit entries (expected 1');
+    expect(found[1]).toContain('answered 422 and left 1 audit entries (expected 0');
+    // Put things back as they were, or this file's own check fails at close.
+    await sql(server, `DELETE FROM audit_events WHERE request_id = 'refused-request'`);
+    await sql(server, `INSERT INTO audit_events (account_id, action, target_type, request_id) VALUES ($1, 'job.created', 'job', $2)`, [alice.userId, created.headers.get('x-request-id')]);
+  });
+});
