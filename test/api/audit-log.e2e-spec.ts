@@ -199,6 +199,22 @@ describe('audit log (/api/audit)', () => {
     expect(await entries(bob, `?target=${alices[0]!.target_id}`)).toEqual([]);
   });
 
+  it('is for the account owner and admins: an editor or viewer is refused, an admin reads the account’s entries', async () => {
+    const inAlices = { ...as(bob), headers: { 'X-Cronbeam-Account': alice.userId } };
+    for (const role of ['viewer', 'editor']) {
+      await sql(server, `INSERT INTO account_members (account_id, user_id, role) VALUES ($1, $2, $3) ON CONFLICT (account_id, user_id) DO UPDATE SET role = $3`, [alice.userId, bob.userId, role]);
+      const refused = await server.http.get('/api/audit', inAlices);
+      expect(refused.status).toBe(403);
+      expect(refused.body.detail).toBe(`Your role in this account (${role}) cannot do this`);
+      expect((await server.http.get('/api/audit.csv', inAlices)).status).toBe(403);
+    }
+    await sql(server, `UPDATE account_members SET role = 'admin' WHERE account_id = $1 AND user_id = $2`, [alice.userId, bob.userId]);
+    const read = await server.http.get('/api/audit?limit=200', inAlices);
+    expect(read.status).toBe(200);
+    expect(read.body.events).toEqual(await entries(alice, '?limit=200'));
+    await sql(server, `DELETE FROM account_members WHERE account_id = $1 AND user_id = $2`, [alice.userId, bob.userId]);
+  });
+
   it('exports the filtered entries as CSV, cells a spreadsheet would run made inert', async () => {
     // A request id is the client's text: one starting with "-" would be a formula.
     const created = await server.http.post('/api/jobs', jobDefinition({ name: 'csv-export' }), { ...as(alice), headers: { 'x-request-id': '-1-1' } });

@@ -18,7 +18,6 @@ export const AUDIT_MESSAGES = {
   until: 'until must be an ISO 8601 date-time',
   cursor: 'cursor must be a next_cursor the audit log answered',
   limit: `limit must be a whole number from 1 to ${AUDIT_LIMITS.maxPageSize}`,
-  forbidden: 'Only the account owner and admins can read the audit log',
 } as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

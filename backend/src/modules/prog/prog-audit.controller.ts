@@ -1,9 +1,10 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { AUDIT_MESSAGES, auditQuerySchema, type AuditPage, type AuditQuery } from '@cronbeam/shared/audit/audit';
+import { auditQuerySchema, type AuditPage, type AuditQuery } from '@cronbeam/shared/audit/audit';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { ApiKeyGuard } from '../api-keys/api-key.guard';
 import { AuditService } from '../audit/audit.service';
+import { MinimumRole } from '../auth/account-role.guard';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { AUDIT_PAGE_EXAMPLE, auditPageRef } from './prog-audit-docs';
 import { JsonResponse, ProgOperation } from './prog-docs.decorators';
@@ -12,6 +13,7 @@ import { JsonResponse, ProgOperation } from './prog-docs.decorators';
 @ApiTags('audit log')
 @Controller('prog/audit')
 @UseGuards(ApiKeyGuard)
+@MinimumRole('admin')
 export class ProgAuditController {
   constructor(private readonly audit: AuditService) {}
 
@@ -23,8 +25,7 @@ export class ProgAuditController {
       "Filters: actor (a user's or key's id), target (an id), action (job.updated, or job for every job action), since and until (ISO 8601). For the account's owner and admins.",
   )
   @JsonResponse(200, 'A page of entries', auditPageRef(), AUDIT_PAGE_EXAMPLE)
-  @JsonResponse(403, 'The key is not held by the account owner or an admin', { $ref: '#/components/schemas/MessageError' }, { detail: AUDIT_MESSAGES.forbidden })
   list(@CurrentUser() user: AuthenticatedUser, @Query(new ZodPipe(auditQuerySchema, 'query')) query: AuditQuery): Promise<AuditPage> {
-    return this.audit.page(user, query);
+    return this.audit.page(user.accountId, query);
   }
 }

@@ -1918,7 +1918,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The plan's job limit is reached: upgrade or delete a job */
+            /** @description The plan's job limit is reached: upgrade or delete a job; or the caller's role in the account is below editor */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2135,7 +2135,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The plan's job limit is reached: upgrade or delete a job */
+            /** @description The plan's job limit is reached: upgrade or delete a job; or the caller's role in the account is below editor */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2406,6 +2406,20 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description The caller's role in the account is below editor */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Your role in this account (viewer) cannot do this"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A field is invalid; each entry names the field and the reason */
             422: {
                 headers: {
@@ -2617,6 +2631,20 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description The caller's role in the account is below editor */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Your role in this account (viewer) cannot do this"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description The request or the file is not readable */
             422: {
                 headers: {
@@ -2761,7 +2789,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The plan's job limit is reached: upgrade or delete a job */
+            /** @description The plan's job limit is reached: upgrade or delete a job; or the caller's role in the account is below editor */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3059,6 +3087,20 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description The caller's role in the account is below editor */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Your role in this account (viewer) cannot do this"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description No such job among yours */
             404: {
                 headers: {
@@ -3167,6 +3209,20 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description The caller's role in the account is below editor */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Your role in this account (viewer) cannot do this"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description No such job among yours */
             404: {
                 headers: {
@@ -3249,6 +3305,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The caller's role in the account is below editor */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Your role in this account (viewer) cannot do this"
                      *     }
                      */
                     "application/json": components["schemas"]["MessageError"];
@@ -3406,6 +3476,20 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description The caller's role in the account is below editor */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Your role in this account (viewer) cannot do this"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description No such job among yours */
             404: {
                 headers: {
@@ -3522,6 +3606,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The caller's role in the account is below editor */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Your role in this account (viewer) cannot do this"
                      *     }
                      */
                     "application/json": components["schemas"]["MessageError"];
@@ -3806,6 +3904,20 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description The caller's role in the account is below editor */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Your role in this account (viewer) cannot do this"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description No such job among yours */
             404: {
                 headers: {
@@ -4007,7 +4119,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The plan's job limit is reached: upgrade or delete a job */
+            /** @description The plan's job limit is reached: upgrade or delete a job; or the caller's role in the account is below editor */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4140,6 +4252,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The caller's role in the account is below editor */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Your role in this account (viewer) cannot do this"
                      *     }
                      */
                     "application/json": components["schemas"]["MessageError"];
@@ -4348,6 +4474,20 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description The caller's role in the account is below editor */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Your role in this account (viewer) cannot do this"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description No such monitor among yours */
             404: {
                 headers: {
@@ -4448,6 +4588,20 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description The caller's role in the account is below editor */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Your role in this account (viewer) cannot do this"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description No such monitor among yours */
             404: {
                 headers: {
@@ -4539,6 +4693,20 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description The caller's role in the account is below editor */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Your role in this account (viewer) cannot do this"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description No such monitor among yours */
             404: {
                 headers: {
@@ -4625,6 +4793,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The caller's role in the account is below editor */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Your role in this account (viewer) cannot do this"
                      *     }
                      */
                     "application/json": components["schemas"]["MessageError"];
@@ -4918,7 +5100,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The account has as many as it may */
+            /** @description The account has as many as it may; or the caller's role in the account is below editor */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5169,6 +5351,20 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description The caller's role in the account is below editor */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Your role in this account (viewer) cannot do this"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description No such status page among yours */
             404: {
                 headers: {
@@ -5272,6 +5468,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The caller's role in the account is below editor */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Your role in this account (viewer) cannot do this"
                      *     }
                      */
                     "application/json": components["schemas"]["MessageError"];
@@ -5450,6 +5660,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The caller's role in the account is below editor */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Your role in this account (viewer) cannot do this"
                      *     }
                      */
                     "application/json": components["schemas"]["MessageError"];
@@ -5636,7 +5860,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The account has as many as it may */
+            /** @description The account has as many as it may; or the caller's role in the account is below editor */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5747,6 +5971,20 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description The caller's role in the account is below editor */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Your role in this account (viewer) cannot do this"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description No such badge among yours */
             404: {
                 headers: {
@@ -5819,6 +6057,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The caller's role in the account is below editor */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Your role in this account (viewer) cannot do this"
                      *     }
                      */
                     "application/json": components["schemas"]["MessageError"];
@@ -6004,7 +6256,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The account has as many as it may */
+            /** @description The account has as many as it may; or the caller's role in the account is below editor */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6233,6 +6485,20 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description The caller's role in the account is below editor */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Your role in this account (viewer) cannot do this"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description No such maintenance window among yours */
             404: {
                 headers: {
@@ -6336,6 +6602,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The caller's role in the account is below editor */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Your role in this account (viewer) cannot do this"
                      *     }
                      */
                     "application/json": components["schemas"]["MessageError"];
@@ -6448,7 +6728,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The key is not held by the account owner or an admin */
+            /** @description The caller's role in the account is below admin */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6456,7 +6736,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Only the account owner and admins can read the audit log"
+                     *       "detail": "Your role in this account (viewer) cannot do this"
                      *     }
                      */
                     "application/json": components["schemas"]["MessageError"];
