@@ -27,6 +27,7 @@ import { DeploymentsModule } from './modules/deployments/deployments.module';
 import { MonitorsModule } from './modules/monitors/monitors.module';
 import { StatusPagesModule } from './modules/status-pages/status-pages.module';
 import { MaintenanceModule } from './modules/maintenance/maintenance.module';
+import { TeamsModule } from './modules/teams/teams.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -52,6 +53,7 @@ export class AppModule {
         AuthModule,
         AccountsModule,
         AuditModule,
+        TeamsModule,
         JobsModule,
         ApiKeysModule,
         ProgModule,

@@ -108,7 +108,8 @@ function documentFromRoute(operation: Operation, path: string, facts: RouteFacts
   else if (!operation.security) operation.security = authenticating.map((g) => ({ [g.scheme]: [] }));
   for (const guard of authenticating) add(401, messageResponse(guard.unauthorized));
   if (guards.includes(RecentAuthenticationGuard)) add(403, { description: 'The last sign-in is too old: confirm the password (POST /api/auth/reauthenticate) and retry', content: json({ type: 'object', properties: { detail: { type: 'object' } } }) });
-  if (authenticating.length > 0 && facts) describeRole(operation, facts.role);
+  // The role guard ends the bearer and API-key guards; the operator's token acts in no account.
+  if (facts && guards.some((guard) => guard === BearerAuthGuard || guard === ApiKeyGuard)) describeRole(operation, facts.role);
   if (guards.includes(AdminTokenGuard)) add(404, messageResponse('No operator token is configured on this server, or what the path names does not exist'));
   if (guards.includes(BillingEnabledGuard)) add(503, messageResponse('Billing is not configured on this server'));
   if (path.includes('{')) add(404, messageResponse('Not found among yours'));
