@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { INVITATIONS_PER_HOUR, MAX_MEMBERS_PER_ACCOUNT, TEAM_MESSAGES } from '@cronbeam/shared/accounts/account-rules';
 import { ACCOUNT_MESSAGES, roleRefusal } from '@cronbeam/shared/accounts/account-messages';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
+import { openEventStream } from '../support/event-stream';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { jobDefinition, sql } from './jobs-fixtures';
 
@@ -234,14 +235,21 @@ describe('accounts: members and invitations', () => {
     expect(again.body).toEqual({ detail: roleRefusal('admin') });
   });
 
-  it('removing a member cuts their session off the account at once; a member may leave, the owner may not', async () => {
+  it('removing a member cuts their session and event stream off the account at once; a member may leave, the owner may not', async () => {
     const owner = await signUpAndLogin(server);
     const teamId = await createTeam(owner);
     const member = await join(owner, teamId, 'editor');
     const leaver = await join(owner, teamId, 'viewer');
     expect((await server.http.get('/api/jobs', inAccount(member, teamId))).status).toBe(200);
+    const teamStream = await openEventStream(server, member.accessToken, undefined, { 'x-cronbeam-account': teamId });
+    const ownStream = await openEventStream(server, member.accessToken);
+    expect([teamStream.res.status, ownStream.res.status]).toEqual([200, 200]);
 
     expect((await server.http.delete(`/api/accounts/${teamId}/members/${member.userId}`, { token: owner.accessToken })).status).toBe(200);
+    // The event stream open in the team ends at once; the one in their own account stays.
+    expect(await teamStream.waitForEnd()).toBe(true);
+    expect(await ownStream.waitForEnd(300)).toBe(false);
+    await ownStream.close();
     const cut = await server.http.get('/api/jobs', inAccount(member, teamId));
     expect(cut.status).toBe(404);
     expect(cut.body).toEqual({ detail: ACCOUNT_MESSAGES.accountNotFound });

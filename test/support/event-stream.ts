@@ -13,9 +13,9 @@ export interface StreamEvent {
  * A refused stream (not `text/event-stream`) is left unread, so the test can
  * read its error body from `res`.
  */
-export async function openEventStream(server: TestServer, accessToken: string, lastEventId?: string) {
+export async function openEventStream(server: TestServer, accessToken: string, lastEventId?: string, extraHeaders: Record<string, string> = {}) {
   const abort = new AbortController();
-  const headers: Record<string, string> = { authorization: `Bearer ${accessToken}` };
+  const headers: Record<string, string> = { ...extraHeaders, authorization: `Bearer ${accessToken}` };
   if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
   const res = await fetch(`${server.baseUrl}/api/events`, { headers, signal: abort.signal });
   const events: StreamEvent[] = [];

@@ -50,6 +50,9 @@ export class UsersService {
    * session open beyond a single request (the event stream).
    */
   readonly sessionsEnded$ = this.sessionsEnded.asObservable();
+  private readonly membershipsEnded = new Subject<{ userId: string; accountId: string }>();
+  /** Each membership just ended on this instance (a member removed or leaving), for what holds a session open in that account. */
+  readonly membershipsEnded$ = this.membershipsEnded.asObservable();
 
   constructor(private readonly users: UsersRepository) {}
 
@@ -103,6 +106,11 @@ export class UsersService {
       this.callers.set(id, { row, until: Date.now() + CALLER_CACHE_TTL_MS });
     }
     return { ...row, role: found.role };
+  }
+
+  /** Tells this instance's open sessions in the account that the user is no longer a member (the teams module removes members). */
+  membershipEnded(userId: string, accountId: string): void {
+    this.membershipsEnded.next({ userId, accountId });
   }
 
   /** Called before and after every write to a user, so no reader caches a row the write is changing. */

@@ -77,16 +77,21 @@ export class EventsController {
   }
 
   /**
-   * Emits once the caller's session is over: at once when this instance ends
-   * the user's sessions, and otherwise (ended by another instance) found by
-   * the check on each heartbeat that the bearer guard makes on every request.
+   * Emits once the caller's session is over, or they are no longer a member
+   * of the account the stream is in: at once when this instance ends the
+   * user's sessions or the membership, and otherwise (ended by another
+   * instance) found by the check on each heartbeat that the bearer guard
+   * makes on every request.
    */
   private sessionEnded(user: AuthenticatedUser): Observable<unknown> {
-    const endedHere = this.users.sessionsEnded$.pipe(filter((id) => id === user.id));
+    const endedHere = merge(
+      this.users.sessionsEnded$.pipe(filter((id) => id === user.id)),
+      this.users.membershipsEnded$.pipe(filter((ended) => ended.userId === user.id && ended.accountId === user.accountId)),
+    );
     const endedElsewhere = interval(HEARTBEAT_MS).pipe(
       // A failed read proves nothing: the stream stays, and the next heartbeat checks again.
-      switchMap(() => from(this.users.findCaller(user.id)).pipe(catchError(() => EMPTY))),
-      filter((caller) => sessionEndedFor(caller, user.tokenIssuedAt)),
+      switchMap(() => from(this.users.findCallerIn(user.id, user.accountId)).pipe(catchError(() => EMPTY))),
+      filter((caller) => sessionEndedFor(caller, user.tokenIssuedAt) || caller?.role === null),
     );
     return merge(endedHere, endedElsewhere);
   }

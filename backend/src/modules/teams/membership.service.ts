@@ -6,6 +6,7 @@ import { ACCOUNT_MESSAGES } from '@cronbeam/shared/accounts/account-messages';
 import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';
 import type { AuthenticatedUser } from '../auth';
+import { UsersService } from '../auth/users.service';
 import { type AccountRow, AccountsRepository } from './accounts.repository';
 import { type MemberChange, MembersRepository } from './members.repository';
 
@@ -38,6 +39,7 @@ export class MembershipService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly accounts: AccountsRepository,
     private readonly members: MembersRepository,
+    private readonly users: UsersService,
   ) {}
 
   async accountsOf(userId: string): Promise<AccountSummary[]> {
@@ -108,6 +110,7 @@ export class MembershipService {
   async remove(user: AuthenticatedUser, userId: string): Promise<void> {
     const change = await this.db.transaction((tx) => this.members.remove(user.accountId, memberId(userId), tx));
     assertChanged(change);
+    this.users.membershipEnded(userId, user.accountId);
     this.logger.log({ accountId: user.accountId, userId, by: user.id }, 'Member removed');
   }
 
