@@ -299,7 +299,10 @@ describe('accounts: members and invitations', () => {
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ name: 'Renamed', role: 'admin' });
     expect((await server.http.delete(`/api/accounts/${owner.userId}`, { token: owner.accessToken })).status).toBe(409);
+    const stream = await openEventStream(server, member.accessToken, undefined, { 'x-cronbeam-account': teamId });
+    expect(stream.res.status).toBe(200);
     expect((await server.http.delete(`/api/accounts/${teamId}`, { token: owner.accessToken })).status).toBe(200);
+    expect(await stream.waitForEnd()).toBe(true);
     expect((await server.http.get('/api/accounts', { token: member.accessToken })).body.map((a: { id: string }) => a.id)).toEqual([member.userId]);
     expect((await server.http.get('/api/jobs', inAccount(member, teamId))).status).toBe(404);
   });

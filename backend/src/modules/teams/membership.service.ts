@@ -73,7 +73,10 @@ export class MembershipService {
   /** Deletes a team account and everything it holds; a personal account goes only with its user. */
   async delete(user: AuthenticatedUser): Promise<void> {
     if (user.accountId === user.id) throw ApiError.conflict(TEAM_MESSAGES.personalAccount);
+    const members = await this.members.list(user.accountId);
     if (!(await this.accounts.deleteTeam(user.accountId))) throw ApiError.notFound(ACCOUNT_MESSAGES.accountNotFound);
+    // Someone who joined in between has no open stream worth ending at once: the heartbeat check finds them.
+    for (const member of members) this.users.membershipEnded(member.user_id, user.accountId);
     this.logger.log({ accountId: user.accountId, userId: user.id }, 'Team account deleted');
   }
 
