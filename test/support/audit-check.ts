@@ -12,10 +12,10 @@ import { NOT_AUDITED, type NotAuditedReason } from '../../backend/src/modules/au
  * unless the route is marked @NotAudited. A family is listed here once all
  * its mutating routes write their entry.
  */
-export const AUDITED_FAMILIES = ['/api/jobs', '/prog/jobs'];
+export const AUDITED_FAMILIES = ['/api/jobs', '/prog/jobs', '/api/maintenance-windows', '/prog/maintenance-windows'];
 
 /** Routes of an audited family that do not write their single entry yet (see docs/adr/0182-audit-log.md). */
-const NOT_YET_AUDITED = new Set(['POST /api/jobs/:id/run', 'POST /prog/jobs/:job_id/run', 'POST /api/jobs/import', 'POST /prog/jobs/import']);
+const NOT_YET_AUDITED = new Set(['POST /api/jobs/import', 'POST /prog/jobs/import']);
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

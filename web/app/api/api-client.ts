@@ -16,6 +16,8 @@ export interface RequestOptions {
   /** Retry on network errors and server errors with the general retry policy (retry.ts). */
   retry?: boolean;
   signal?: AbortSignal;
+  /** Answer the body as text (a CSV export) rather than parsed JSON. */
+  text?: boolean;
 }
 
 type UnauthorizedHandler = (message: string) => void;
@@ -57,7 +59,7 @@ async function send<T>(method: string, path: string, options: RequestOptions): P
   }
   const text = await response.text();
   const parsed = text ? safeJson(text) : undefined;
-  if (response.ok) return parsed as T;
+  if (response.ok) return (options.text ? text : parsed) as T;
   if (response.status === 401 && options.auth !== false) {
     if (options.on401 === 'report') throw new ApiRequestError(401, ERROR_TEXT.logsAuthFailed);
     onUnauthorized(ERROR_TEXT.sessionExpired);

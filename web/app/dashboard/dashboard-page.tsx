@@ -20,6 +20,7 @@ const AlertChannelsSection = lazy(() => import('../alerts/alert-channels-section
 const MonitorsSection = lazy(() => import('../monitors/monitors-section'));
 const StatusPagesSection = lazy(() => import('../status-pages/status-pages-section'));
 const MaintenanceSection = lazy(() => import('../maintenance/maintenance-section'));
+const AuditSection = lazy(() => import('../audit/audit-section'));
 
 /** /dashboard: needs a valid ID token; the sections share one job list. */
 export default function DashboardPage() {
@@ -68,6 +69,7 @@ export default function DashboardPage() {
                 <Route path="monitors" element={<MonitorsSection />} />
                 <Route path="status-pages" element={<StatusPagesSection />} />
                 <Route path="maintenance" element={<MaintenanceSection />} />
+                <Route path="audit" element={<AuditSection />} />
                 <Route path="*" element={<OverviewSection />} />
               </Routes>
             </Suspense>

@@ -9,6 +9,7 @@ const SECTIONS = [
   { to: '/dashboard/alerts', label: 'Alert Channels', icon: '✉', end: false },
   { to: '/dashboard/status-pages', label: 'Status Pages', icon: '▤', end: false },
   { to: '/dashboard/maintenance', label: 'Maintenance', icon: '⏸', end: false },
+  { to: '/dashboard/audit', label: 'Audit Log', icon: '☰', end: false },
   { to: '/dashboard/n8n', label: 'Self-Host N8N', icon: '⬢', end: false },
 ];
 

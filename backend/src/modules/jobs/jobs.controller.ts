@@ -157,8 +157,8 @@ export class JobsController {
   /** Executes a saved job now: logged as a manual run and counted in the quota. */
   @Post(':id/run')
   @HttpCode(200)
-  run(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<JobLogEntry> {
-    return this.runs.runNow(user.id, id);
+  run(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string): Promise<JobLogEntry> {
+    return this.runs.runNow(actor, user.id, id);
   }
 
   @Get(':id/logs')

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { ExecutorModule } from '../executor/executor.module';
 import { QuotaModule } from '../quota/quota.module';
@@ -17,7 +18,7 @@ import { JobsService } from './jobs.service';
 
 /** Job definitions and every job route (the /prog controller calls the same services). Owns `jobs`. */
 @Module({
-  imports: [TypeOrmModule.forFeature([JobEntity]), AuthModule, QuotaModule, RunsModule, ExecutorModule],
+  imports: [TypeOrmModule.forFeature([JobEntity]), AuditModule, AuthModule, QuotaModule, RunsModule, ExecutorModule],
   controllers: [JobsController],
   providers: [JobsRepository, JobEvents, JobsService, JobTransferService, JobTestRunService, JobRunsService, JobScheduleService, JobTargetCheck],
   exports: [JobsService, JobTransferService, JobRunsService, JobScheduleService],

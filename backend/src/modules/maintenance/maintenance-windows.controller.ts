@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
 import { maintenanceWindowSchema, type MaintenanceWindow, type MaintenanceWindowDefinition } from '@cronbeam/shared/notifications/maintenance-windows';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
+import { AuditActor, type Actor } from '../audit';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { MaintenanceWindowsService } from './maintenance-windows.service';
@@ -18,8 +19,8 @@ export class MaintenanceWindowsController {
 
   @Post()
   @HttpCode(200)
-  create(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(maintenanceWindowSchema)) body: MaintenanceWindowDefinition): Promise<MaintenanceWindow> {
-    return this.windows.create(user.id, body);
+  create(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(maintenanceWindowSchema)) body: MaintenanceWindowDefinition): Promise<MaintenanceWindow> {
+    return this.windows.create(actor, user.id, body);
   }
 
   @Get(':id')
@@ -28,13 +29,13 @@ export class MaintenanceWindowsController {
   }
 
   @Put(':id')
-  update(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string, @Body(new ZodPipe(maintenanceWindowSchema)) body: MaintenanceWindowDefinition): Promise<MaintenanceWindow> {
-    return this.windows.update(user.id, id, body);
+  update(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string, @Body(new ZodPipe(maintenanceWindowSchema)) body: MaintenanceWindowDefinition): Promise<MaintenanceWindow> {
+    return this.windows.update(actor, user.id, id, body);
   }
 
   @Delete(':id')
-  async remove(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<{ message: string }> {
-    await this.windows.remove(user.id, id);
+  async remove(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string): Promise<{ message: string }> {
+    await this.windows.remove(actor, user.id, id);
     return { message: 'Maintenance window deleted' };
   }
 }

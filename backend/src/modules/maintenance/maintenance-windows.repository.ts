@@ -5,6 +5,7 @@ import type { MaintenanceWindowDefinition } from '@cronbeam/shared/notifications
 import { returnedRows } from '../../common/database/query-rows';
 import { pipelinedTransaction, type Queryable } from '../../common/database/transaction';
 import { ReadDatabase, type ReadFrom } from '../../database/read-database';
+import { auditChanges, auditedStatement, type Actor } from '../audit';
 
 export interface MaintenanceWindowRow {
   id: string;
@@ -22,6 +23,12 @@ export interface MaintenanceWindowRow {
 }
 
 const COLUMNS = 'id, user_id, name, job_id, tag, starts_at, ends_at, cron_expression, duration_minutes, time_zone, pause_runs, created_at';
+
+/** A window as its audit entries show it (`row`: the row alias); nothing in it is secret. */
+const auditView = (row: string) =>
+  `jsonb_build_object('name', ${row}.name, 'job_id', ${row}.job_id, 'tag', ${row}.tag, 'starts_at', ${row}.starts_at, 'ends_at', ${row}.ends_at,
+    'cron_expression', ${row}.cron_expression, 'duration_minutes', ${row}.duration_minutes, 'time_zone', ${row}.time_zone, 'pause_runs', ${row}.pause_runs)`;
+const windowChanges = (before: string, after: string) => auditChanges(before, after, []);
 
 const values = (w: MaintenanceWindowDefinition) => [w.name, w.job_id, w.tag, w.starts_at, w.ends_at, w.cron_expression, w.duration_minutes, w.time_zone, w.pause_runs];
 
@@ -63,32 +70,61 @@ export class MaintenanceWindowsRepository {
    * Inserts a window unless the account has `max` already (null then). The
    * user's row is locked first, so two creations at once cannot both pass the count.
    */
-  async insert(userId: string, window: MaintenanceWindowDefinition, max: number): Promise<MaintenanceWindowRow | null> {
+  async insert(actor: Actor, userId: string, window: MaintenanceWindowDefinition, max: number): Promise<MaintenanceWindowRow | null> {
     const [, rows] = await pipelinedTransaction<[unknown, MaintenanceWindowRow[]]>(this.db, (tx) => [
       tx.query(`SELECT 1 FROM users WHERE id = $1 FOR UPDATE`, [userId]),
       tx.query(
-        `INSERT INTO maintenance_windows (user_id, name, job_id, tag, starts_at, ends_at, cron_expression, duration_minutes, time_zone, pause_runs)
-         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 WHERE (SELECT count(*) FROM maintenance_windows WHERE user_id = $1) < $11
-         RETURNING ${COLUMNS}`,
-        [userId, ...values(window), max],
+        ...auditedStatement(actor, {
+          ctes: `c AS (INSERT INTO maintenance_windows (user_id, name, job_id, tag, starts_at, ends_at, cron_expression, duration_minutes, time_zone, pause_runs)
+                 SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 WHERE (SELECT count(*) FROM maintenance_windows WHERE user_id = $1) < $11
+                 RETURNING ${COLUMNS})`,
+          params: [userId, ...values(window), max],
+          from: 'c',
+          action: 'maintenance_window.created',
+          targetType: 'maintenance_window',
+          targetId: 'c.id',
+          changes: windowChanges('NULL', auditView('c')),
+          result: `SELECT ${COLUMNS} FROM c`,
+        }),
       ),
     ]);
     return rows[0] ?? null;
   }
 
   /** Replaces the window's definition; null when it is not the user's. */
-  async replace(userId: string, windowId: string, window: MaintenanceWindowDefinition): Promise<MaintenanceWindowRow | null> {
+  async replace(actor: Actor, userId: string, windowId: string, window: MaintenanceWindowDefinition): Promise<MaintenanceWindowRow | null> {
     const [row] = returnedRows<MaintenanceWindowRow>(
       await this.db.query(
-        `UPDATE maintenance_windows SET name = $3, job_id = $4, tag = $5, starts_at = $6, ends_at = $7, cron_expression = $8, duration_minutes = $9, time_zone = $10, pause_runs = $11
-          WHERE id = $1 AND user_id = $2 RETURNING ${COLUMNS}`,
-        [windowId, userId, ...values(window)],
+        ...auditedStatement(actor, {
+          ctes: `b AS (SELECT * FROM maintenance_windows WHERE id = $1 AND user_id = $2 FOR UPDATE),
+            c AS (UPDATE maintenance_windows w SET name = $3, job_id = $4, tag = $5, starts_at = $6, ends_at = $7, cron_expression = $8, duration_minutes = $9, time_zone = $10, pause_runs = $11
+                  FROM b WHERE w.id = b.id RETURNING w.*)`,
+          params: [windowId, userId, ...values(window)],
+          from: 'c JOIN b ON b.id = c.id',
+          action: 'maintenance_window.updated',
+          targetType: 'maintenance_window',
+          targetId: 'c.id',
+          changes: windowChanges(auditView('b'), auditView('c')),
+          result: `SELECT ${COLUMNS} FROM c`,
+        }),
       ),
     );
     return row ?? null;
   }
 
-  async deleteOwned(userId: string, windowId: string): Promise<boolean> {
-    return returnedRows(await this.db.query(`DELETE FROM maintenance_windows WHERE id = $1 AND user_id = $2 RETURNING id`, [windowId, userId])).length > 0;
+  async deleteOwned(actor: Actor, userId: string, windowId: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      ...auditedStatement(actor, {
+        ctes: `c AS (DELETE FROM maintenance_windows WHERE id = $1 AND user_id = $2 RETURNING *)`,
+        params: [windowId, userId],
+        from: 'c',
+        action: 'maintenance_window.deleted',
+        targetType: 'maintenance_window',
+        targetId: 'c.id',
+        changes: windowChanges(auditView('c'), 'NULL'),
+        result: 'SELECT id FROM c',
+      }),
+    );
+    return rows.length > 0;
   }
 }

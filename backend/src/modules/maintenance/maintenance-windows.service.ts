@@ -7,6 +7,7 @@ import {
   type MaintenanceWindow,
   type MaintenanceWindowDefinition,
 } from '@cronbeam/shared/notifications/maintenance-windows';
+import type { Actor } from '../audit';
 import type { Queryable } from '../../common/database/transaction';
 import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';
@@ -64,23 +65,23 @@ export class MaintenanceWindowsService {
     return toView(await this.find(userId, windowId), new Date());
   }
 
-  async create(userId: string, definition: MaintenanceWindowDefinition): Promise<MaintenanceWindow> {
+  async create(actor: Actor, userId: string, definition: MaintenanceWindowDefinition): Promise<MaintenanceWindow> {
     await this.checkJob(userId, definition.job_id);
-    const row = await this.windows.insert(userId, definition, MAINTENANCE_LIMITS.windowsPerAccount);
+    const row = await this.windows.insert(actor, userId, definition, MAINTENANCE_LIMITS.windowsPerAccount);
     if (!row) throw ApiError.forbidden(MAINTENANCE_MESSAGES.limit);
     return toView(row, new Date());
   }
 
-  async update(userId: string, windowId: string, definition: MaintenanceWindowDefinition): Promise<MaintenanceWindow> {
+  async update(actor: Actor, userId: string, windowId: string, definition: MaintenanceWindowDefinition): Promise<MaintenanceWindow> {
     const current = await this.find(userId, windowId);
     await this.checkJob(userId, definition.job_id);
-    const row = await this.windows.replace(userId, current.id, definition);
+    const row = await this.windows.replace(actor, userId, current.id, definition);
     if (!row) throw ApiError.notFound(MAINTENANCE_MESSAGES.notFound);
     return toView(row, new Date());
   }
 
-  async remove(userId: string, windowId: string): Promise<void> {
-    if (!isUuid(windowId) || !(await this.windows.deleteOwned(userId, windowId))) throw ApiError.notFound(MAINTENANCE_MESSAGES.notFound);
+  async remove(actor: Actor, userId: string, windowId: string): Promise<void> {
+    if (!isUuid(windowId) || !(await this.windows.deleteOwned(actor, userId, windowId))) throw ApiError.notFound(MAINTENANCE_MESSAGES.notFound);
   }
 
   /** The window that mutes the job's alerts at `at` (the oldest, when several are open), or null. */

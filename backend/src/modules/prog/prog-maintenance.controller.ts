@@ -3,6 +3,7 @@ import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { MAINTENANCE_MESSAGES, maintenanceWindowSchema, type MaintenanceWindow, type MaintenanceWindowDefinition } from '@cronbeam/shared/notifications/maintenance-windows';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { ApiKeyGuard } from '../api-keys/api-key.guard';
+import { AuditActor, type Actor } from '../audit';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { MaintenanceWindowsService } from '../maintenance/maintenance-windows.service';
 import { requestSchema } from './openapi-zod';
@@ -48,8 +49,8 @@ export class ProgMaintenanceController {
   @WindowBody()
   @JsonResponse(200, 'The window', maintenanceWindowRef(), MAINTENANCE_WINDOW_EXAMPLE)
   @JsonResponse(403, 'The account has as many as it may', { $ref: '#/components/schemas/MessageError' }, { detail: MAINTENANCE_MESSAGES.limit })
-  create(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(maintenanceWindowSchema)) body: MaintenanceWindowDefinition): Promise<MaintenanceWindow> {
-    return this.windows.create(user.id, body);
+  create(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(maintenanceWindowSchema)) body: MaintenanceWindowDefinition): Promise<MaintenanceWindow> {
+    return this.windows.create(actor, user.id, body);
   }
 
   @Get(':window_id')
@@ -65,16 +66,16 @@ export class ProgMaintenanceController {
   @WindowIdParam()
   @WindowBody()
   @JsonResponse(200, 'The updated window', maintenanceWindowRef(), MAINTENANCE_WINDOW_EXAMPLE)
-  update(@CurrentUser() user: AuthenticatedUser, @Param('window_id') windowId: string, @Body(new ZodPipe(maintenanceWindowSchema)) body: MaintenanceWindowDefinition): Promise<MaintenanceWindow> {
-    return this.windows.update(user.id, windowId, body);
+  update(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('window_id') windowId: string, @Body(new ZodPipe(maintenanceWindowSchema)) body: MaintenanceWindowDefinition): Promise<MaintenanceWindow> {
+    return this.windows.update(actor, user.id, windowId, body);
   }
 
   @Delete(':window_id')
   @ProgOperation('Delete a maintenance window')
   @WindowIdParam()
   @JsonResponse(200, 'Deleted', MESSAGE_SCHEMA, { message: 'Maintenance window deleted' })
-  async remove(@CurrentUser() user: AuthenticatedUser, @Param('window_id') windowId: string): Promise<{ message: string }> {
-    await this.windows.remove(user.id, windowId);
+  async remove(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('window_id') windowId: string): Promise<{ message: string }> {
+    await this.windows.remove(actor, user.id, windowId);
     return { message: 'Maintenance window deleted' };
   }
 }

@@ -242,7 +242,7 @@ export class ProgController {
   @ProgOperation('Run a job now', 'Executes the saved job once, outside its schedule; logged as a manual run and counted in the monthly quota.')
   @JobIdParam()
   @JsonResponse(200, 'The run', schemaRef('JobLogEntry'), JOB_LOGS_EXAMPLE.logs[0])
-  run(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string): Promise<JobLogEntry> {
-    return this.runs.runNow(user.id, jobId);
+  run(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('job_id') jobId: string): Promise<JobLogEntry> {
+    return this.runs.runNow(actor, user.id, jobId);
   }
 }

@@ -197,7 +197,12 @@ export class RunsService {
    * Executes a saved job now: logged as a manual run, counted in the quota
    * (403 with the plan's quota when it is used up), never retried: the user sees the outcome.
    */
-  async runNow(job: RunnableJob): Promise<JobLogEntry> {
+  /**
+   * `alsoInTransaction`: a statement of the caller's added to the transaction
+   * that reserves the execution and inserts the run (the audit entry of who ran
+   * it), so a refused run leaves nothing of it.
+   */
+  async runNow(job: RunnableJob, alsoInTransaction: (tx: Queryable, runId: string) => Promise<void> = async () => undefined): Promise<JobLogEntry> {
     const now = new Date();
     const run = await this.db.transaction(async (tx): Promise<ClaimedRun> => {
       const granted = await this.quota.reserve(tx, [{ userId: job.userId, plan: job.plan, period: usagePeriodOf(now), wanted: 1 }]);
@@ -206,7 +211,9 @@ export class RunsService {
       }
       try {
         const row = await this.runs.insertManual(tx, { jobId: job.id, userId: job.userId, at: now, owner: this.owner.id, leaseExpiry: this.settings.leaseExpiry(now, now.getTime(), job.timeoutMs) });
-        return toClaimedRun(row, job);
+        const run = toClaimedRun(row, job);
+        await alsoInTransaction(tx, run.runId);
+        return run;
       } catch (error) {
         if (isForeignKeyViolation(error)) throw ApiError.notFound('Job not found'); // deleted meanwhile
         throw error;
