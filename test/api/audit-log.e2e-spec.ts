@@ -147,6 +147,22 @@ describe('audit log (/api/audit)', () => {
     expect((await entries(alice, '?action=maintenance_window')).length).toBe(3);
   });
 
+  it('records API keys made and deleted by name and prefix, never the secret', async () => {
+    const made = await server.http.post('/api/api-keys/generate', { name: 'audited-key' }, as(alice));
+    expect(made.status).toBe(200);
+    const deleted = await server.http.delete(`/api/api-keys/${made.body.key_id}`, as(alice));
+    expect(deleted.status).toBe(200);
+    const history = await entries(alice, `?target=${made.body.key_id}`);
+    expect(history.map((e) => [e.action, e.request_id, e.changes])).toEqual([
+      ['api_key.deleted', deleted.headers.get('x-request-id'), { name: { before: 'audited-key', after: null }, prefix: { before: made.body.prefix, after: null } }],
+      ['api_key.created', made.headers.get('x-request-id'), { name: { before: null, after: 'audited-key' }, prefix: { before: null, after: made.body.prefix } }],
+    ]);
+    expect(JSON.stringify(history)).not.toContain(made.body.api_key);
+    const missing = await server.http.delete(`/api/api-keys/${made.body.key_id}`, as(alice));
+    expect(missing.status).toBe(404);
+    expect(await entriesOf(missing.headers.get('x-request-id'))).toHaveLength(0);
+  });
+
   it('answers the same entries on /prog/audit to an API key', async () => {
     const viaKey = await server.http.get('/prog/audit?action=job&limit=5', { headers: { 'X-API-Key': apiKey, 'X-User-ID': alice.userId } });
     expect(viaKey.status).toBe(200);

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { apiKeyRequestSchema, type ApiKeySummary, type GeneratedApiKey } from '@cronbeam/shared/jobs/api-key-types';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
+import { AuditActor, type Actor } from '../audit';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { RecentAuthenticationGuard } from '../auth/recent-authentication.guard';
@@ -16,8 +17,8 @@ export class ApiKeysController {
   @Post('generate')
   @HttpCode(200)
   @UseGuards(RecentAuthenticationGuard)
-  generate(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(apiKeyRequestSchema)) body: { name: string }): Promise<GeneratedApiKey> {
-    return this.keys.generate(user.id, body.name);
+  generate(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(apiKeyRequestSchema)) body: { name: string }): Promise<GeneratedApiKey> {
+    return this.keys.generate(actor, user.id, body.name);
   }
 
   @Get()
@@ -26,8 +27,8 @@ export class ApiKeysController {
   }
 
   @Delete(':keyId')
-  async remove(@CurrentUser() user: AuthenticatedUser, @Param('keyId') keyId: string): Promise<{ message: string }> {
-    await this.keys.remove(user.id, keyId);
+  async remove(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('keyId') keyId: string): Promise<{ message: string }> {
+    await this.keys.remove(actor, user.id, keyId);
     return { message: 'API key deleted' };
   }
 }

@@ -1,7 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
+import { returnedRows } from '../../common/database/query-rows';
+import { auditChanges, auditedStatement, type Actor } from '../audit';
 import { ApiKeyEntity } from './api-key.entity';
+
+/** A key as its audit entries show it: its name and visible prefix, never the secret or its hash. */
+const auditView = (row: string) => `jsonb_build_object('name', ${row}.name, 'prefix', ${row}.prefix)`;
+
+interface ApiKeyRow {
+  id: string;
+  user_id: string;
+  name: string;
+  prefix: string;
+  created_at: Date;
+  last_used_at: Date | null;
+}
 
 /** Every SQL statement on `api_keys` (secret hashes only), one per function; a user's keys are scoped by user id. */
 @Injectable()
@@ -12,8 +26,23 @@ export class ApiKeysRepository {
     return this.keys.countBy({ userId });
   }
 
-  insert(row: Pick<ApiKeyEntity, 'userId' | 'name' | 'prefix' | 'secretHash'>): Promise<ApiKeyEntity> {
-    return this.keys.save(this.keys.create(row));
+  /** Inserts the key with the audit entry of its creation (name and prefix only). */
+  async insert(actor: Actor, row: Pick<ApiKeyEntity, 'userId' | 'name' | 'prefix' | 'secretHash'>): Promise<ApiKeyEntity> {
+    const [key] = returnedRows<ApiKeyRow>(
+      await this.keys.query(
+        ...auditedStatement(actor, {
+          ctes: `c AS (INSERT INTO api_keys (user_id, name, prefix, secret_hash) VALUES ($1, $2, $3, $4) RETURNING id, user_id, name, prefix, created_at, last_used_at)`,
+          params: [row.userId, row.name, row.prefix, row.secretHash],
+          from: 'c',
+          action: 'api_key.created',
+          targetType: 'api_key',
+          targetId: 'c.id',
+          changes: auditChanges('NULL', auditView('c'), []),
+          result: 'SELECT * FROM c',
+        }),
+      ),
+    );
+    return { id: key!.id, userId: key!.user_id, name: key!.name, prefix: key!.prefix, secretHash: row.secretHash, createdAt: new Date(key!.created_at), lastUsedAt: key!.last_used_at };
   }
 
   /** Oldest first. */
@@ -21,10 +50,21 @@ export class ApiKeysRepository {
     return this.keys.find({ where: { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
-  /** False when the user has no such key. */
-  async deleteOwned(userId: string, keyId: string): Promise<boolean> {
-    const result = await this.keys.delete({ id: keyId, userId });
-    return Boolean(result.affected);
+  /** Deletes the key with the audit entry of its deletion; false when the user has no such key. */
+  async deleteOwned(actor: Actor, userId: string, keyId: string): Promise<boolean> {
+    const rows: unknown[] = await this.keys.query(
+      ...auditedStatement(actor, {
+        ctes: `c AS (DELETE FROM api_keys WHERE id = $1 AND user_id = $2 RETURNING id, name, prefix)`,
+        params: [keyId, userId],
+        from: 'c',
+        action: 'api_key.deleted',
+        targetType: 'api_key',
+        targetId: 'c.id',
+        changes: auditChanges(auditView('c'), 'NULL', []),
+        result: 'SELECT id FROM c',
+      }),
+    );
+    return rows.length > 0;
   }
 
   findBySecretHash(secretHash: string): Promise<ApiKeyEntity | null> {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { API_KEY_MESSAGES, type ApiKeySummary, type GeneratedApiKey, MAX_API_KEYS_PER_USER } from '@cronbeam/shared/jobs/api-key-types';
+import type { Actor } from '../audit';
 import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';
 import { generateApiKeySecret, hashApiKeySecret, looksLikeApiKey, visiblePrefix } from './api-key-secret';
@@ -44,11 +45,11 @@ export class ApiKeysService {
   constructor(private readonly keys: ApiKeysRepository) {}
 
   /** Creates a key; the answer is the only place the secret ever appears. */
-  async generate(userId: string, name: string): Promise<GeneratedApiKey> {
+  async generate(actor: Actor, userId: string, name: string): Promise<GeneratedApiKey> {
     // A soft cap (two simultaneous requests may pass it together): it bounds what a stolen session can mint.
     if ((await this.keys.countOwned(userId)) >= MAX_API_KEYS_PER_USER) throw ApiError.forbidden(API_KEY_MESSAGES.tooManyKeys);
     const secret = generateApiKeySecret();
-    const key = await this.keys.insert({ userId, name, prefix: visiblePrefix(secret), secretHash: hashApiKeySecret(secret) });
+    const key = await this.keys.insert(actor, { userId, name, prefix: visiblePrefix(secret), secretHash: hashApiKeySecret(secret) });
     return { ...toSummary(key), api_key: secret, user_id: userId };
   }
 
@@ -57,9 +58,9 @@ export class ApiKeysService {
     return keys.map(toSummary);
   }
 
-  async remove(userId: string, keyId: string): Promise<void> {
+  async remove(actor: Actor, userId: string, keyId: string): Promise<void> {
     this.forget(keyId);
-    const deleted = isUuid(keyId) && (await this.keys.deleteOwned(userId, keyId));
+    const deleted = isUuid(keyId) && (await this.keys.deleteOwned(actor, userId, keyId));
     this.forget(keyId);
     if (!deleted) throw ApiError.notFound('API key not found');
   }
