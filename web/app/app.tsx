@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react';
+import { INVITATION_PATH } from '@cronbeam/shared/accounts/account-rules';
 import { ALERT_CHANNEL_VERIFY_PATH } from '@cronbeam/shared/notifications/alert-channels';
 import { BrowserRouter, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { setUnauthorizedHandler } from './api/api-client';
@@ -33,6 +34,7 @@ const ProfilePage = lazy(() => import('./profile/profile-page'));
 const DesktopSettingsPage = lazy(() => import('./platform/desktop-settings-page'));
 /** Where an alert channel's verification link lands (no session needed). */
 const AlertChannelVerifyPage = lazy(() => import('./alerts/alert-channel-verify-page'));
+const InvitationAcceptPage = lazy(() => import('./accounts/invitation-accept-page'));
 
 /** A 401 anywhere ends the session: clear it and go to /login with the message the request was refused with. */
 function UnauthorizedRedirect() {
@@ -71,6 +73,7 @@ export function AppRoutes() {
             <Route path="/auth/callback" element={<AuthCallbackPage />} />
             <Route path="/dashboard/auth/callback" element={<AuthCallbackPage />} />
             <Route path={ALERT_CHANNEL_VERIFY_PATH} element={<AlertChannelVerifyPage />} />
+            <Route path={INVITATION_PATH} element={<InvitationAcceptPage />} />
             <Route path="/dashboard/*" element={<DashboardPage />} />
             <Route path="/pricing" element={<PricingPage />} />
             <Route path="/success" element={<SuccessPage />} />

@@ -1,3 +1,4 @@
+import { accountHeader } from '../accounts/current-account';
 import { apiBase } from '../platform/platform';
 import { useSession } from '../session/session-store';
 import { ApiRequestError } from './api-error';
@@ -42,6 +43,7 @@ async function send<T>(method: string, path: string, options: RequestOptions): P
       throw new ApiRequestError(401, options.on401 === 'report' ? ERROR_TEXT.authRequiredLogs : ERROR_TEXT.authRequired);
     }
     headers.authorization = `Bearer ${token}`;
+    Object.assign(headers, accountHeader());
   }
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { accountHeader } from '../accounts/current-account';
 import { apiBase } from '../platform/platform';
 import { useSession } from '../session/session-store';
 
@@ -66,7 +67,7 @@ async function follow(signal: AbortSignal): Promise<void> {
       if (!token) return;
       try {
         const response = await fetch(`${apiBase()}/events`, {
-          headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+          headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...accountHeader() },
           signal,
         });
         if ([401, 403, 404].includes(response.status)) return;

@@ -3,6 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import type { TokenResponse } from '@cronbeam/shared/auth/auth-schemas';
 import { isChallenge, type ChallengeResponse } from '@cronbeam/shared/auth/mfa-schemas';
+import { takePendingInvitationPath } from '../accounts/pending-invitation';
 import { authApi } from '../api/auth-api';
 import { errorMessage } from '../api/api-error';
 import { cleanAuthMessage } from '../api/error-messages';
@@ -42,8 +43,10 @@ export function LoginPage() {
 
   const finish = (tokens: TokenResponse) => {
     signIn(tokens);
-    // /login?redirect=pricing (a paid plan chosen while signed out) returns to the pricing page.
-    navigate(params.get('redirect') === 'pricing' ? '/pricing' : '/dashboard', { replace: true });
+    // /login?redirect=pricing (a paid plan chosen while signed out) returns to the pricing page;
+    // /login?redirect=invitation returns to the invitation opened while signed out (its token waited in this tab).
+    const redirect = params.get('redirect');
+    navigate(redirect === 'pricing' ? '/pricing' : ((redirect === 'invitation' && takePendingInvitationPath()) || '/dashboard'), { replace: true });
   };
 
   const submit = async (event: FormEvent) => {

@@ -21,6 +21,7 @@ const MonitorsSection = lazy(() => import('../monitors/monitors-section'));
 const StatusPagesSection = lazy(() => import('../status-pages/status-pages-section'));
 const MaintenanceSection = lazy(() => import('../maintenance/maintenance-section'));
 const AuditSection = lazy(() => import('../audit/audit-section'));
+const TeamSection = lazy(() => import('../accounts/team-section'));
 
 /** /dashboard: needs a valid ID token; the sections share one job list. */
 export default function DashboardPage() {
@@ -70,6 +71,7 @@ export default function DashboardPage() {
                 <Route path="status-pages" element={<StatusPagesSection />} />
                 <Route path="maintenance" element={<MaintenanceSection />} />
                 <Route path="audit" element={<AuditSection />} />
+                <Route path="team" element={<TeamSection />} />
                 <Route path="*" element={<OverviewSection />} />
               </Routes>
             </Suspense>

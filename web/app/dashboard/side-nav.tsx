@@ -11,6 +11,7 @@ const SECTIONS = [
   { to: '/dashboard/maintenance', label: 'Maintenance', icon: '⏸', end: false },
   { to: '/dashboard/audit', label: 'Audit Log', icon: '☰', end: false },
   { to: '/dashboard/n8n', label: 'Self-Host N8N', icon: '⬢', end: false },
+  { to: '/dashboard/team', label: 'Team', icon: '⚇', end: false },
 ];
 
 /**

@@ -1,11 +1,12 @@
 import { Link } from 'react-router-dom';
+import { AccountSwitcher } from '../accounts/account-switcher';
 import { ThemeToggle } from '../ui/theme-toggle';
 import { ConnectionBadge } from './connection-badge';
 import { useDashboard } from './dashboard-store';
 import { useBackendConnection } from './use-backend-connection';
 import { UserMenu } from './user-menu';
 
-/** Connection badge, job search, upgrade prompt (not on pro), theme and user menu. */
+/** Connection badge, account picker, job search, upgrade prompt (not on pro), theme and user menu. */
 export function TopBar({ onLogout, onToggleNav }: { onLogout(): void; onToggleNav(): void }) {
   const connection = useBackendConnection();
   const search = useDashboard((s) => s.search);
@@ -17,6 +18,7 @@ export function TopBar({ onLogout, onToggleNav }: { onLogout(): void; onToggleNa
         <span aria-hidden="true">☰</span>
       </button>
       <ConnectionBadge state={connection} />
+      <AccountSwitcher />
       <div className="top-search">
         <label htmlFor="job-search" className="visually-hidden">
           Search jobs

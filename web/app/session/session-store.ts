@@ -1,6 +1,7 @@
 import type { TokenResponse } from '@cronbeam/shared/auth/auth-schemas';
 import { SIGNED_OUT_KEY } from '@cronbeam/shared/site/host-guard';
 import { create } from 'zustand';
+import { useCurrentAccount } from '../accounts/current-account';
 import { sessionStorageAdapter } from '../platform/platform';
 
 
@@ -42,6 +43,8 @@ export const useSession = create<SessionState>((set, get) => ({
   clear: () => {
     const storage = sessionStorageAdapter();
     for (const key of TOKEN_KEYS) storage.remove(key);
+    // The next person to sign in here starts in their own account.
+    useCurrentAccount.getState().select(null);
     set({ accessToken: null, idToken: null });
   },
   signOut: () => {
