@@ -3,10 +3,17 @@ import { create } from 'zustand';
 import { accountsApi } from '../api/accounts-api';
 import { useCurrentAccount } from './current-account';
 
+/** How a switch restarts the app (a full page load; the component tests watch it instead, as jsdom cannot load pages). */
+export const appRestart = { to: (path: string): void => window.location.assign(path) };
+
 interface AccountsState {
   accounts: AccountSummary[];
   loaded: boolean;
-  /** Reads the caller's accounts; a chosen account the caller no longer belongs to falls back to the personal one. */
+  /**
+   * Reads the caller's accounts. A chosen account the caller no longer
+   * belongs to (they were removed, it was deleted) gives way to the personal
+   * one, and the app starts again there: what is on screen was refused.
+   */
   load(): Promise<void>;
 }
 
@@ -15,9 +22,12 @@ export const useAccounts = create<AccountsState>((set) => ({
   loaded: false,
   load: async () => {
     const accounts = await accountsApi.list();
-    const chosen = useCurrentAccount.getState().accountId;
-    if (chosen && !accounts.some((a) => a.id === chosen)) useCurrentAccount.getState().select(null);
     set({ accounts, loaded: true });
+    const chosen = useCurrentAccount.getState().accountId;
+    if (chosen && !accounts.some((a) => a.id === chosen)) {
+      useCurrentAccount.getState().select(null);
+      appRestart.to('/dashboard');
+    }
   },
 }));
 
@@ -27,9 +37,6 @@ export function useActiveAccount(): AccountSummary | undefined {
   const chosen = useCurrentAccount((s) => s.accountId);
   return accounts.find((a) => a.id === chosen) ?? accounts.find((a) => a.personal);
 }
-
-/** How a switch restarts the app (a full page load; the component tests watch it instead, as jsdom cannot load pages). */
-export const appRestart = { to: (path: string): void => window.location.assign(path) };
 
 /**
  * Acts in another account from now on. Every list on screen belongs to the

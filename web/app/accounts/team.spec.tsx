@@ -52,6 +52,7 @@ describe('team accounts in the web app', () => {
     installFakeApi({ 'GET /accounts': { status: 200, body: [personal] } });
     await useAccounts.getState().load();
     expect(useCurrentAccount.getState().accountId).toBeNull();
+    expect(restarts).toEqual(['/dashboard']);
 
     useCurrentAccount.getState().select('a2');
     useSession.getState().signOut();
