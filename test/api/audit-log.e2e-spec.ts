@@ -163,6 +163,26 @@ describe('audit log (/api/audit)', () => {
     expect(await entriesOf(missing.headers.get('x-request-id'))).toHaveLength(0);
   });
 
+  it('records monitors created, changed, paused, resumed and deleted, the ping token never shown', async () => {
+    const created = await server.http.post('/api/monitors', { name: 'audited-monitor', period_seconds: 3600, tags: ['audit-monitors'] }, as(alice));
+    expect(created.status).toBe(200);
+    const id = created.body.monitor_id;
+    const updated = await server.http.put(`/api/monitors/${id}`, { name: 'audited-monitor', period_seconds: 600, tags: ['audit-monitors'] }, as(alice));
+    expect(updated.status).toBe(200);
+    expect((await server.http.post(`/api/monitors/${id}/pause`, undefined, as(alice))).status).toBe(200);
+    const resumed = await server.http.post('/api/monitors/bulk-action', { action: 'resume', tag: 'audit-monitors' }, as(alice));
+    expect(resumed.status).toBe(200);
+    expect((await server.http.delete(`/api/monitors/${id}`, as(alice))).status).toBe(200);
+    const history = await entries(alice, `?target=${id}`);
+    expect(history.map((e) => e.action)).toEqual(['monitor.deleted', 'monitor.paused', 'monitor.updated', 'monitor.created']);
+    expect(history[2]!.changes).toEqual({ period_seconds: { before: 3600, after: 600 } });
+    expect(history[3]!.changes.token).toEqual({ before: null, after: '***' });
+    expect(history[1]!.changes.status!.after).toBe('paused');
+    const [bulk] = await entriesOf(resumed.headers.get('x-request-id'));
+    expect(bulk).toMatchObject({ action: 'monitor.bulk_resumed', target_type: 'tag', target_id: 'audit-monitors', changes: { monitor_ids: { before: null, after: [id] } } });
+    expect(JSON.stringify(history)).not.toContain(created.body.ping_url.split('/').pop());
+  });
+
   it('answers the same entries on /prog/audit to an API key', async () => {
     const viaKey = await server.http.get('/prog/audit?action=job&limit=5', { headers: { 'X-API-Key': apiKey, 'X-User-ID': alice.userId } });
     expect(viaKey.status).toBe(200);

@@ -6,6 +6,7 @@ import { ApiError } from '../../common/http/api-error';
 import { MemoryRateLimiter } from '../../common/rate-limit/memory-rate-limiter';
 import type { RateLimitBucket } from '../../common/rate-limit/rate-limit';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
+import { AuditActor, type Actor } from '../audit';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { KnownPingTokens, PING_WINDOW_SECONDS, PINGS_PER_WINDOW } from './known-ping-tokens';
@@ -25,31 +26,31 @@ export class MonitorsController {
   /** Pauses, resumes or deletes every monitor carrying a tag; answers exactly those monitors. */
   @Post('bulk-action')
   @HttpCode(200)
-  bulkAction(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(bulkTagActionSchema)) body: BulkTagActionRequest): Promise<MonitorBulkTagResult<Monitor>> {
-    return this.monitors.bulkAction(user.id, body);
+  bulkAction(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(bulkTagActionSchema)) body: BulkTagActionRequest): Promise<MonitorBulkTagResult<Monitor>> {
+    return this.monitors.bulkAction(actor, user.id, body);
   }
 
   @Post()
   @HttpCode(200)
-  create(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(monitorSchema)) body: MonitorDefinition): Promise<Monitor> {
-    return this.monitors.create(user.id, body);
+  create(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(monitorSchema)) body: MonitorDefinition): Promise<Monitor> {
+    return this.monitors.create(actor, user.id, body);
   }
 
   @Put(':id')
-  update(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string, @Body(new ZodPipe(monitorSchema)) body: MonitorDefinition): Promise<Monitor> {
-    return this.monitors.update(user.id, id, body);
+  update(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string, @Body(new ZodPipe(monitorSchema)) body: MonitorDefinition): Promise<Monitor> {
+    return this.monitors.update(actor, user.id, id, body);
   }
 
   @Post(':id/pause')
   @HttpCode(200)
-  pause(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<Monitor> {
-    return this.monitors.setPaused(user.id, id, true);
+  pause(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string): Promise<Monitor> {
+    return this.monitors.setPaused(actor, user.id, id, true);
   }
 
   @Post(':id/resume')
   @HttpCode(200)
-  resume(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<Monitor> {
-    return this.monitors.setPaused(user.id, id, false);
+  resume(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string): Promise<Monitor> {
+    return this.monitors.setPaused(actor, user.id, id, false);
   }
 
   @Get(':id/events')
@@ -59,8 +60,8 @@ export class MonitorsController {
   }
 
   @Delete(':id')
-  async remove(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<{ message: string }> {
-    await this.monitors.remove(user.id, id);
+  async remove(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string): Promise<{ message: string }> {
+    await this.monitors.remove(actor, user.id, id);
     return { message: 'Monitor deleted' };
   }
 }

@@ -6,6 +6,7 @@ import { returnedRows } from '../../common/database/query-rows';
 import type { Queryable } from '../../common/database/transaction';
 import { ReadDatabase, type ReadFrom } from '../../database/read-database';
 import type { FailureEpisode, OutcomeDay } from '../../common/history/outcome-history';
+import { auditChanges, auditedStatement, type Actor } from '../audit';
 
 export interface MonitorRow {
   id: string;
@@ -41,6 +42,21 @@ export type ChangedMonitorRow = MonitorRow & { was: MonitorStatus };
 /** Events kept per monitor: the screen shows the latest few dozen. */
 const EVENTS_KEPT = 100;
 
+/** A monitor as its audit entries show it (`row`: the row alias); its ping token (the URL's credential) shows only as changed. */
+const auditView = (row: string) =>
+  `jsonb_build_object('name', ${row}.name, 'period_seconds', ${row}.period_seconds, 'cron_expression', ${row}.cron_expression, 'time_zone', ${row}.time_zone,
+    'grace_seconds', ${row}.grace_seconds, 'channel_ids', ${row}.channel_ids, 'alert_after_misses', ${row}.alert_after_misses, 'tags', ${row}.tags,
+    'status', ${row}.status, 'token', ${row}.token)`;
+const monitorChanges = (before: string, after: string) => auditChanges(before, after, ['token']);
+/** A bulk change's single entry (`c` holds the monitors it changed): target the tag, naming every monitor. */
+const bulkEntry = (action: string) => ({
+  from: 'c',
+  action,
+  targetType: 'tag',
+  targetId: '$2',
+  changes: `jsonb_build_object('monitor_ids', jsonb_build_object('before', NULL, 'after', coalesce(jsonb_agg(c.id ORDER BY c.id), '[]')))`,
+});
+
 /** The events that are outcomes: a start ping is neither. */
 const OUTCOME_KINDS = `'success', 'fail', 'missed'`;
 
@@ -58,18 +74,29 @@ export class MonitorsRepository {
   }
 
   /** Pauses (as setPausedOwned does) or resumes every monitor of the user carrying `tag`. */
-  async setPausedTagged(userId: string, tag: string, paused: boolean): Promise<void> {
+  async setPausedTagged(actor: Actor, userId: string, tag: string, paused: boolean): Promise<void> {
     await this.db.query(
-      paused
-        ? `UPDATE monitors SET status = 'paused', due_at = NULL, started_at = NULL WHERE user_id = $1 AND tags @> ARRAY[$2::text] AND status <> 'paused'`
-        : `UPDATE monitors SET status = 'new' WHERE user_id = $1 AND tags @> ARRAY[$2::text] AND status = 'paused'`,
-      [userId, tag],
+      ...auditedStatement(actor, {
+        ctes: paused
+          ? `c AS (UPDATE monitors SET status = 'paused', due_at = NULL, started_at = NULL WHERE user_id = $1 AND tags @> ARRAY[$2::text] AND status <> 'paused' RETURNING id)`
+          : `c AS (UPDATE monitors SET status = 'new' WHERE user_id = $1 AND tags @> ARRAY[$2::text] AND status = 'paused' RETURNING id)`,
+        params: [userId, tag],
+        ...bulkEntry(paused ? 'monitor.bulk_paused' : 'monitor.bulk_resumed'),
+        result: 'SELECT id FROM c',
+      }),
     );
   }
 
   /** Deletes every monitor of the user carrying `tag`; answers the deleted rows. */
-  async deleteTagged(userId: string, tag: string): Promise<MonitorRow[]> {
-    return returnedRows<MonitorRow>(await this.db.query(`DELETE FROM monitors WHERE user_id = $1 AND tags @> ARRAY[$2::text] RETURNING *`, [userId, tag]));
+  async deleteTagged(actor: Actor, userId: string, tag: string): Promise<MonitorRow[]> {
+    return this.db.query(
+      ...auditedStatement(actor, {
+        ctes: `c AS (DELETE FROM monitors WHERE user_id = $1 AND tags @> ARRAY[$2::text] RETURNING *)`,
+        params: [userId, tag],
+        ...bulkEntry('monitor.bulk_deleted'),
+        result: 'SELECT * FROM c',
+      }),
+    );
   }
 
   async findOwned(userId: string, monitorId: string): Promise<MonitorRow | null> {
@@ -90,40 +117,79 @@ export class MonitorsRepository {
   }
 
   /** Inserts a monitor, on the creating transaction `tx` (JobLimitService.createWithin's). */
-  async insert(tx: Queryable, userId: string, token: string, f: MonitorFields): Promise<MonitorRow> {
+  async insert(tx: Queryable, actor: Actor, userId: string, token: string, f: MonitorFields): Promise<MonitorRow> {
     const [row]: MonitorRow[] = await tx.query(
-      `INSERT INTO monitors (user_id, token, name, period_seconds, cron_expression, time_zone, grace_seconds, channel_ids, alert_after_misses, tags)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::uuid[], $9, $10::text[]) RETURNING *`,
-      [userId, token, f.name, f.period_seconds, f.cron_expression, f.time_zone, f.grace_seconds, f.channel_ids, f.alert_after_misses, f.tags],
+      ...auditedStatement(actor, {
+        ctes: `c AS (INSERT INTO monitors (user_id, token, name, period_seconds, cron_expression, time_zone, grace_seconds, channel_ids, alert_after_misses, tags)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8::uuid[], $9, $10::text[]) RETURNING *)`,
+        params: [userId, token, f.name, f.period_seconds, f.cron_expression, f.time_zone, f.grace_seconds, f.channel_ids, f.alert_after_misses, f.tags],
+        from: 'c',
+        action: 'monitor.created',
+        targetType: 'monitor',
+        targetId: 'c.id',
+        changes: monitorChanges('NULL', auditView('c')),
+        result: 'SELECT * FROM c',
+      }),
     );
     return row!;
   }
 
   /** Replaces the definition; an up monitor's deadline is the one computed for the new schedule. */
-  async updateOwned(userId: string, monitorId: string, f: MonitorFields, dueAt: Date | null): Promise<MonitorRow | null> {
+  async updateOwned(actor: Actor, userId: string, monitorId: string, f: MonitorFields, dueAt: Date | null): Promise<MonitorRow | null> {
     const [row] = returnedRows<MonitorRow>(await this.db.query(
-      `UPDATE monitors SET name = $3, period_seconds = $4, cron_expression = $5, time_zone = $6, grace_seconds = $7, channel_ids = $8::uuid[],
-         due_at = CASE WHEN status = 'up' THEN $9::timestamptz ELSE due_at END, alert_after_misses = $10, tags = $11::text[]
-       WHERE id = $1 AND user_id = $2 RETURNING *`,
-      [monitorId, userId, f.name, f.period_seconds, f.cron_expression, f.time_zone, f.grace_seconds, f.channel_ids, dueAt, f.alert_after_misses, f.tags],
+      ...auditedStatement(actor, {
+        ctes: `b AS (SELECT * FROM monitors WHERE id = $1 AND user_id = $2 FOR UPDATE),
+          c AS (UPDATE monitors m SET name = $3, period_seconds = $4, cron_expression = $5, time_zone = $6, grace_seconds = $7, channel_ids = $8::uuid[],
+                  due_at = CASE WHEN m.status = 'up' THEN $9::timestamptz ELSE m.due_at END, alert_after_misses = $10, tags = $11::text[]
+                FROM b WHERE m.id = b.id RETURNING m.*)`,
+        params: [monitorId, userId, f.name, f.period_seconds, f.cron_expression, f.time_zone, f.grace_seconds, f.channel_ids, dueAt, f.alert_after_misses, f.tags],
+        from: 'c JOIN b ON b.id = c.id',
+        action: 'monitor.updated',
+        targetType: 'monitor',
+        targetId: 'c.id',
+        changes: monitorChanges(auditView('b'), auditView('c')),
+        result: 'SELECT * FROM c',
+      }),
     ));
     return row ?? null;
   }
 
   /** Paused monitors neither go down nor change on pings; resuming waits for the next ping, as a new monitor does. */
-  async setPausedOwned(userId: string, monitorId: string, paused: boolean): Promise<MonitorRow | null> {
+  async setPausedOwned(actor: Actor, userId: string, monitorId: string, paused: boolean): Promise<MonitorRow | null> {
     const [row] = returnedRows<MonitorRow>(await this.db.query(
-      paused
-        ? `UPDATE monitors SET status = 'paused', due_at = NULL, started_at = NULL WHERE id = $1 AND user_id = $2 RETURNING *`
-        : `UPDATE monitors SET status = CASE WHEN status = 'paused' THEN 'new' ELSE status END WHERE id = $1 AND user_id = $2 RETURNING *`,
-      [monitorId, userId],
+      ...auditedStatement(actor, {
+        ctes: `b AS (SELECT * FROM monitors WHERE id = $1 AND user_id = $2 FOR UPDATE),
+          c AS (${
+            paused
+              ? `UPDATE monitors m SET status = 'paused', due_at = NULL, started_at = NULL FROM b WHERE m.id = b.id RETURNING m.*`
+              : `UPDATE monitors m SET status = CASE WHEN m.status = 'paused' THEN 'new' ELSE m.status END FROM b WHERE m.id = b.id RETURNING m.*`
+          })`,
+        params: [monitorId, userId],
+        from: 'c JOIN b ON b.id = c.id',
+        action: paused ? 'monitor.paused' : 'monitor.resumed',
+        targetType: 'monitor',
+        targetId: 'c.id',
+        changes: monitorChanges(auditView('b'), auditView('c')),
+        result: 'SELECT * FROM c',
+      }),
     ));
     return row ?? null;
   }
 
-  async deleteOwned(userId: string, monitorId: string): Promise<boolean> {
-    const [, count] = (await this.db.query(`DELETE FROM monitors WHERE id = $1 AND user_id = $2`, [monitorId, userId])) as [unknown, number];
-    return count > 0;
+  async deleteOwned(actor: Actor, userId: string, monitorId: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      ...auditedStatement(actor, {
+        ctes: `c AS (DELETE FROM monitors WHERE id = $1 AND user_id = $2 RETURNING *)`,
+        params: [monitorId, userId],
+        from: 'c',
+        action: 'monitor.deleted',
+        targetType: 'monitor',
+        targetId: 'c.id',
+        changes: monitorChanges(auditView('c'), 'NULL'),
+        result: 'SELECT id FROM c',
+      }),
+    );
+    return rows.length > 0;
   }
 
   /** A success ping at `at`: up, due again at `dueAt`, run time measured from a start ping. A paused monitor only records the time. */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { MONITOR_LIMITS, MONITOR_MESSAGES, type Monitor, type MonitorDefinition, type MonitorEvent, type MonitorStatus } from '@cronbeam/shared/notifications/monitors';
 import type { BulkTagActionRequest, MonitorBulkTagResult } from '@cronbeam/shared/tags/tags';
+import type { Actor } from '../audit';
 import { AppConfig } from '../../config/app-config';
 import { BackgroundWork } from '../../common/background-work';
 import { ApiError } from '../../common/http/api-error';
@@ -65,12 +66,12 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Pauses, resumes or deletes every monitor of the user carrying the tag; answers exactly those (after the action, or as they were before a delete). */
-  async bulkAction(userId: string, request: BulkTagActionRequest): Promise<MonitorBulkTagResult<Monitor>> {
+  async bulkAction(actor: Actor, userId: string, request: BulkTagActionRequest): Promise<MonitorBulkTagResult<Monitor>> {
     const { action, tag } = request;
     let rows: MonitorRow[];
-    if (action === 'delete') rows = await this.monitors.deleteTagged(userId, tag);
+    if (action === 'delete') rows = await this.monitors.deleteTagged(actor, userId, tag);
     else {
-      await this.monitors.setPausedTagged(userId, tag, action === 'pause');
+      await this.monitors.setPausedTagged(actor, userId, tag, action === 'pause');
       rows = await this.monitors.listOwned(userId, tag);
     }
     return { action, tag, count: rows.length, monitors: rows.map((row) => this.view(row)) };
@@ -80,32 +81,32 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
     return this.view(await this.find(userId, monitorId));
   }
 
-  async create(userId: string, definition: MonitorDefinition): Promise<Monitor> {
+  async create(actor: Actor, userId: string, definition: MonitorDefinition): Promise<Monitor> {
     const fields = await this.checked(userId, definition);
     const plan = await this.users.getPlan(userId);
     const token = randomBytes(18).toString('base64url');
-    const row = await this.jobLimit.createWithin(userId, plan, (tx) => this.monitors.insert(tx, userId, token, fields));
+    const row = await this.jobLimit.createWithin(userId, plan, (tx) => this.monitors.insert(tx, actor, userId, token, fields));
     return this.view(row);
   }
 
   /** Replaces the definition (the ping URL stays); an up monitor's deadline follows the new schedule from its last ping. */
-  async update(userId: string, monitorId: string, definition: MonitorDefinition): Promise<Monitor> {
+  async update(actor: Actor, userId: string, monitorId: string, definition: MonitorDefinition): Promise<Monitor> {
     const current = await this.find(userId, monitorId);
     const fields = await this.checked(userId, definition);
     const dueAt = current.last_ping_at ? deadline(fields, new Date(current.last_ping_at)) : null;
-    const row = await this.monitors.updateOwned(userId, current.id, fields, dueAt);
+    const row = await this.monitors.updateOwned(actor, userId, current.id, fields, dueAt);
     if (!row) throw ApiError.notFound(MONITOR_MESSAGES.notFound);
     return this.view(row);
   }
 
-  async setPaused(userId: string, monitorId: string, paused: boolean): Promise<Monitor> {
-    const row = isUuid(monitorId) ? await this.monitors.setPausedOwned(userId, monitorId, paused) : null;
+  async setPaused(actor: Actor, userId: string, monitorId: string, paused: boolean): Promise<Monitor> {
+    const row = isUuid(monitorId) ? await this.monitors.setPausedOwned(actor, userId, monitorId, paused) : null;
     if (!row) throw ApiError.notFound(MONITOR_MESSAGES.notFound);
     return this.view(row);
   }
 
-  async remove(userId: string, monitorId: string): Promise<void> {
-    if (!isUuid(monitorId) || !(await this.monitors.deleteOwned(userId, monitorId))) throw ApiError.notFound(MONITOR_MESSAGES.notFound);
+  async remove(actor: Actor, userId: string, monitorId: string): Promise<void> {
+    if (!isUuid(monitorId) || !(await this.monitors.deleteOwned(actor, userId, monitorId))) throw ApiError.notFound(MONITOR_MESSAGES.notFound);
   }
 
   /** The monitor's latest pings and missed pings, newest first. */

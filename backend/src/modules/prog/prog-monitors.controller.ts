@@ -4,6 +4,7 @@ import { monitorSchema, type Monitor, type MonitorDefinition, type MonitorEvent 
 import { BULK_TAG_ACTIONS, bulkTagActionSchema, tagFilterQuerySchema, type BulkTagActionRequest, type MonitorBulkTagResult, type TagFilterQuery } from '@cronbeam/shared/tags/tags';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { ApiKeyGuard } from '../api-keys/api-key.guard';
+import { AuditActor, type Actor } from '../audit';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { MonitorsService } from '../monitors/monitors.service';
 import { JobLimitResponse, JsonResponse, ProgOperation } from './prog-docs.decorators';
@@ -39,8 +40,8 @@ export class ProgMonitorsController {
     { type: 'object', required: ['action', 'tag', 'count', 'monitors'], properties: { action: { type: 'string' }, tag: { type: 'string' }, count: { type: 'integer' }, monitors: { type: 'array', items: monitorRef() } } },
     { action: 'pause', tag: 'backups', count: 1, monitors: [{ ...MONITOR_EXAMPLE, status: 'paused', due_at: null }] },
   )
-  bulkAction(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(bulkTagActionSchema)) body: BulkTagActionRequest): Promise<MonitorBulkTagResult<Monitor>> {
-    return this.monitors.bulkAction(user.id, body);
+  bulkAction(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(bulkTagActionSchema)) body: BulkTagActionRequest): Promise<MonitorBulkTagResult<Monitor>> {
+    return this.monitors.bulkAction(actor, user.id, body);
   }
 
   @Post()
@@ -53,8 +54,8 @@ export class ProgMonitorsController {
   @MonitorDefinitionBody()
   @JsonResponse(200, 'The created monitor', monitorRef(), { ...MONITOR_EXAMPLE, status: 'new', last_ping_at: null, last_duration_ms: null, due_at: null })
   @JobLimitResponse()
-  create(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(monitorSchema)) body: MonitorDefinition): Promise<Monitor> {
-    return this.monitors.create(user.id, body);
+  create(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(monitorSchema)) body: MonitorDefinition): Promise<Monitor> {
+    return this.monitors.create(actor, user.id, body);
   }
 
   @Get(':monitor_id')
@@ -71,19 +72,19 @@ export class ProgMonitorsController {
   @MonitorDefinitionBody()
   @JsonResponse(200, 'The updated monitor', monitorRef(), MONITOR_EXAMPLE)
   update(
-    @CurrentUser() user: AuthenticatedUser,
+    @CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor,
     @Param('monitor_id') monitorId: string,
     @Body(new ZodPipe(monitorSchema)) body: MonitorDefinition,
   ): Promise<Monitor> {
-    return this.monitors.update(user.id, monitorId, body);
+    return this.monitors.update(actor, user.id, monitorId, body);
   }
 
   @Delete(':monitor_id')
   @ProgOperation('Delete a monitor and its events', 'Permanent; its ping URL answers 404 from then on.')
   @MonitorIdParam()
   @JsonResponse(200, 'Deleted', { type: 'object', properties: { message: { type: 'string' } } }, { message: 'Monitor deleted' })
-  async remove(@CurrentUser() user: AuthenticatedUser, @Param('monitor_id') monitorId: string): Promise<{ message: string }> {
-    await this.monitors.remove(user.id, monitorId);
+  async remove(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('monitor_id') monitorId: string): Promise<{ message: string }> {
+    await this.monitors.remove(actor, user.id, monitorId);
     return { message: 'Monitor deleted' };
   }
 
@@ -92,8 +93,8 @@ export class ProgMonitorsController {
   @ProgOperation('Pause a monitor', 'No alerts while paused; pings are still recorded.')
   @MonitorIdParam()
   @JsonResponse(200, 'The paused monitor', monitorRef(), { ...MONITOR_EXAMPLE, status: 'paused', due_at: null })
-  pause(@CurrentUser() user: AuthenticatedUser, @Param('monitor_id') monitorId: string): Promise<Monitor> {
-    return this.monitors.setPaused(user.id, monitorId, true);
+  pause(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('monitor_id') monitorId: string): Promise<Monitor> {
+    return this.monitors.setPaused(actor, user.id, monitorId, true);
   }
 
   @Post(':monitor_id/resume')
@@ -101,8 +102,8 @@ export class ProgMonitorsController {
   @ProgOperation('Resume a monitor', 'It waits for the next ping as a new monitor does.')
   @MonitorIdParam()
   @JsonResponse(200, 'The resumed monitor', monitorRef(), { ...MONITOR_EXAMPLE, status: 'new', due_at: null })
-  resume(@CurrentUser() user: AuthenticatedUser, @Param('monitor_id') monitorId: string): Promise<Monitor> {
-    return this.monitors.setPaused(user.id, monitorId, false);
+  resume(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('monitor_id') monitorId: string): Promise<Monitor> {
+    return this.monitors.setPaused(actor, user.id, monitorId, false);
   }
 
   @Get(':monitor_id/events')
