@@ -183,6 +183,23 @@ describe('audit log (/api/audit)', () => {
     expect(JSON.stringify(history)).not.toContain(created.body.ping_url.split('/').pop());
   });
 
+  it('records alert channels made and deleted, a webhook URL and a secret only as changed; a test alert is not a change', async () => {
+    const made = await server.http.post('/api/alert-channels', { name: 'audited-slack', kind: 'slack', target: 'https://user:pw@hooks.slack.com/services/T0/B0/sekrit-token' }, as(alice));
+    expect(made.status).toBe(200);
+    const id = made.body.channel_id;
+    const deleted = await server.http.delete(`/api/alert-channels/${id}`, as(alice));
+    expect(deleted.status).toBe(200);
+    const history = await entries(alice, `?target=${id}`);
+    expect(history.map((e) => e.action)).toEqual(['alert_channel.deleted', 'alert_channel.created']);
+    expect(history[1]!.changes).toMatchObject({
+      name: { before: null, after: 'audited-slack' },
+      kind: { before: null, after: 'slack' },
+      target_host: { before: null, after: 'hooks.slack.com' },
+      target_url: { before: null, after: '***' },
+    });
+    expect(JSON.stringify(history)).not.toMatch(/sekrit|pw@/);
+  });
+
   it('answers the same entries on /prog/audit to an API key', async () => {
     const viaKey = await server.http.get('/prog/audit?action=job&limit=5', { headers: { 'X-API-Key': apiKey, 'X-User-ID': alice.userId } });
     expect(viaKey.status).toBe(200);

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from 
 import { alertChannelSchema, alertChannelVerificationSchema, type AlertChannel, type AlertChannelDefinition, type AlertDelivery } from '@cronbeam/shared/notifications/alert-channels';
 import type { CallbackDelivery } from '@cronbeam/shared/jobs/run-callbacks';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
+import { AuditActor, NotAudited, type Actor } from '../audit';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { AlertChannelsService } from './alert-channels.service';
@@ -19,26 +20,27 @@ export class AlertChannelsController {
 
   @Post()
   @HttpCode(200)
-  create(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(alertChannelSchema)) body: AlertChannelDefinition): Promise<AlertChannel> {
-    return this.channels.create(user.id, body);
+  create(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(alertChannelSchema)) body: AlertChannelDefinition): Promise<AlertChannel> {
+    return this.channels.create(actor, user.id, body);
   }
 
   @Delete(':id')
-  async remove(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<{ message: string }> {
-    await this.channels.remove(user.id, id);
+  async remove(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string): Promise<{ message: string }> {
+    await this.channels.remove(actor, user.id, id);
     return { message: 'Alert channel deleted' };
   }
 
   @Post(':id/test')
   @HttpCode(200)
+  @NotAudited('a test alert changes no setting; its delivery shows in the channel log')
   test(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<AlertDelivery> {
     return this.channels.sendTest(user.id, id);
   }
 
   @Post(':id/resend-verification')
   @HttpCode(200)
-  resendVerification(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<AlertChannel> {
-    return this.channels.resendVerification(user.id, id);
+  resendVerification(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string): Promise<AlertChannel> {
+    return this.channels.resendVerification(actor, user.id, id);
   }
 
   @Get(':id/deliveries')

@@ -8,6 +8,7 @@ import { SecretBox } from '../../common/crypto/secret-box';
 import { returnedRows } from '../../common/database/query-rows';
 import type { Queryable } from '../../common/database/transaction';
 import type { CallbackDelivery } from '@cronbeam/shared/jobs/run-callbacks';
+import { auditChanges, auditedStatement, type Actor } from '../audit';
 
 /** A row of `alert_channels`. */
 export interface AlertChannelRow {
@@ -72,6 +73,20 @@ type CallbackDeliveryRow = { id: string; run_id: string; attempt: number; status
 
 type DeliveryRow = { id: string; job_id: string | null; event: AlertDelivery['event']; attempt: number; status: AlertDelivery['status']; response_code: number | null; error: string | null; created_at: Date };
 
+/**
+ * A channel as its audit entries show it (`row`: the row alias). An email
+ * address or a Telegram chat is shown; any other target is a URL that often
+ * is the credential itself (a Slack or Discord webhook), so only its host is
+ * shown and the URL only as changed, like the secret.
+ */
+const PLAIN_TARGETS = `('email', 'telegram')`;
+const auditView = (row: string) =>
+  `jsonb_build_object('name', ${row}.name, 'kind', ${row}.kind, 'job_ids', ${row}.job_ids,
+    'target', CASE WHEN ${row}.kind IN ${PLAIN_TARGETS} THEN ${row}.target END,
+    'target_host', CASE WHEN ${row}.kind NOT IN ${PLAIN_TARGETS} THEN substring(${row}.target from '^[a-z][a-z0-9+.-]*://(?:[^/?#@]*@)?([^/?#:]*)') END,
+    'target_url', CASE WHEN ${row}.kind NOT IN ${PLAIN_TARGETS} THEN ${row}.target END, 'secret', ${row}.secret)`;
+const channelChanges = (before: string, after: string) => auditChanges(before, after, ['target_url', 'secret']);
+
 /** Every SQL statement on `alert_channels`, `alert_deliveries` and `alert_queue` (alerts and run callbacks), one per function; the user's queries are scoped by user. */
 @Injectable()
 export class AlertChannelsRepository implements OnModuleInit {
@@ -105,14 +120,22 @@ export class AlertChannelsRepository implements OnModuleInit {
   }
 
   /** A channel either verified at once (`verified`) or pending with its verification link (sent now). */
-  async insert(userId: string, fields: Pick<AlertChannelRow, 'name' | 'kind' | 'target' | 'secret' | 'job_ids'>, verification: 'verified' | VerificationLink): Promise<AlertChannelRow> {
+  async insert(actor: Actor, userId: string, fields: Pick<AlertChannelRow, 'name' | 'kind' | 'target' | 'secret' | 'job_ids'>, verification: 'verified' | VerificationLink): Promise<AlertChannelRow> {
     const link = verification === 'verified' ? null : verification;
     // The id is chosen here so the secret can be sealed for its row before it exists.
     const id = randomUUID();
     const [row] = await this.db.query(
-      `INSERT INTO alert_channels (id, user_id, name, kind, target, secret, job_ids, verified_at, verification_token_hash, verification_expires_at, verification_sent_at)
-       VALUES ($9, $1, $2, $3, $4, $5, $6::uuid[], CASE WHEN $7::text IS NULL THEN now() END, $7, $8, CASE WHEN $7::text IS NOT NULL THEN now() END) RETURNING *`,
-      [userId, fields.name, fields.kind, fields.target, fields.secret === null ? null : this.box.seal(fields.secret, SECRET_COLUMN.place(id)), fields.job_ids, link?.tokenHash ?? null, link?.expiresAt ?? null, id],
+      ...auditedStatement(actor, {
+        ctes: `c AS (INSERT INTO alert_channels (id, user_id, name, kind, target, secret, job_ids, verified_at, verification_token_hash, verification_expires_at, verification_sent_at)
+               VALUES ($9, $1, $2, $3, $4, $5, $6::uuid[], CASE WHEN $7::text IS NULL THEN now() END, $7, $8, CASE WHEN $7::text IS NOT NULL THEN now() END) RETURNING *)`,
+        params: [userId, fields.name, fields.kind, fields.target, fields.secret === null ? null : this.box.seal(fields.secret, SECRET_COLUMN.place(id)), fields.job_ids, link?.tokenHash ?? null, link?.expiresAt ?? null, id],
+        from: 'c',
+        action: 'alert_channel.created',
+        targetType: 'alert_channel',
+        targetId: 'c.id',
+        changes: channelChanges('NULL', auditView('c')),
+        result: 'SELECT * FROM c',
+      }),
     );
     return row;
   }
@@ -122,14 +145,22 @@ export class AlertChannelsRepository implements OnModuleInit {
    * `cooldownSeconds` ago: one statement, so of concurrent resends one wins.
    * Null when the channel is not the user's pending email channel or is cooling down.
    */
-  async renewVerification(userId: string, channelId: string, link: VerificationLink, cooldownSeconds: number): Promise<AlertChannelRow | null> {
+  async renewVerification(actor: Actor, userId: string, channelId: string, link: VerificationLink, cooldownSeconds: number): Promise<AlertChannelRow | null> {
     const [row] = returnedRows<AlertChannelRow>(
       await this.db.query(
-        `UPDATE alert_channels SET verification_token_hash = $3, verification_expires_at = $4, verification_sent_at = now()
-          WHERE id = $1 AND user_id = $2 AND kind = 'email' AND verified_at IS NULL
-            AND (verification_sent_at IS NULL OR verification_sent_at <= now() - make_interval(secs => $5))
-          RETURNING *`,
-        [channelId, userId, link.tokenHash, link.expiresAt, cooldownSeconds],
+        ...auditedStatement(actor, {
+          ctes: `c AS (UPDATE alert_channels SET verification_token_hash = $3, verification_expires_at = $4, verification_sent_at = now()
+                  WHERE id = $1 AND user_id = $2 AND kind = 'email' AND verified_at IS NULL
+                    AND (verification_sent_at IS NULL OR verification_sent_at <= now() - make_interval(secs => $5))
+                  RETURNING *)`,
+          params: [channelId, userId, link.tokenHash, link.expiresAt, cooldownSeconds],
+          from: 'c',
+          action: 'alert_channel.verification_resent',
+          targetType: 'alert_channel',
+          targetId: 'c.id',
+          changes: `'{}'::jsonb`,
+          result: 'SELECT * FROM c',
+        }),
       ),
     );
     return row ?? null;
@@ -148,9 +179,20 @@ export class AlertChannelsRepository implements OnModuleInit {
     return row ?? null;
   }
 
-  async deleteOwned(userId: string, channelId: string): Promise<boolean> {
-    const [, count] = (await this.db.query(`DELETE FROM alert_channels WHERE id = $1 AND user_id = $2`, [channelId, userId])) as [unknown, number];
-    return count > 0;
+  async deleteOwned(actor: Actor, userId: string, channelId: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      ...auditedStatement(actor, {
+        ctes: `c AS (DELETE FROM alert_channels WHERE id = $1 AND user_id = $2 RETURNING *)`,
+        params: [channelId, userId],
+        from: 'c',
+        action: 'alert_channel.deleted',
+        targetType: 'alert_channel',
+        targetId: 'c.id',
+        changes: channelChanges(auditView('c'), 'NULL'),
+        result: 'SELECT id FROM c',
+      }),
+    );
+    return rows.length > 0;
   }
 
   /** The user's deliverable channels that take this job's alerts: those naming it and those taking every job. */

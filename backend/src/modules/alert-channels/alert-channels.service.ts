@@ -11,6 +11,7 @@ import {
   type AlertChannelDefinition,
   type AlertDelivery,
 } from '@cronbeam/shared/notifications/alert-channels';
+import type { Actor } from '../audit';
 import { AppConfig } from '../../config/app-config';
 import { BackgroundWork } from '../../common/background-work';
 import { ApiError } from '../../common/http/api-error';
@@ -118,7 +119,7 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
    * the owner's own verified address is live at once; any other address gets
    * a verification mail and the channel stays pending until it is confirmed.
    */
-  async create(userId: string, definition: AlertChannelDefinition): Promise<AlertChannel> {
+  async create(actor: Actor, userId: string, definition: AlertChannelDefinition): Promise<AlertChannel> {
     // A Telegram channel's target is a chat, not an address: its requests go to the Bot API, which the operator configures.
     if (definition.kind !== 'email' && definition.kind !== 'telegram') this.assertTarget(definition.target);
     if (definition.job_ids) {
@@ -133,12 +134,12 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
     const fields = { name: definition.name, kind: definition.kind, target: definition.target, secret, job_ids: definition.job_ids };
     const owner = definition.kind === 'email' ? await this.users.findById(userId) : null;
     if (definition.kind !== 'email' || (owner?.emailVerified && owner.email.toLowerCase() === definition.target.toLowerCase())) {
-      const row = await this.channels.insert(userId, fields, 'verified');
+      const row = await this.channels.insert(actor, userId, fields, 'verified');
       return { ...toView(row), ...(signingSecret ? { secret: signingSecret } : {}) };
     }
     const taken = await this.takeBudgets([this.verificationMailBudget(userId)]);
     const { token, link } = this.newVerificationLink();
-    const row = await this.channels.insert(userId, fields, link).catch(async (error: unknown) => {
+    const row = await this.channels.insert(actor, userId, fields, link).catch(async (error: unknown) => {
       await this.giveBack(taken);
       throw error;
     });
@@ -147,12 +148,12 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Mails a pending email channel a fresh link (the old one dies); once a minute per channel and within the account's mail budget. */
-  async resendVerification(userId: string, channelId: string): Promise<AlertChannel> {
+  async resendVerification(actor: Actor, userId: string, channelId: string): Promise<AlertChannel> {
     const channel = await this.find(userId, channelId);
     if (isDeliverable(channel)) throw ApiError.conflict(ALERT_CHANNEL_MESSAGES.alreadyVerified);
     const taken = await this.takeBudgets([this.verificationMailBudget(userId)]);
     const { token, link } = this.newVerificationLink();
-    const renewed = await this.channels.renewVerification(userId, channel.id, link, ALERT_CHANNEL_VERIFICATION.resendCooldownSeconds);
+    const renewed = await this.channels.renewVerification(actor, userId, channel.id, link, ALERT_CHANNEL_VERIFICATION.resendCooldownSeconds);
     if (!renewed) {
       await this.giveBack(taken);
       const sentAt = channel.verification_sent_at ? new Date(channel.verification_sent_at).getTime() : Date.now();
@@ -210,8 +211,8 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
     return this.sendLimiter.giveBack(taken);
   }
 
-  async remove(userId: string, channelId: string): Promise<void> {
-    if (!isUuid(channelId) || !(await this.channels.deleteOwned(userId, channelId))) throw ApiError.notFound(ALERT_CHANNEL_MESSAGES.notFound);
+  async remove(actor: Actor, userId: string, channelId: string): Promise<void> {
+    if (!isUuid(channelId) || !(await this.channels.deleteOwned(actor, userId, channelId))) throw ApiError.notFound(ALERT_CHANNEL_MESSAGES.notFound);
   }
 
   /** The latest attempts to deliver the user's job's run callbacks (404 for another's job). */
