@@ -200,6 +200,31 @@ describe('audit log (/api/audit)', () => {
     expect(JSON.stringify(history)).not.toMatch(/sekrit|pw@/);
   });
 
+  it('records status pages and badges, items before and after, a badge token only as changed', async () => {
+    const job = await server.http.post('/api/jobs', jobDefinition({ name: 'audited-status' }), as(alice));
+    const page = await server.http.post('/api/status-pages', { slug: 'audited-page', title: 'Audited', items: [{ job_id: job.body.job_id }] }, as(alice));
+    expect(page.status).toBe(200);
+    const id = page.body.page_id;
+    const updated = await server.http.put(`/api/status-pages/${id}`, { slug: 'audited-page', title: 'Audited', items: [{ job_id: job.body.job_id, label: 'Nightly' }] }, as(alice));
+    expect(updated.status).toBe(200);
+    const badge = await server.http.post('/api/status-badges', { page_id: id }, as(alice));
+    expect(badge.status).toBe(200);
+    const rotated = await server.http.post(`/api/status-badges/${badge.body.badge_id}/rotate`, undefined, as(alice));
+    expect(rotated.status).toBe(200);
+    expect((await server.http.delete(`/api/status-badges/${badge.body.badge_id}`, as(alice))).status).toBe(200);
+    expect((await server.http.delete(`/api/status-pages/${id}`, as(alice))).status).toBe(200);
+
+    const pageHistory = await entries(alice, `?target=${id}`);
+    expect(pageHistory.map((e) => e.action)).toEqual(['status_page.deleted', 'status_page.updated', 'status_page.created']);
+    expect(pageHistory[1]!.changes).toEqual({
+      items: { before: [{ job_id: job.body.job_id, monitor_id: null, tag: null, label: null }], after: [{ job_id: job.body.job_id, monitor_id: null, tag: null, label: 'Nightly' }] },
+    });
+    const badgeHistory = await entries(alice, `?target=${badge.body.badge_id}`);
+    expect(badgeHistory.map((e) => e.action)).toEqual(['status_badge.deleted', 'status_badge.rotated', 'status_badge.created']);
+    expect(badgeHistory[1]!.changes).toEqual({ token: { before: '***', after: '***' } });
+    expect(JSON.stringify(badgeHistory)).not.toContain(badge.body.url.split('/').pop().replace('.svg', ''));
+  });
+
   it('answers the same entries on /prog/audit to an API key', async () => {
     const viaKey = await server.http.get('/prog/audit?action=job&limit=5', { headers: { 'X-API-Key': apiKey, 'X-User-ID': alice.userId } });
     expect(viaKey.status).toBe(200);

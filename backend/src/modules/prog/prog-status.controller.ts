@@ -14,6 +14,7 @@ import {
 } from '@cronbeam/shared/notifications/status-pages';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { ApiKeyGuard } from '../api-keys/api-key.guard';
+import { AuditActor, type Actor } from '../audit';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { StatusPagesService } from '../status-pages/status-pages.service';
 import { JsonResponse, ProgOperation } from './prog-docs.decorators';
@@ -62,8 +63,8 @@ export class ProgStatusPagesController {
   @StatusBody(statusPageSchema, 'A job and a monitor, on a custom domain', STATUS_PAGE_DEFINITION_EXAMPLE)
   @JsonResponse(200, 'The published page', statusPageRef(), STATUS_PAGE_EXAMPLE)
   @LimitReached(STATUS_PAGE_MESSAGES.pageLimit)
-  create(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(statusPageSchema)) body: StatusPageDefinition): Promise<StatusPage> {
-    return this.pages.create(user.id, body);
+  create(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(statusPageSchema)) body: StatusPageDefinition): Promise<StatusPage> {
+    return this.pages.create(actor, user.id, body);
   }
 
   @Get(':page_id')
@@ -79,16 +80,16 @@ export class ProgStatusPagesController {
   @PageIdParam()
   @StatusBody(statusPageSchema, 'The full definition', STATUS_PAGE_DEFINITION_EXAMPLE)
   @JsonResponse(200, 'The updated page', statusPageRef(), STATUS_PAGE_EXAMPLE)
-  update(@CurrentUser() user: AuthenticatedUser, @Param('page_id') pageId: string, @Body(new ZodPipe(statusPageSchema)) body: StatusPageDefinition): Promise<StatusPage> {
-    return this.pages.update(user.id, pageId, body);
+  update(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('page_id') pageId: string, @Body(new ZodPipe(statusPageSchema)) body: StatusPageDefinition): Promise<StatusPage> {
+    return this.pages.update(actor, user.id, pageId, body);
   }
 
   @Delete(':page_id')
   @ProgOperation('Delete a status page', 'Its URL, feed, custom domain and badges answer 404 from then on.')
   @PageIdParam()
   @JsonResponse(200, 'Deleted', MESSAGE_SCHEMA, message('Status page deleted'))
-  async remove(@CurrentUser() user: AuthenticatedUser, @Param('page_id') pageId: string): Promise<{ message: string }> {
-    await this.pages.remove(user.id, pageId);
+  async remove(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('page_id') pageId: string): Promise<{ message: string }> {
+    await this.pages.remove(actor, user.id, pageId);
     return { message: 'Status page deleted' };
   }
 
@@ -106,8 +107,8 @@ export class ProgStatusPagesController {
   @PageIdParam()
   @StatusBody(incidentNoteSchema, 'A note on a job incident', { job_id: STATUS_INCIDENT_EXAMPLE.job_id, started_at: STATUS_INCIDENT_EXAMPLE.started_at, note: STATUS_INCIDENT_EXAMPLE.note })
   @JsonResponse(200, 'The incident with its note', statusIncidentRef(), STATUS_INCIDENT_EXAMPLE)
-  note(@CurrentUser() user: AuthenticatedUser, @Param('page_id') pageId: string, @Body(new ZodPipe(incidentNoteSchema)) body: IncidentNoteDefinition): Promise<StatusIncident> {
-    return this.pages.setNote(user.id, pageId, body);
+  note(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('page_id') pageId: string, @Body(new ZodPipe(incidentNoteSchema)) body: IncidentNoteDefinition): Promise<StatusIncident> {
+    return this.pages.setNote(actor, user.id, pageId, body);
   }
 }
 
@@ -131,8 +132,8 @@ export class ProgStatusBadgesController {
   @StatusBody(badgeSchema, "A job's badge", { job_id: STATUS_BADGE_EXAMPLE.job_id })
   @JsonResponse(200, 'The badge', statusBadgeRef(), STATUS_BADGE_EXAMPLE)
   @LimitReached(STATUS_PAGE_MESSAGES.badgeLimit)
-  create(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(badgeSchema)) body: BadgeDefinition): Promise<StatusBadge> {
-    return this.pages.createBadge(user.id, body);
+  create(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(badgeSchema)) body: BadgeDefinition): Promise<StatusBadge> {
+    return this.pages.createBadge(actor, user.id, body);
   }
 
   @Post(':badge_id/rotate')
@@ -140,16 +141,16 @@ export class ProgStatusBadgesController {
   @ProgOperation('Give a badge a new URL', 'The old URL answers 404 from then on.')
   @BadgeIdParam()
   @JsonResponse(200, 'The badge with its new URL', statusBadgeRef(), STATUS_BADGE_EXAMPLE)
-  rotate(@CurrentUser() user: AuthenticatedUser, @Param('badge_id') badgeId: string): Promise<StatusBadge> {
-    return this.pages.rotateBadge(user.id, badgeId);
+  rotate(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('badge_id') badgeId: string): Promise<StatusBadge> {
+    return this.pages.rotateBadge(actor, user.id, badgeId);
   }
 
   @Delete(':badge_id')
   @ProgOperation('Revoke a badge', 'Its URL answers 404 from then on.')
   @BadgeIdParam()
   @JsonResponse(200, 'Revoked', MESSAGE_SCHEMA, message('Badge revoked'))
-  async remove(@CurrentUser() user: AuthenticatedUser, @Param('badge_id') badgeId: string): Promise<{ message: string }> {
-    await this.pages.removeBadge(user.id, badgeId);
+  async remove(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('badge_id') badgeId: string): Promise<{ message: string }> {
+    await this.pages.removeBadge(actor, user.id, badgeId);
     return { message: 'Badge revoked' };
   }
 }

@@ -11,6 +11,7 @@ import {
   type StatusPageDefinition,
 } from '@cronbeam/shared/notifications/status-pages';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
+import { AuditActor, type Actor } from '../audit';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { StatusPagesService } from './status-pages.service';
@@ -28,8 +29,8 @@ export class StatusPagesController {
 
   @Post()
   @HttpCode(200)
-  create(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(statusPageSchema)) body: StatusPageDefinition): Promise<StatusPage> {
-    return this.pages.create(user.id, body);
+  create(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(statusPageSchema)) body: StatusPageDefinition): Promise<StatusPage> {
+    return this.pages.create(actor, user.id, body);
   }
 
   @Get(':id')
@@ -38,13 +39,13 @@ export class StatusPagesController {
   }
 
   @Put(':id')
-  update(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string, @Body(new ZodPipe(statusPageSchema)) body: StatusPageDefinition): Promise<StatusPage> {
-    return this.pages.update(user.id, id, body);
+  update(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string, @Body(new ZodPipe(statusPageSchema)) body: StatusPageDefinition): Promise<StatusPage> {
+    return this.pages.update(actor, user.id, id, body);
   }
 
   @Delete(':id')
-  async remove(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<{ message: string }> {
-    await this.pages.remove(user.id, id);
+  async remove(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string): Promise<{ message: string }> {
+    await this.pages.remove(actor, user.id, id);
     return { message: 'Status page deleted' };
   }
 
@@ -55,8 +56,8 @@ export class StatusPagesController {
   }
 
   @Put(':id/incidents/note')
-  note(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string, @Body(new ZodPipe(incidentNoteSchema)) body: IncidentNoteDefinition): Promise<StatusIncident> {
-    return this.pages.setNote(user.id, id, body);
+  note(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string, @Body(new ZodPipe(incidentNoteSchema)) body: IncidentNoteDefinition): Promise<StatusIncident> {
+    return this.pages.setNote(actor, user.id, id, body);
   }
 }
 
@@ -73,19 +74,19 @@ export class StatusBadgesController {
 
   @Post()
   @HttpCode(200)
-  create(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(badgeSchema)) body: BadgeDefinition): Promise<StatusBadge> {
-    return this.pages.createBadge(user.id, body);
+  create(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(badgeSchema)) body: BadgeDefinition): Promise<StatusBadge> {
+    return this.pages.createBadge(actor, user.id, body);
   }
 
   @Post(':id/rotate')
   @HttpCode(200)
-  rotate(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<StatusBadge> {
-    return this.pages.rotateBadge(user.id, id);
+  rotate(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string): Promise<StatusBadge> {
+    return this.pages.rotateBadge(actor, user.id, id);
   }
 
   @Delete(':id')
-  async remove(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<{ message: string }> {
-    await this.pages.removeBadge(user.id, id);
+  async remove(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string): Promise<{ message: string }> {
+    await this.pages.removeBadge(actor, user.id, id);
     return { message: 'Badge revoked' };
   }
 }

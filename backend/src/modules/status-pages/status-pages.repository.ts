@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { returnedRows } from '../../common/database/query-rows';
 import { pipelinedTransaction } from '../../common/database/transaction';
 import { ReadDatabase, type ReadFrom } from '../../database/read-database';
+import { auditChanges, auditedStatement, type Actor } from '../audit';
 
 export interface StatusPageItemRow {
   job_id: string | null;
@@ -58,6 +59,15 @@ const insertItems = (items: string) => `INSERT INTO status_page_items (page_id, 
   SELECT p.id, i.n - 1, (i.item->>'job_id')::uuid, (i.item->>'monitor_id')::uuid, i.item->>'tag', i.item->>'label'
     FROM jsonb_array_elements(${items}::jsonb) WITH ORDINALITY AS i(item, n)`;
 
+/** A page as its audit entries show it (`row`: the row alias; `items`: SQL of its items as the API writes them). */
+const pageView = (row: string, items: string) => `jsonb_build_object('slug', ${row}.slug, 'title', ${row}.title, 'custom_domain', ${row}.custom_domain, 'items', ${items})`;
+/** A page's stored items in the shape the API writes them, for its entry's "before". */
+const storedItems = (page: string) =>
+  `(SELECT coalesce(jsonb_agg(jsonb_build_object('job_id', job_id, 'monitor_id', monitor_id, 'tag', tag, 'label', label) ORDER BY position), '[]') FROM status_page_items WHERE page_id = ${page}.id)`;
+/** A badge as its audit entries show it; its token is the public URL's secret part, shown only as changed. */
+const badgeView = (row: string) => `jsonb_build_object('job_id', ${row}.job_id, 'monitor_id', ${row}.monitor_id, 'page_id', ${row}.page_id, 'token', ${row}.token)`;
+const badgeChanges = (before: string, after: string) => auditChanges(before, after, ['token']);
+
 /**
  * Every SQL statement on `status_pages`, `status_page_items`,
  * `status_incident_notes` and `status_badges` (one aggregate: the status
@@ -97,40 +107,66 @@ export class StatusPagesRepository {
    * null then. The user's row is locked first, so two creations at once
    * cannot both pass the count.
    */
-  async insert(userId: string, page: PageColumns, max: number): Promise<StatusPageRow | null> {
+  async insert(actor: Actor, userId: string, page: PageColumns, max: number): Promise<StatusPageRow | null> {
     const [, inserted] = await pipelinedTransaction<[unknown, Array<{ id: string }>]>(this.db, (tx) => [
       tx.query(`SELECT 1 FROM users WHERE id = $1 FOR UPDATE`, [userId]),
       tx.query(
-        `WITH p AS (
-           INSERT INTO status_pages (user_id, slug, title, custom_domain)
-           SELECT $1, $2, $3, $4 WHERE (SELECT count(*) FROM status_pages WHERE user_id = $1) < $5
-           RETURNING id),
-         items AS (${insertItems('$6')} CROSS JOIN p)
-         SELECT id FROM p`,
-        [userId, page.slug, page.title, page.customDomain, max, JSON.stringify(page.items)],
+        ...auditedStatement(actor, {
+          ctes: `p AS (
+             INSERT INTO status_pages (user_id, slug, title, custom_domain)
+             SELECT $1, $2, $3, $4 WHERE (SELECT count(*) FROM status_pages WHERE user_id = $1) < $5
+             RETURNING *),
+           items AS (${insertItems('$6')} CROSS JOIN p)`,
+          params: [userId, page.slug, page.title, page.customDomain, max, JSON.stringify(page.items)],
+          from: 'p',
+          action: 'status_page.created',
+          targetType: 'status_page',
+          targetId: 'p.id',
+          changes: auditChanges('NULL', pageView('p', '$6::jsonb'), []),
+          result: 'SELECT id FROM p',
+        }),
       ),
     ]);
     return inserted[0] ? this.findOwned(userId, inserted[0].id) : null;
   }
 
   /** Replaces the page's definition and items; false when it is not the user's. */
-  async replace(userId: string, pageId: string, page: PageColumns): Promise<boolean> {
+  async replace(actor: Actor, userId: string, pageId: string, page: PageColumns): Promise<boolean> {
     const [updated] = await pipelinedTransaction<[unknown, unknown, unknown]>(this.db, (tx) => [
-      tx.query(`UPDATE status_pages SET slug = $3, title = $4, custom_domain = $5, updated_at = now() WHERE id = $1 AND user_id = $2 RETURNING id`, [
-        pageId,
-        userId,
-        page.slug,
-        page.title,
-        page.customDomain,
-      ]),
+      // First, so its entry sees the items as they were.
+      tx.query(
+        ...auditedStatement(actor, {
+          ctes: `b AS (SELECT * FROM status_pages WHERE id = $1 AND user_id = $2 FOR UPDATE),
+            c AS (UPDATE status_pages s SET slug = $3, title = $4, custom_domain = $5, updated_at = now() FROM b WHERE s.id = b.id RETURNING s.*)`,
+          params: [pageId, userId, page.slug, page.title, page.customDomain, JSON.stringify(page.items)],
+          from: 'c JOIN b ON b.id = c.id',
+          action: 'status_page.updated',
+          targetType: 'status_page',
+          targetId: 'c.id',
+          changes: auditChanges(pageView('b', storedItems('b')), pageView('c', '$6::jsonb'), []),
+          result: 'SELECT id FROM c',
+        }),
+      ),
       tx.query(`DELETE FROM status_page_items WHERE page_id = (SELECT id FROM status_pages WHERE id = $1 AND user_id = $2)`, [pageId, userId]),
       tx.query(`${insertItems('$3')} CROSS JOIN (SELECT id FROM status_pages WHERE id = $1 AND user_id = $2) p`, [pageId, userId, JSON.stringify(page.items)]),
     ]);
     return returnedRows(updated).length > 0;
   }
 
-  async deleteOwned(userId: string, pageId: string): Promise<boolean> {
-    return returnedRows(await this.db.query(`DELETE FROM status_pages WHERE id = $1 AND user_id = $2 RETURNING id`, [pageId, userId])).length > 0;
+  async deleteOwned(actor: Actor, userId: string, pageId: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      ...auditedStatement(actor, {
+        ctes: `c AS (DELETE FROM status_pages WHERE id = $1 AND user_id = $2 RETURNING *)`,
+        params: [pageId, userId],
+        from: 'c',
+        action: 'status_page.deleted',
+        targetType: 'status_page',
+        targetId: 'c.id',
+        changes: auditChanges(pageView('c', 'NULL'), 'NULL', []),
+        result: 'SELECT id FROM c',
+      }),
+    );
+    return rows.length > 0;
   }
 
   /** The user's notes on incidents of the given jobs and monitors that started since `since`. */
@@ -142,16 +178,41 @@ export class StatusPagesRepository {
     );
   }
 
-  async saveNote(userId: string, subject: { jobId: string | null; monitorId: string | null }, startedAt: Date, note: string): Promise<void> {
+  /** Writes the note on an incident of an item of the page `pageId`, with the page's audit entry of the note before and after. */
+  async saveNote(actor: Actor, pageId: string, userId: string, subject: { jobId: string | null; monitorId: string | null }, startedAt: Date, note: string): Promise<void> {
     await this.db.query(
-      `INSERT INTO status_incident_notes (user_id, job_id, monitor_id, started_at, note) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (coalesce(job_id, monitor_id), started_at) DO UPDATE SET note = EXCLUDED.note, updated_at = now()`,
-      [userId, subject.jobId, subject.monitorId, startedAt, note],
+      ...auditedStatement(actor, {
+        ctes: `b AS (SELECT note FROM status_incident_notes WHERE user_id = $1 AND coalesce(job_id, monitor_id) = coalesce($2::uuid, $3::uuid) AND started_at = $4::timestamptz FOR UPDATE),
+          c AS (INSERT INTO status_incident_notes (user_id, job_id, monitor_id, started_at, note) VALUES ($1, $2::uuid, $3::uuid, $4::timestamptz, $5)
+                ON CONFLICT (coalesce(job_id, monitor_id), started_at) DO UPDATE SET note = EXCLUDED.note, updated_at = now()
+                RETURNING job_id, monitor_id, started_at, note)`,
+        params: [userId, subject.jobId, subject.monitorId, startedAt, note, pageId],
+        from: 'c',
+        action: 'status_page.incident_note_set',
+        targetType: 'status_page',
+        targetId: '$6::text',
+        changes: `jsonb_build_object('incident', jsonb_build_object('before', NULL, 'after', jsonb_build_object('job_id', c.job_id, 'monitor_id', c.monitor_id, 'started_at', c.started_at)))
+          || ${auditChanges(`jsonb_build_object('note', (SELECT note FROM b))`, `jsonb_build_object('note', c.note)`, [])}`,
+        result: 'SELECT 1 FROM c',
+      }),
     );
   }
 
-  async deleteNote(userId: string, subjectId: string, startedAt: Date): Promise<void> {
-    await this.db.query(`DELETE FROM status_incident_notes WHERE user_id = $1 AND coalesce(job_id, monitor_id) = $2 AND started_at = $3`, [userId, subjectId, startedAt]);
+  /** Removes the note on an incident, with the page's audit entry (written even when there was no note: the request still cleared it). */
+  async deleteNote(actor: Actor, pageId: string, userId: string, subjectId: string, startedAt: Date): Promise<void> {
+    await this.db.query(
+      ...auditedStatement(actor, {
+        ctes: `c AS (DELETE FROM status_incident_notes WHERE user_id = $1 AND coalesce(job_id, monitor_id) = $2 AND started_at = $3 RETURNING note)`,
+        params: [userId, subjectId, startedAt, pageId],
+        from: '(SELECT max(note) AS note FROM c) c',
+        action: 'status_page.incident_note_deleted',
+        targetType: 'status_page',
+        targetId: '$4::text',
+        changes: `jsonb_build_object('incident', jsonb_build_object('before', NULL, 'after', jsonb_build_object('subject_id', $2::uuid, 'started_at', $3::timestamptz)))
+          || ${auditChanges(`jsonb_build_object('note', c.note)`, `jsonb_build_object('note', NULL)`, [])}`,
+        result: 'SELECT 1',
+      }),
+    );
   }
 
   listBadges(userId: string): Promise<StatusBadgeRow[]> {
@@ -164,33 +225,62 @@ export class StatusPagesRepository {
   }
 
   /** Inserts a badge unless the account has `max` already (null then); the user's row is locked for the count. */
-  async insertBadge(userId: string, token: string, subject: { jobId: string | null; monitorId: string | null; pageId: string | null }, max: number): Promise<StatusBadgeRow | null> {
+  async insertBadge(actor: Actor, userId: string, token: string, subject: { jobId: string | null; monitorId: string | null; pageId: string | null }, max: number): Promise<StatusBadgeRow | null> {
     const [, rows] = await pipelinedTransaction<[unknown, StatusBadgeRow[]]>(this.db, (tx) => [
       tx.query(`SELECT 1 FROM users WHERE id = $1 FOR UPDATE`, [userId]),
       tx.query(
-        `INSERT INTO status_badges (user_id, token, job_id, monitor_id, page_id)
-         SELECT $1, $2, $3, $4, $5 WHERE (SELECT count(*) FROM status_badges WHERE user_id = $1) < $6 RETURNING *`,
-        [userId, token, subject.jobId, subject.monitorId, subject.pageId, max],
+        ...auditedStatement(actor, {
+          ctes: `c AS (INSERT INTO status_badges (user_id, token, job_id, monitor_id, page_id)
+                 SELECT $1, $2, $3, $4, $5 WHERE (SELECT count(*) FROM status_badges WHERE user_id = $1) < $6 RETURNING *)`,
+          params: [userId, token, subject.jobId, subject.monitorId, subject.pageId, max],
+          from: 'c',
+          action: 'status_badge.created',
+          targetType: 'status_badge',
+          targetId: 'c.id',
+          changes: badgeChanges('NULL', badgeView('c')),
+          result: 'SELECT * FROM c',
+        }),
       ),
     ]);
     return rows[0] ?? null;
   }
 
   /** A new token for the user's badge (the old URL stops working), with the old token; null when it is not the user's. */
-  async rotateBadge(userId: string, badgeId: string, token: string): Promise<(StatusBadgeRow & { old_token: string }) | null> {
+  async rotateBadge(actor: Actor, userId: string, badgeId: string, token: string): Promise<(StatusBadgeRow & { old_token: string }) | null> {
     const [row] = returnedRows<StatusBadgeRow & { old_token: string }>(
       await this.db.query(
-        `UPDATE status_badges b SET token = $3 FROM (SELECT id, token FROM status_badges WHERE id = $1 AND user_id = $2 FOR UPDATE) o
-          WHERE b.id = o.id RETURNING b.*, o.token AS old_token`,
-        [badgeId, userId, token],
+        ...auditedStatement(actor, {
+          ctes: `o AS (SELECT * FROM status_badges WHERE id = $1 AND user_id = $2 FOR UPDATE),
+            c AS (UPDATE status_badges b SET token = $3 FROM o WHERE b.id = o.id RETURNING b.*, o.token AS old_token)`,
+          params: [badgeId, userId, token],
+          from: 'c JOIN o ON o.id = c.id',
+          action: 'status_badge.rotated',
+          targetType: 'status_badge',
+          targetId: 'c.id',
+          changes: badgeChanges(badgeView('o'), badgeView('c')),
+          result: 'SELECT * FROM c',
+        }),
       ),
     );
     return row ?? null;
   }
 
   /** Deletes the user's badge; its token, or null when it is not the user's. */
-  async deleteBadge(userId: string, badgeId: string): Promise<string | null> {
-    const [row] = returnedRows<{ token: string }>(await this.db.query(`DELETE FROM status_badges WHERE id = $1 AND user_id = $2 RETURNING token`, [badgeId, userId]));
+  async deleteBadge(actor: Actor, userId: string, badgeId: string): Promise<string | null> {
+    const [row] = returnedRows<{ token: string }>(
+      await this.db.query(
+        ...auditedStatement(actor, {
+          ctes: `c AS (DELETE FROM status_badges WHERE id = $1 AND user_id = $2 RETURNING *)`,
+          params: [badgeId, userId],
+          from: 'c',
+          action: 'status_badge.deleted',
+          targetType: 'status_badge',
+          targetId: 'c.id',
+          changes: badgeChanges(badgeView('c'), 'NULL'),
+          result: 'SELECT token FROM c',
+        }),
+      ),
+    );
     return row?.token ?? null;
   }
 }

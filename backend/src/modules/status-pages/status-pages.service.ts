@@ -11,6 +11,7 @@ import {
   type StatusPage,
   type StatusPageDefinition,
 } from '@cronbeam/shared/notifications/status-pages';
+import type { Actor } from '../audit';
 import { isForeignKeyViolation, isUniqueViolation } from '../../common/database/constraint-violation';
 import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';
@@ -69,25 +70,25 @@ export class StatusPagesService {
     return this.view(await this.find(userId, pageId));
   }
 
-  async create(userId: string, definition: StatusPageDefinition): Promise<StatusPage> {
+  async create(actor: Actor, userId: string, definition: StatusPageDefinition): Promise<StatusPage> {
     const columns = await this.checked(userId, definition);
-    const row = await this.saving(() => this.pages.insert(userId, columns, STATUS_PAGE_LIMITS.pagesPerAccount));
+    const row = await this.saving(() => this.pages.insert(actor, userId, columns, STATUS_PAGE_LIMITS.pagesPerAccount));
     if (!row) throw ApiError.forbidden(STATUS_PAGE_MESSAGES.pageLimit);
     this.changed({ pageId: row.id });
     return this.view(row);
   }
 
-  async update(userId: string, pageId: string, definition: StatusPageDefinition): Promise<StatusPage> {
+  async update(actor: Actor, userId: string, pageId: string, definition: StatusPageDefinition): Promise<StatusPage> {
     const current = await this.find(userId, pageId);
     const columns = await this.checked(userId, definition);
-    const replaced = await this.saving(() => this.pages.replace(userId, current.id, columns));
+    const replaced = await this.saving(() => this.pages.replace(actor, userId, current.id, columns));
     if (!replaced) throw ApiError.notFound(STATUS_PAGE_MESSAGES.notFound);
     this.changed({ pageId: current.id });
     return this.get(userId, current.id);
   }
 
-  async remove(userId: string, pageId: string): Promise<void> {
-    if (!isUuid(pageId) || !(await this.pages.deleteOwned(userId, pageId))) throw ApiError.notFound(STATUS_PAGE_MESSAGES.notFound);
+  async remove(actor: Actor, userId: string, pageId: string): Promise<void> {
+    if (!isUuid(pageId) || !(await this.pages.deleteOwned(actor, userId, pageId))) throw ApiError.notFound(STATUS_PAGE_MESSAGES.notFound);
     this.changed({ pageId });
   }
 
@@ -117,7 +118,7 @@ export class StatusPagesService {
   }
 
   /** Writes (or, when empty, removes) the owner's note on one incident of an item of the page. */
-  async setNote(userId: string, pageId: string, body: IncidentNoteDefinition): Promise<StatusIncident> {
+  async setNote(actor: Actor, userId: string, pageId: string, body: IncidentNoteDefinition): Promise<StatusIncident> {
     const page = await this.find(userId, pageId);
     const subjectId = (body.job_id ?? body.monitor_id)!;
     const field = body.job_id !== undefined ? 'job_id' : 'monitor_id';
@@ -126,8 +127,8 @@ export class StatusPagesService {
     const startedAt = new Date(body.started_at);
     const incident = (await this.incidents(userId, page.id, 'primary')).find((i) => (i.job_id ?? i.monitor_id) === subjectId && Date.parse(i.started_at) === startedAt.getTime());
     if (!incident) throw ApiError.invalidField(['body', 'started_at'], STATUS_PAGE_MESSAGES.startedAt);
-    if (body.note === '') await this.pages.deleteNote(userId, subjectId, startedAt);
-    else await this.pages.saveNote(userId, { jobId: body.job_id ?? null, monitorId: body.monitor_id ?? null }, startedAt, body.note);
+    if (body.note === '') await this.pages.deleteNote(actor, page.id, userId, subjectId, startedAt);
+    else await this.pages.saveNote(actor, page.id, userId, { jobId: body.job_id ?? null, monitorId: body.monitor_id ?? null }, startedAt, body.note);
     // Every page showing the item shows the note: they all drop what they cached.
     for (const other of await this.pages.listOwned(userId, 'primary')) if (other.items.some((i) => i.tag || (i.job_id ?? i.monitor_id) === subjectId)) this.changed({ pageId: other.id });
     return { ...incident, note: body.note === '' ? null : body.note };
@@ -137,7 +138,7 @@ export class StatusPagesService {
     return (await this.pages.listBadges(userId)).map((row) => this.badgeView(row));
   }
 
-  async createBadge(userId: string, body: BadgeDefinition): Promise<StatusBadge> {
+  async createBadge(actor: Actor, userId: string, body: BadgeDefinition): Promise<StatusBadge> {
     if (body.job_id !== undefined && !(await this.jobs.summaries(userId, [body.job_id])).length) throw ApiError.invalidField(['body', 'job_id'], STATUS_PAGE_MESSAGES.unknownJob);
     if (body.monitor_id !== undefined && !(await this.monitors.summaries(userId, [body.monitor_id])).length) {
       throw ApiError.invalidField(['body', 'monitor_id'], STATUS_PAGE_MESSAGES.unknownMonitor);
@@ -148,7 +149,7 @@ export class StatusPagesService {
     const subject = { jobId: body.job_id ?? null, monitorId: body.monitor_id ?? null, pageId: body.page_id ?? null };
     let row: StatusBadgeRow | null;
     try {
-      row = await this.pages.insertBadge(userId, newBadgeToken(), subject, STATUS_PAGE_LIMITS.badgesPerAccount);
+      row = await this.pages.insertBadge(actor, userId, newBadgeToken(), subject, STATUS_PAGE_LIMITS.badgesPerAccount);
     } catch (error) {
       // Its subject was deleted meanwhile.
       if (isForeignKeyViolation(error)) throw ApiError.invalidField(['body', body.job_id ? 'job_id' : body.monitor_id ? 'monitor_id' : 'page_id'], STATUS_PAGE_MESSAGES.badgeSubject);
@@ -159,15 +160,15 @@ export class StatusPagesService {
   }
 
   /** A new URL for the badge; the old one answers 404 from then on. */
-  async rotateBadge(userId: string, badgeId: string): Promise<StatusBadge> {
-    const row = isUuid(badgeId) ? await this.pages.rotateBadge(userId, badgeId, newBadgeToken()) : null;
+  async rotateBadge(actor: Actor, userId: string, badgeId: string): Promise<StatusBadge> {
+    const row = isUuid(badgeId) ? await this.pages.rotateBadge(actor, userId, badgeId, newBadgeToken()) : null;
     if (!row) throw ApiError.notFound(STATUS_PAGE_MESSAGES.badgeNotFound);
     this.changed({ badgeToken: row.old_token });
     return this.badgeView(row);
   }
 
-  async removeBadge(userId: string, badgeId: string): Promise<void> {
-    const token = isUuid(badgeId) ? await this.pages.deleteBadge(userId, badgeId) : null;
+  async removeBadge(actor: Actor, userId: string, badgeId: string): Promise<void> {
+    const token = isUuid(badgeId) ? await this.pages.deleteBadge(actor, userId, badgeId) : null;
     if (!token) throw ApiError.notFound(STATUS_PAGE_MESSAGES.badgeNotFound);
     this.changed({ badgeToken: token });
   }
