@@ -29,6 +29,7 @@ describe('API keys (/api/api-keys)', () => {
       prefix: res.body.api_key.slice(0, 14),
       api_key: expect.stringMatching(/^cb_live_[0-9a-f]{48}$/),
       user_id: alice.userId,
+      account_id: alice.userId,
       created_at: expect.any(String),
       last_used_at: null,
     });

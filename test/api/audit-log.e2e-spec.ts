@@ -116,12 +116,12 @@ describe('audit log (/api/audit)', () => {
       const [entry, ...more] = await entriesOf(ran.headers.get('x-request-id'));
       expect(more).toHaveLength(0);
       expect(entry).toMatchObject({ action: 'job.run_requested', target_id: created.body.job_id, changes: { run_id: { before: null, after: ran.body.run_id } } });
-      const usage = await sql<{ executions: number }>(server, `UPDATE usage_periods SET executions = 10000 WHERE user_id = $1 RETURNING executions`, [alice.userId]);
+      const usage = await sql<{ executions: number }>(server, `UPDATE usage_periods SET executions = 10000 WHERE account_id = $1 RETURNING executions`, [alice.userId]);
       expect(usage).toHaveLength(1);
       const refused = await server.http.post(`/api/jobs/${created.body.job_id}/run`, undefined, as(alice));
       expect(refused.status).toBe(403);
       expect(await entriesOf(refused.headers.get('x-request-id'))).toHaveLength(0);
-      await sql(server, `UPDATE usage_periods SET executions = 0 WHERE user_id = $1`, [alice.userId]);
+      await sql(server, `UPDATE usage_periods SET executions = 0 WHERE account_id = $1`, [alice.userId]);
     } finally {
       await target.close();
     }

@@ -124,16 +124,16 @@ describe('local identity life cycle (mail over SMTP)', () => {
 
     // The user owns data in the other modules' tables.
     const job = await db.query(
-      `INSERT INTO jobs (user_id, name, url, cron_expression) VALUES ($1, 'nightly', 'https://example.test/', '0 0 * * *') RETURNING id`,
+      `INSERT INTO jobs (account_id, name, url, cron_expression) VALUES ($1, 'nightly', 'https://example.test/', '0 0 * * *') RETURNING id`,
       [userId],
     );
-    await db.query(`INSERT INTO job_runs (job_id, user_id, trigger, scheduled_for, due_at) VALUES ($1, $2, 'manual', now(), now())`, [job.rows[0].id, userId]);
-    await db.query(`INSERT INTO usage_periods (user_id, period_start, executions) VALUES ($1, date_trunc('month', now()), 3)`, [userId]);
+    await db.query(`INSERT INTO job_runs (job_id, account_id, trigger, scheduled_for, due_at) VALUES ($1, $2, 'manual', now(), now())`, [job.rows[0].id, userId]);
+    await db.query(`INSERT INTO usage_periods (account_id, period_start, executions) VALUES ($1, date_trunc('month', now()), 3)`, [userId]);
 
     const deleted = await server.http.delete('/api/account', { token: tokens.access_token });
     expect(deleted.status).toBe(200);
-    for (const table of ['users', 'jobs', 'job_runs', 'usage_periods', 'refresh_tokens', 'verification_codes']) {
-      const column = table === 'users' ? 'id' : 'user_id';
+    for (const table of ['users', 'accounts', 'jobs', 'job_runs', 'usage_periods', 'refresh_tokens', 'verification_codes']) {
+      const column = table === 'users' || table === 'accounts' ? 'id' : ['refresh_tokens', 'verification_codes'].includes(table) ? 'user_id' : 'account_id';
       const left = await db.query(`SELECT count(*)::int AS n FROM ${table} WHERE ${column} = $1`, [userId]);
       expect({ table, rows: left.rows[0].n }).toEqual({ table, rows: 0 });
     }
@@ -144,14 +144,22 @@ describe('local identity life cycle (mail over SMTP)', () => {
     expect((await server.http.post('/api/auth/login', { email, password: resetPassword })).body).toEqual({ detail: AUTH_MESSAGES.userDoesNotExist });
   });
 
-  it('deletes cascade from users to every table that references it', async () => {
+  it('deletes cascade from accounts to every table that references them, and from users to their identity', async () => {
     // Tables other modules add later must follow the rule too, or account deletion would fail or leave data behind.
-    const refs = await db.query(`
+    const refsTo = async (table: string) =>
+      (
+        await db.query(`
       SELECT con.conrelid::regclass::text AS table_name, con.confdeltype AS on_delete
         FROM pg_constraint con
-       WHERE con.contype = 'f' AND con.confrelid = 'users'::regclass`);
-    expect(refs.rows.length).toBeGreaterThanOrEqual(3);
-    expect(refs.rows.filter((r) => r.on_delete !== 'c')).toEqual([]);
+       WHERE con.contype = 'f' AND con.confrelid = $1::regclass AND con.conparentid = 0`, [table])
+      ).rows;
+    const toAccounts = await refsTo('accounts');
+    expect(toAccounts.map((r) => r.table_name)).toEqual(expect.arrayContaining(['jobs', 'job_runs', 'usage_periods', 'api_keys', 'monitors', 'alert_channels']));
+    expect(toAccounts.filter((r) => r.on_delete !== 'c')).toEqual([]);
+    // What a user made in an account stays with the account when they go (set null: the key's creator, an invitation's sender).
+    const toUsers = await refsTo('users');
+    expect(toUsers.length).toBeGreaterThanOrEqual(3);
+    expect(toUsers.filter((r) => r.on_delete !== 'c' && !['api_keys', 'account_invitations'].includes(r.table_name))).toEqual([]);
   });
 
   it('never logs a password, code, token or the SMTP password', () => {

@@ -132,7 +132,7 @@ describe('billing with Stripe (/api/stripe, /api/profile/stats)', () => {
     // The oldest job is held by the quota, and this period's executions are used up.
     await sql(server, `UPDATE jobs SET status = 'quota_reached', next_run_at = NULL WHERE id = $1`, [jobIds[0]]);
     const periodStart = new Date().toISOString().slice(0, 8) + '01';
-    await sql(server, `INSERT INTO usage_periods (user_id, period_start, executions) VALUES ($1, $2, 10000)`, [user.userId, periodStart]);
+    await sql(server, `INSERT INTO usage_periods (account_id, period_start, executions) VALUES ($1, $2, 10000)`, [user.userId, periodStart]);
 
     const res = await server.http.post<PlanChangeResponse>('/api/stripe/confirm-plan-change', { plan: 'basic', interval: 'monthly', subscription_id: subscriptionId }, as(user));
     expect(res.status).toBe(200);
@@ -235,7 +235,7 @@ describe('billing with Stripe (/api/stripe, /api/profile/stats)', () => {
     await subscribe(user, 'basic', 'monthly');
     const paid = stripe.eventsOf('invoice.paid').find((e) => stripe.customers.get((e.data.object as Stripe.Invoice).customer as string)?.metadata.user_id === user.userId)!;
     const periodStart = new Date().toISOString().slice(0, 8) + '01';
-    await sql(server, `INSERT INTO usage_periods (user_id, period_start, executions) VALUES ($1, $2, 40) ON CONFLICT (user_id, period_start) DO UPDATE SET executions = 40`, [user.userId, periodStart]);
+    await sql(server, `INSERT INTO usage_periods (account_id, period_start, executions) VALUES ($1, $2, 40) ON CONFLICT (account_id, period_start) DO UPDATE SET executions = 40`, [user.userId, periodStart]);
 
     const replay = await stripe.deliver(paid);
     expect(replay.status).toBe(200);

@@ -52,9 +52,9 @@ describe('dashboard stats (/api/dashboard)', () => {
     await sql(server, `UPDATE jobs SET status = 'quota_reached', next_run_at = NULL WHERE id = $1`, [ids[4]]);
     const thisMonth = new Date();
     const periodStart = `${thisMonth.getUTCFullYear()}-${String(thisMonth.getUTCMonth() + 1).padStart(2, '0')}-01`;
-    await sql(server, 'INSERT INTO usage_periods (user_id, period_start, executions) VALUES ($1, $2, 42), ($1, $3, 999)', [user.userId, periodStart, '2020-01-01']);
+    await sql(server, 'INSERT INTO usage_periods (account_id, period_start, executions) VALUES ($1, $2, 42), ($1, $3, 999)', [user.userId, periodStart, '2020-01-01']);
     await server.http.post('/api/jobs', jobDefinition(), as(other));
-    await sql(server, 'INSERT INTO usage_periods (user_id, period_start, executions) VALUES ($1, $2, 7)', [other.userId, periodStart]);
+    await sql(server, 'INSERT INTO usage_periods (account_id, period_start, executions) VALUES ($1, $2, 7)', [other.userId, periodStart]);
 
     const res = await server.http.get('/api/dashboard', as(user));
     expect(res.body).toEqual({

@@ -401,7 +401,7 @@ describe('n8n deployments across a restart of our server', () => {
         await db.query('BEGIN');
         id = (
           await db.query(
-            `INSERT INTO n8n_deployments (user_id, name, app_name, region, ram_mb, estimated_monthly_cost, url, heartbeat_at)
+            `INSERT INTO n8n_deployments (account_id, name, app_name, region, ram_mb, estimated_monthly_cost, url, heartbeat_at)
              VALUES ($1, 'crashed', 'crashed-app', 'lax', 2048, 12.20, 'https://crashed-app.fly.dev', now() - interval '1 hour') RETURNING id`,
             [user.userId],
           )

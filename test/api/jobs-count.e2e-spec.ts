@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import type { QueryRunner } from 'typeorm';
+import { AccountsOwnResources1764100100000 } from '../../backend/src/database/migrations/1764100100000-accounts-own-resources';
 import { JobCounts1763809800000 } from '../../backend/src/database/migrations/1763809800000-job-counts';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -25,7 +26,7 @@ describe('the job count kept by triggers (job_counts)', () => {
   async function counts(userId: string): Promise<{ kept: number | null; rows: number }> {
     const [row] = await sql<{ kept: number | null; rows: number }>(
       server,
-      `SELECT (SELECT jobs FROM job_counts WHERE user_id = $1) AS kept, (SELECT count(*)::int FROM jobs WHERE user_id = $1) AS rows`,
+      `SELECT (SELECT jobs FROM job_counts WHERE account_id = $1) AS kept, (SELECT count(*)::int FROM jobs WHERE account_id = $1) AS rows`,
       [userId],
     );
     return row!;
@@ -42,7 +43,7 @@ describe('the job count kept by triggers (job_counts)', () => {
   const plant = (userIds: string[], prefix: string) =>
     sql(
       server,
-      `INSERT INTO jobs (user_id, name, url, cron_expression, status)
+      `INSERT INTO jobs (account_id, name, url, cron_expression, status)
        SELECT u.id, $2 || '-' || n, 'https://example.com/hook', '*/5 * * * *', 'paused'
          FROM unnest($1::uuid[]) WITH ORDINALITY AS u(id, n)`,
       [userIds, prefix],
@@ -96,14 +97,14 @@ describe('the job count kept by triggers (job_counts)', () => {
     expect([await expectKept(alice.userId), await expectKept(bob.userId), await expectKept(carol.userId)]).toEqual([a0 + 1, b0 + 2, 2]);
 
     // An ownership change moves the count; an update that keeps the owner (as the scheduler's do) changes nothing.
-    await sql(server, `UPDATE jobs SET user_id = $2, name = name || '-moved' WHERE user_id = $1 AND name LIKE 'planted-%'`, [carol.userId, alice.userId]);
-    await sql(server, `UPDATE jobs SET status = 'paused', next_run_at = NULL WHERE user_id = ANY($1::uuid[])`, [[alice.userId, bob.userId, carol.userId]]);
+    await sql(server, `UPDATE jobs SET account_id = $2, name = name || '-moved' WHERE account_id = $1 AND name LIKE 'planted-%'`, [carol.userId, alice.userId]);
+    await sql(server, `UPDATE jobs SET status = 'paused', next_run_at = NULL WHERE account_id = ANY($1::uuid[])`, [[alice.userId, bob.userId, carol.userId]]);
     expect([await expectKept(alice.userId), await expectKept(bob.userId), await expectKept(carol.userId)]).toEqual([a0 + 3, b0 + 2, 0]);
     // Jobs swapping owners in one statement: both counters move in the same statement.
     await sql(
       server,
-      `UPDATE jobs SET user_id = CASE WHEN user_id = $1 THEN $2::uuid ELSE $1::uuid END, name = name || '-swapped'
-        WHERE name LIKE 'planted-%' AND user_id IN ($1, $2)`,
+      `UPDATE jobs SET account_id = CASE WHEN account_id = $1 THEN $2::uuid ELSE $1::uuid END, name = name || '-swapped'
+        WHERE name LIKE 'planted-%' AND account_id IN ($1, $2)`,
       [alice.userId, bob.userId],
     );
     expect([await expectKept(alice.userId), await expectKept(bob.userId)]).toEqual([a0 + 2, b0 + 3]);
@@ -125,10 +126,10 @@ describe('the job count kept by triggers (job_counts)', () => {
     expect(await counts(dave.userId)).toEqual({ kept: null, rows: 0 });
     expect(await expectKept(alice.userId)).toBe(a0);
 
-    // The same by SQL, with jobs of another user deleted in the same transaction.
+    // The same by SQL (the account deleted), with jobs of another account deleted in the same transaction.
     const erin = await signUpAndLogin(server);
     await plant([erin.userId, erin.userId, alice.userId], 'erin');
-    await sql(server, `WITH gone AS (DELETE FROM users WHERE id = $1) DELETE FROM jobs WHERE name LIKE 'erin-%' AND user_id = $2`, [erin.userId, alice.userId]);
+    await sql(server, `WITH gone AS (DELETE FROM accounts WHERE id = $1) DELETE FROM jobs WHERE name LIKE 'erin-%' AND account_id = $2`, [erin.userId, alice.userId]);
     expect(await counts(erin.userId)).toEqual({ kept: null, rows: 0 });
     expect(await expectKept(alice.userId)).toBe(a0);
   });
@@ -163,16 +164,20 @@ describe('the job count kept by triggers (job_counts)', () => {
     await client.connect();
     const runner = { query: (text: string) => client.query(text) } as unknown as QueryRunner;
     const migration = new JobCounts1763809800000();
+    // The counter was made when jobs had user_id: the accounts' rename (1764100100000) goes back first and comes again after.
+    const accounts = new AccountsOwnResources1764100100000();
     const a0 = await expectKept(alice.userId);
     const b0 = await expectKept(bob.userId);
     try {
       await client.query('BEGIN');
+      await accounts.down(runner);
       await migration.down(runner);
       const left = await client.query(`SELECT to_regclass('job_counts') AS t, (SELECT count(*)::int FROM pg_trigger WHERE tgname LIKE 'job_counts_%') AS triggers`);
       expect(left.rows[0]).toEqual({ t: null, triggers: 0 });
       // Jobs written while there is no counter are counted by the backfill.
       await client.query(`DELETE FROM jobs WHERE user_id = '${alice.userId}' AND id = (SELECT id FROM jobs WHERE user_id = '${alice.userId}' LIMIT 1)`);
       await migration.up(runner);
+      await accounts.up(runner);
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK');

@@ -42,7 +42,7 @@ export async function plantRuns(server: TestServer, jobId: string, userId: strin
   for (const [i, run] of runs.entries()) {
     await sql(
       server,
-      `INSERT INTO job_runs (job_id, user_id, trigger, scheduled_for, attempt, due_at, state, status, executed_at, finished_at, response_code, duration_ms)
+      `INSERT INTO job_runs (job_id, account_id, trigger, scheduled_for, attempt, due_at, state, status, executed_at, finished_at, response_code, duration_ms)
        VALUES ($1, $2, 'schedule', $3, 1, $3, $4, $5, $3, $3, $6, 10)`,
       [jobId, userId, run.executedAt, run.state ?? 'done', run.status ?? (i % 2 ? 'failed' : 'success'), run.responseCode ?? 200],
     );

@@ -198,7 +198,7 @@ describe('run callbacks: target policy in production', () => {
 
   beforeAll(async () => {
     ({ server, user } = await startProductionServerWithUser({ PUBLIC_URL: 'https://cronbeam.example' }));
-    await sql(server, `UPDATE users SET plan = 'pro' WHERE id = $1`, [user.userId]); // so that only the callback can refuse a job
+    await sql(server, `UPDATE accounts SET plan = 'pro' WHERE id = $1`, [user.userId]); // so that only the callback can refuse a job
   });
 
   afterAll(async () => {

@@ -115,7 +115,7 @@ describe('dashboard job API (/api/jobs)', () => {
         ['resumed', resumed.next_run_at],
         ['deleted', null],
       ]);
-      expect(seen.every((c) => c.jobId === job.job_id && c.userId === alice.userId)).toBe(true);
+      expect(seen.every((c) => c.jobId === job.job_id && c.accountId === alice.userId)).toBe(true);
     } finally {
       subscription.unsubscribe();
     }

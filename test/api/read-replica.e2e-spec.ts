@@ -53,11 +53,12 @@ describe('read replica (DATABASE_READ_URL)', () => {
     firstJob = created.body.job_id;
     // The known point: the replica has the account and the first job, then each side changes.
     await copy('users');
+    await copy('accounts');
     await copy('jobs');
     await query(replica, `UPDATE jobs SET name = 'first-as-the-replica-has-it' WHERE id = $1`, [firstJob]);
     await query(
       replica,
-      `INSERT INTO job_runs (job_id, user_id, trigger, scheduled_for, due_at, state, status, executed_at, finished_at, response_code, duration_ms)
+      `INSERT INTO job_runs (job_id, account_id, trigger, scheduled_for, due_at, state, status, executed_at, finished_at, response_code, duration_ms)
        VALUES ($1, $2, 'schedule', now() - interval '1 hour', now() - interval '1 hour', 'done', 'success', now() - interval '1 hour', now() - interval '1 hour', 299, 7)`,
       [firstJob, account.userId],
     );
@@ -101,7 +102,7 @@ describe('read replica (DATABASE_READ_URL)', () => {
   it('checks the plan limit on the primary, not the stale replica that shows one job of two', async () => {
     const third = await server.http.post('/api/jobs', { name: 'third', url: `${target.url}/hook`, cron_expression: '0 0 1 1 *' }, auth());
     expect(third.status).toBe(403);
-    expect(await query(primary, `SELECT count(*)::int AS n FROM jobs WHERE user_id = $1`, [account.userId])).toEqual([{ n: 2 }]);
+    expect(await query(primary, `SELECT count(*)::int AS n FROM jobs WHERE account_id = $1`, [account.userId])).toEqual([{ n: 2 }]);
   });
 
   it('runs the scheduler on the primary: a job due there (not on the replica) fires and its run is stored there', async () => {

@@ -122,7 +122,7 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
     const laterDue = new Date(slowDue.getTime() + 3_000);
     const insert = (name: string, due: Date) =>
       db.query(
-        `INSERT INTO jobs (user_id, name, url, cron_expression, status, next_run_at)
+        `INSERT INTO jobs (account_id, name, url, cron_expression, status, next_run_at)
          SELECT $1, '${name}-' || n, $2 || '/${name}?n=' || n, '0 0 1 1 *', 'scheduled', $3 FROM generate_series(1, ${JOBS}) AS n`,
         [userId, target.url, due],
       );
@@ -131,7 +131,7 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
     const stoppingOwner = `${os.hostname()}:${stopping.child.pid}:`;
     const leases = () => db.query<{ id: string; lease_owner: string; url: string }>(
-      `SELECT r.id, r.lease_owner, j.url FROM job_runs r JOIN jobs j ON j.id = r.job_id WHERE r.user_id = $1 AND r.state = 'running'`,
+      `SELECT r.id, r.lease_owner, j.url FROM job_runs r JOIN jobs j ON j.id = r.job_id WHERE r.account_id = $1 AND r.state = 'running'`,
       [userId],
     );
     // Both instants claimed by both instances: the slow one's requests are then on the wire.
@@ -179,7 +179,7 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
     await schedulerPassed(db, `${target.url}/sentinel`, slowDue.getTime() + EXECUTION_TIMEOUT_MS + 2_000 - Date.now());
     const runs = await db.query<{ url: string; state: string; status: string; n: string }>(
       `SELECT j.url, r.state, r.status, count(*) AS n FROM job_runs r JOIN jobs j ON j.id = r.job_id
-       WHERE j.user_id IN ($1, $2) GROUP BY j.url, r.state, r.status`,
+       WHERE j.account_id IN ($1, $2) GROUP BY j.url, r.state, r.status`,
       [userId, account.userId],
     );
     expect(runs.every((r) => r.state === 'done' && r.status === 'success' && r.n === '1')).toBe(true);

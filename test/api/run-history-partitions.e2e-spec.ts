@@ -41,7 +41,8 @@ describe('run history partitioned by week', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase(2);
-    const before = MIGRATIONS.filter((m) => m !== PartitionedJobRuns1763900400000);
+    // The schema the conversion was written for: every migration listed before it (later ones rename job_runs.user_id).
+    const before = MIGRATIONS.slice(0, MIGRATIONS.indexOf(PartitionedJobRuns1763900400000));
     source = new DataSource({ type: 'postgres', url: database.url, entities: [JobRunEntity], migrations: before, migrationsTransactionMode: 'each', installExtensions: false, uuidExtension: 'pgcrypto', poolSize: 1 });
     await source.initialize();
     await source.runMigrations();

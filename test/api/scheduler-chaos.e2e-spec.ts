@@ -108,14 +108,14 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
     const userId = await db.user('unlimited');
     const due = new Date(Date.now() + 6_000);
     await db.query(
-      `INSERT INTO jobs (user_id, name, url, cron_expression, status, next_run_at)
+      `INSERT INTO jobs (account_id, name, url, cron_expression, status, next_run_at)
        SELECT $1, '${name}-' || n, $2 || '/${name}?n=' || n, '0 0 1 1 *', 'scheduled', $3
        FROM generate_series(1, ${JOBS}) AS n`,
       [userId, target.url, due],
     );
     // Both instances claim the burst ahead of its instant (3 s look-ahead).
     const claimed = await eventually(async () => {
-      const rows = await db.query<{ id: string; lease_owner: string }>(`SELECT id, lease_owner FROM job_runs WHERE user_id = $1 AND state = 'running'`, [userId]);
+      const rows = await db.query<{ id: string; lease_owner: string }>(`SELECT id, lease_owner FROM job_runs WHERE account_id = $1 AND state = 'running'`, [userId]);
       return rows.length === JOBS ? rows : null;
     }, 10_000, 'the whole burst claimed');
     const held = (instance: InstanceProcess) => claimed.filter((r) => r.lease_owner.startsWith(instance.ownerPrefix));
@@ -159,7 +159,7 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
     };
     const recorded = async () => {
       const runs = await eventually(async () => {
-        const rows = await db.query<{ id: string; status: string }>(`SELECT id, status FROM job_runs WHERE user_id = $1`, [userId]);
+        const rows = await db.query<{ id: string; status: string }>(`SELECT id, status FROM job_runs WHERE account_id = $1`, [userId]);
         return rows.length === JOBS && rows.every((r) => r.status === 'success') ? rows : null;
       }, 15_000, 'every run recorded');
       // Execution ids unchanged: the runs are the rows claimed before the disruption.
@@ -228,7 +228,7 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
     const userId = await db.user('unlimited');
     const due = new Date(Date.now() + 6_000);
     await db.query(
-      `INSERT INTO jobs (user_id, name, url, cron_expression, status, next_run_at, delivery)
+      `INSERT INTO jobs (account_id, name, url, cron_expression, status, next_run_at, delivery)
        SELECT $1, '${name}-' || n, ($2::text[])[1 + n % ${ORIGINS}] || '/${name}?n=' || n, '0 0 1 1 *', 'scheduled', $3,
               CASE WHEN $4 > 0 AND n % $4 = 0 THEN 'at_most_once' ELSE 'at_least_once' END
        FROM generate_series(1, ${KILL_JOBS}) AS n`,
@@ -236,7 +236,7 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
     );
     const claimed = await eventually(async () => {
       const rows = await db.query<{ id: string; lease_owner: string; delivery: string }>(
-        `SELECT r.id, r.lease_owner, j.delivery FROM job_runs r JOIN jobs j ON j.id = r.job_id WHERE r.user_id = $1 AND r.state = 'running'`,
+        `SELECT r.id, r.lease_owner, j.delivery FROM job_runs r JOIN jobs j ON j.id = r.job_id WHERE r.account_id = $1 AND r.state = 'running'`,
         [userId],
       );
       return rows.length === KILL_JOBS ? rows : null;
@@ -253,7 +253,7 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
     // Every run is recorded once: sent (success), or, for an at_most_once run that was on the wire, "outcome unknown".
     const runs = await eventually(async () => {
       const rows = await db.query<{ id: string; status: string; error_message: string | null; possible_duplicate: boolean }>(
-        `SELECT id, status, error_message, possible_duplicate FROM job_runs WHERE user_id = $1`,
+        `SELECT id, status, error_message, possible_duplicate FROM job_runs WHERE account_id = $1`,
         [userId],
       );
       return rows.length === KILL_JOBS && rows.every((r) => r.status !== null) ? rows : null;
@@ -368,7 +368,7 @@ describe('scheduler across a restart of the embedded database (server stopped an
 
   const burst = (db: SchedulerFixtures, userId: string, name: string, due: Date) =>
     db.query(
-      `INSERT INTO jobs (user_id, name, url, cron_expression, status, next_run_at)
+      `INSERT INTO jobs (account_id, name, url, cron_expression, status, next_run_at)
        SELECT $1, '${name}-' || n, $2 || '/${name}?n=' || n, '0 0 1 1 *', 'scheduled', $3
        FROM generate_series(1, ${JOBS}) AS n`,
       [userId, target.url, due],
@@ -402,7 +402,7 @@ describe('scheduler across a restart of the embedded database (server stopped an
     try {
       await target.waitFor(() => target.requests('/during').length >= JOBS && target.requests('/hourly').length >= 1, 20_000);
       const runs = await eventually(async () => {
-        const rows = await second.db.query(`SELECT r.job_id, r.trigger, r.status, r.scheduled_for, j.name FROM job_runs r JOIN jobs j ON j.id = r.job_id WHERE r.user_id = $1 AND r.state = 'done'`, [userId]);
+        const rows = await second.db.query(`SELECT r.job_id, r.trigger, r.status, r.scheduled_for, j.name FROM job_runs r JOIN jobs j ON j.id = r.job_id WHERE r.account_id = $1 AND r.state = 'done'`, [userId]);
         const bursts = rows.filter((r) => r.job_id !== hourlyJob).length;
         return bursts === 2 * JOBS && rows.some((r) => r.job_id === hourlyJob && r.status === 'success') ? rows : null;
       }, 15_000, 'every run recorded');
@@ -481,7 +481,7 @@ describe('scheduler across a restart of the embedded database (server stopped an
     const userId = await offline(async (db) => {
       const user = await db.user('unlimited');
       await db.query(
-        `INSERT INTO jobs (user_id, name, url, cron_expression, status, next_run_at, delivery)
+        `INSERT INTO jobs (account_id, name, url, cron_expression, status, next_run_at, delivery)
          SELECT $1, 'k-' || n, ($2::text[])[1 + n % ${ORIGINS}] || '/embedded?n=' || n, '0 0 1 1 *', 'scheduled',
                 CASE WHEN n <= ${ON_WIRE} THEN $3::timestamptz ELSE $4::timestamptz END,
                 CASE WHEN n <= ${ON_WIRE} AND n % 2 = 0 THEN 'at_most_once' ELSE 'at_least_once' END
@@ -516,7 +516,7 @@ describe('scheduler across a restart of the embedded database (server stopped an
     const runs = await offline((db) =>
       db.query<{ n: string; delivery: string; status: string; error_message: string | null; possible_duplicate: boolean; id: string }>(
         `SELECT substr(j.name, 3) AS n, j.delivery, r.status, r.error_message, r.possible_duplicate, r.id
-         FROM job_runs r JOIN jobs j ON j.id = r.job_id WHERE r.user_id = $1`,
+         FROM job_runs r JOIN jobs j ON j.id = r.job_id WHERE r.account_id = $1`,
         [userId],
       ),
     );

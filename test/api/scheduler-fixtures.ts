@@ -27,7 +27,10 @@ export class SchedulerFixtures {
 
   async user(plan = 'free'): Promise<string> {
     const [row] = await this.query<{ id: string }>(
-      `INSERT INTO users (email, name, plan) VALUES ('u-' || gen_random_uuid() || '@example.com', 'Test', $1) RETURNING id`,
+      `WITH u AS (INSERT INTO users (email, name) VALUES ('u-' || gen_random_uuid() || '@example.com', 'Test') RETURNING id, name),
+            a AS (INSERT INTO accounts (id, name, personal, plan) SELECT id, name, true, $1 FROM u),
+            m AS (INSERT INTO account_members (account_id, user_id, role) SELECT id, id, 'owner' FROM u)
+       SELECT id FROM u`,
       [plan],
     );
     return row.id;
@@ -38,7 +41,7 @@ export class SchedulerFixtures {
     job: { url: string; nextRunAt: Date | null; cron?: string; method?: string; headers?: Record<string, string>; body?: string; status?: string; notifyOnFailure?: boolean },
   ): Promise<string> {
     const [row] = await this.query<{ id: string }>(
-      `INSERT INTO jobs (user_id, name, url, method, headers, body, cron_expression, status, notify_on_failure, next_run_at)
+      `INSERT INTO jobs (account_id, name, url, method, headers, body, cron_expression, status, notify_on_failure, next_run_at)
        VALUES ($1, 'job-' || substr(md5(random()::text), 1, 12), $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
       [userId, job.url, job.method ?? 'GET', JSON.stringify(job.headers ?? {}), job.body ?? '', job.cron ?? '0 0 1 1 *', job.status ?? 'pending', job.notifyOnFailure ?? false, job.nextRunAt],
     );

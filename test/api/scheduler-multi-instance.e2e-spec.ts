@@ -43,14 +43,14 @@ describe('scheduler: two instances on one database', () => {
     const userId = await db.user('unlimited');
     const due = new Date(Date.now() + 1_500);
     await db.query(
-      `INSERT INTO jobs (user_id, name, url, cron_expression, status, next_run_at)
+      `INSERT INTO jobs (account_id, name, url, cron_expression, status, next_run_at)
        SELECT $1, 'bulk-' || n, $2 || '/bulk?n=' || n, '0 0 1 1 *', 'scheduled', $3
        FROM generate_series(1, ${JOBS}) AS n`,
       [userId, target.url, due],
     );
     await target.waitFor(() => target.requests('/bulk').length >= JOBS, 30_000);
     const runs = await eventually(async () => {
-      const rows = await db.query(`SELECT job_id, state, status FROM job_runs WHERE user_id = $1`, [userId]);
+      const rows = await db.query(`SELECT job_id, state, status FROM job_runs WHERE account_id = $1`, [userId]);
       return rows.length === JOBS && rows.every((r) => r.state === 'done') ? rows : null;
     }, 20_000);
     await schedulerPassed(db, `${target.url}/sentinel`, 500); // anything fired twice would have arrived by now
@@ -62,7 +62,7 @@ describe('scheduler: two instances on one database', () => {
     expect(Math.min(...requests.map((r) => r.arrivedAt))).toBeGreaterThanOrEqual(due.getTime());
     expect(new Set(runs.map((r) => r.job_id)).size).toBe(JOBS);
     expect(runs.every((r) => r.status === 'success')).toBe(true);
-    const [usage] = await db.query(`SELECT executions FROM usage_periods WHERE user_id = $1`, [userId]);
+    const [usage] = await db.query(`SELECT executions FROM usage_periods WHERE account_id = $1`, [userId]);
     expect(usage.executions).toBe(JOBS);
   });
 
@@ -83,7 +83,7 @@ describe('scheduler: two instances on one database', () => {
     expect(Date.now()).toBeLessThan(due.getTime());
 
     await eventually(async () => (await db.runs(jobId)).length === 0, 10_000, 'claim undone');
-    const [usage] = await db.query(`SELECT executions FROM usage_periods WHERE user_id = $1`, [user.userId]);
+    const [usage] = await db.query(`SELECT executions FROM usage_periods WHERE account_id = $1`, [user.userId]);
     expect(usage.executions).toBe(0);
     await schedulerPassed(db, `${target.url}/sentinel`, due.getTime() + 500 - Date.now());
     expect(target.requests('/paused-elsewhere')).toHaveLength(0);

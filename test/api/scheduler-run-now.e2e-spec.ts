@@ -19,7 +19,7 @@ describe('scheduler: run now and test request', () => {
     db = await SchedulerFixtures.connect(server.database.url);
     alice = await signUpAndLogin(server);
     bob = await signUpAndLogin(server);
-    await db.query(`UPDATE users SET plan = 'pro' WHERE id = $1`, [alice.userId]); // room for more than the free plan's 2 jobs
+    await db.query(`UPDATE accounts SET plan = 'pro' WHERE id = $1`, [alice.userId]); // room for more than the free plan's 2 jobs
   });
 
   afterAll(async () => {
@@ -51,7 +51,7 @@ describe('scheduler: run now and test request', () => {
     const job = await server.http.get(`/api/jobs/${jobId}`, as(alice));
     expect(job.body.status).toBe('success');
     expect(job.body.last_run_at).not.toBeNull();
-    const [usage] = await db.query(`SELECT executions FROM usage_periods WHERE user_id = $1`, [alice.userId]);
+    const [usage] = await db.query(`SELECT executions FROM usage_periods WHERE account_id = $1`, [alice.userId]);
     expect(usage.executions).toBe(1);
   });
 
@@ -74,7 +74,7 @@ describe('scheduler: run now and test request', () => {
 
   it('refuses a manual run when the quota is used up', async () => {
     const jobId = await createJob(bob, '/over');
-    await db.query(`UPDATE usage_periods SET executions = 100 WHERE user_id = $1`, [bob.userId]);
+    await db.query(`UPDATE usage_periods SET executions = 100 WHERE account_id = $1`, [bob.userId]);
     const res = await server.http.post(`/api/jobs/${jobId}/run`, undefined, as(bob));
     expect(res.status).toBe(403);
     expect(res.body.detail).toMatchObject({ error: 'Execution quota exceeded', plan: 'free', execution_quota: 100 });
@@ -88,7 +88,7 @@ describe('scheduler: run now and test request', () => {
       const runs = await db.runs(jobId);
       return runs[0]?.state === 'running' ? runs : null;
     });
-    const usage = async () => (await db.query(`SELECT coalesce(sum(executions), 0)::int AS n FROM usage_periods WHERE user_id = $1`, [alice.userId]))[0].n;
+    const usage = async () => (await db.query(`SELECT coalesce(sum(executions), 0)::int AS n FROM usage_periods WHERE account_id = $1`, [alice.userId]))[0].n;
     const claimedUsage = await usage();
     expect((await server.http.post(`/api/jobs/${jobId}/pause`, undefined, as(alice))).status).toBe(200);
     await eventually(async () => (await db.runs(jobId)).length === 0, 5_000, 'claim undone');

@@ -40,7 +40,7 @@ describe('scheduler: schedule forms and policies', () => {
     server = await startTestServer({ ...FAST_SCHEDULER_ENV, EXECUTION_TIMEOUT_MS: '5000' });
     db = await SchedulerFixtures.connect(server.database.url);
     pro = await signUpAndLogin(server);
-    await db.query(`UPDATE users SET plan = 'pro' WHERE id = $1`, [pro.userId]);
+    await db.query(`UPDATE accounts SET plan = 'pro' WHERE id = $1`, [pro.userId]);
     const key = await server.http.post('/api/api-keys/generate', { name: 'schedules' }, as(pro));
     apiKey = key.body.api_key;
   });
@@ -122,7 +122,7 @@ describe('scheduler: schedule forms and policies', () => {
     });
     // An account of its own, so that its quota counts this job's executions only.
     const skipper = await signUpAndLogin(server);
-    await db.query(`UPDATE users SET plan = 'pro' WHERE id = $1`, [skipper.userId]);
+    await db.query(`UPDATE accounts SET plan = 'pro' WHERE id = $1`, [skipper.userId]);
     const created = await server.http.post('/api/jobs', job('slow-one', '/slow', { every_seconds: 1, overlap: 'skip', timeout_seconds: 5 }), as(skipper));
     expect(created.status).toBe(200);
     expect(created.body.overlap).toBe('skip');
@@ -141,7 +141,7 @@ describe('scheduler: schedule forms and policies', () => {
     expect(mostAtOnce).toBe(1);
     // Skipped runs were not executions: the quota counts the sent ones only.
     await eventually(async () => {
-      const [usage] = await db.query<{ used: number }>(`SELECT coalesce(sum(executions), 0)::int AS used FROM usage_periods WHERE user_id = $1`, [skipper.userId]);
+      const [usage] = await db.query<{ used: number }>(`SELECT coalesce(sum(executions), 0)::int AS used FROM usage_periods WHERE account_id = $1`, [skipper.userId]);
       const executed = (await runsOf(created.body.job_id)).filter((r) => r.status !== 'skipped' && r.status !== 'missed').length;
       return usage.used === executed && executed >= 2;
     }, 10_000, 'executions counted = runs sent');

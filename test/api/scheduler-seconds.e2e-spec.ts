@@ -31,7 +31,7 @@ describe('scheduler: jobs to the second (six-field cron)', () => {
     server = await startTestServer(FAST_SCHEDULER_ENV);
     db = await SchedulerFixtures.connect(server.database.url);
     pro = await signUpAndLogin(server);
-    await db.query(`UPDATE users SET plan = 'pro' WHERE id = $1`, [pro.userId]);
+    await db.query(`UPDATE accounts SET plan = 'pro' WHERE id = $1`, [pro.userId]);
   });
 
   afterAll(async () => {

@@ -191,7 +191,7 @@ describe('scheduler: firing, retries, quota, leases, recovery', () => {
   it('takes over a run whose lease expired (its instance crashed) and executes it once', async () => {
     const jobId = await db.job(userId, { url: `${target.url}/orphan`, nextRunAt: new Date(Date.now() + 3_600_000) });
     const [orphan] = await db.query(
-      `INSERT INTO job_runs (job_id, user_id, trigger, scheduled_for, due_at, state, lease_owner, lease_expires_at)
+      `INSERT INTO job_runs (job_id, account_id, trigger, scheduled_for, due_at, state, lease_owner, lease_expires_at)
        VALUES ($1, $2, 'schedule', now() - interval '1 minute', now() - interval '1 minute', 'running', 'crashed-instance', now() - interval '1 second')
        RETURNING id`,
       [jobId, userId],
@@ -229,7 +229,7 @@ describe('scheduler: firing, retries, quota, leases, recovery', () => {
     const freeUser = await db.user('free');
     const period = new Date();
     const periodStart = `${period.getUTCFullYear()}-${String(period.getUTCMonth() + 1).padStart(2, '0')}-01`;
-    await db.query(`INSERT INTO usage_periods (user_id, period_start, executions) VALUES ($1, $2, 100)`, [freeUser, periodStart]);
+    await db.query(`INSERT INTO usage_periods (account_id, period_start, executions) VALUES ($1, $2, 100)`, [freeUser, periodStart]);
     const jobId = await db.job(freeUser, { url: `${target.url}/quota`, cron: '0 0 1 1 *', nextRunAt: new Date(Date.now() + 200) });
     const job = await eventually(() => db.jobRow(jobId).then((j) => (j.status === 'quota_reached' ? j : null)));
     expect(job.next_run_at).toBeNull();
@@ -239,7 +239,7 @@ describe('scheduler: firing, retries, quota, leases, recovery', () => {
     expect(target.requests('/quota')).toHaveLength(0);
 
     // A new period: this month's usage row is now last month's.
-    await db.query(`UPDATE usage_periods SET period_start = period_start - interval '1 month' WHERE user_id = $1`, [freeUser]);
+    await db.query(`UPDATE usage_periods SET period_start = period_start - interval '1 month' WHERE account_id = $1`, [freeUser]);
     const restored = await eventually(() => db.jobRow(jobId).then((j) => (j.status === 'scheduled' ? j : null)));
     expect(new Date(restored.next_run_at).getUTCMonth()).toBe(0); // '0 0 1 1 *': next 1 January
   });
@@ -248,7 +248,7 @@ describe('scheduler: firing, retries, quota, leases, recovery', () => {
     const basicUser = await db.user('basic');
     const jobId = await db.job(basicUser, { url: `${target.url}/counted`, nextRunAt: new Date(Date.now() + 200) });
     await eventually(() => db.jobRow(jobId).then((j) => j.status === 'success'));
-    const [usage] = await db.query(`SELECT executions FROM usage_periods WHERE user_id = $1`, [basicUser]);
+    const [usage] = await db.query(`SELECT executions FROM usage_periods WHERE account_id = $1`, [basicUser]);
     expect(usage.executions).toBe(1);
   });
 });

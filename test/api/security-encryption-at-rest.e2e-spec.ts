@@ -244,10 +244,11 @@ describe('the headers column migration', () => {
       await source.runMigrations();
       await source.destroy();
       const [user] = (await client.query(`INSERT INTO users (email, name) VALUES ('m@example.test', 'M') RETURNING id`)).rows;
+      await client.query(`INSERT INTO accounts (id, name, personal) VALUES ($1, 'M', true)`, [user.id]);
       await client.query(
-        `INSERT INTO jobs (user_id, name, url, cron_expression, headers) VALUES ('${user.id}', 'old', 'https://example.com/', '* * * * *', '{"authorization":"Bearer old"}'::jsonb)`,
+        `INSERT INTO jobs (account_id, name, url, cron_expression, headers) VALUES ('${user.id}', 'old', 'https://example.com/', '* * * * *', '{"authorization":"Bearer old"}'::jsonb)`,
       );
-      await client.query(`INSERT INTO jobs (user_id, name, url, cron_expression) VALUES ('${user.id}', 'none', 'https://example.com/', '* * * * *')`);
+      await client.query(`INSERT INTO jobs (account_id, name, url, cron_expression) VALUES ('${user.id}', 'none', 'https://example.com/', '* * * * *')`);
       await new SealedJobHeaders1763810400000().up({ query: (sql: string) => client.query(sql) } as unknown as QueryRunner);
       const rows = (await client.query(`SELECT name, headers, pg_typeof(headers)::text AS type FROM jobs ORDER BY name`)).rows;
       expect(rows).toEqual([

@@ -29,7 +29,7 @@ describe("security: redirects never carry a job's headers or body to another ori
     [own, other] = await Promise.all([HttpTarget.start(), HttpTarget.start()]);
     server = await startTestServer({ ALLOW_PRIVATE_TARGETS: 'true' });
     user = await signUpAndLogin(server);
-    await sql(server, `UPDATE users SET plan = 'pro' WHERE id = $1`, [user.userId]); // room for more than the free plan's jobs
+    await sql(server, `UPDATE accounts SET plan = 'pro' WHERE id = $1`, [user.userId]); // room for more than the free plan's jobs
   });
 
   afterAll(async () => {

@@ -52,7 +52,7 @@ describe('security: target addresses (jobs run now)', () => {
     target = await HttpTarget.start();
     server = await startTestServer({ ALLOW_PRIVATE_TARGETS: 'false' });
     user = await signUpAndLogin(server);
-    await sql(server, `UPDATE users SET plan = 'pro' WHERE id = $1`, [user.userId]); // room for more than the free plan's jobs
+    await sql(server, `UPDATE accounts SET plan = 'pro' WHERE id = $1`, [user.userId]); // room for more than the free plan's jobs
   });
 
   afterAll(async () => {
@@ -112,7 +112,7 @@ describe('security: target addresses (saving a job in production)', () => {
 
   beforeAll(async () => {
     ({ server, user } = await startProductionServerWithUser({ PUBLIC_URL: 'https://cronbeam.example' }));
-    await sql(server, `UPDATE users SET plan = 'pro' WHERE id = $1`, [user.userId]); // so that only the target can refuse a job
+    await sql(server, `UPDATE accounts SET plan = 'pro' WHERE id = $1`, [user.userId]); // so that only the target can refuse a job
   });
 
   afterAll(async () => {

@@ -51,7 +51,7 @@ describe('status pages and badges', () => {
   const plant = (jobId: string, userId: string, executedAt: string, status: 'success' | 'failed' | 'skipped', attempt = 1, scheduledFor = executedAt) =>
     sql(
       server,
-      `INSERT INTO job_runs (job_id, user_id, trigger, scheduled_for, attempt, due_at, state, status, executed_at, finished_at, response_code, duration_ms)
+      `INSERT INTO job_runs (job_id, account_id, trigger, scheduled_for, attempt, due_at, state, status, executed_at, finished_at, response_code, duration_ms)
        VALUES ($1, $2, $3, $4, $5, $6, 'done', $7, $6, $6, 200, 10)`,
       [jobId, userId, attempt > 1 ? 'retry' : 'schedule', scheduledFor, attempt, executedAt, status],
     );

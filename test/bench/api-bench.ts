@@ -110,7 +110,7 @@ async function account(base: string, sql: Client): Promise<Account> {
   if ((await call(base, 'POST', '/api/auth/verify', { email, code })).status !== 200) throw new Error('verify failed');
   const login = await call(base, 'POST', '/api/auth/login', { email, password });
   if (login.status !== 200) throw new Error(`login answered ${login.status}`);
-  await sql.query(`UPDATE users SET plan = 'unlimited' WHERE id = $1`, [signup.body.user_id]);
+  await sql.query(`UPDATE accounts SET plan = 'unlimited' WHERE id = $1`, [signup.body.user_id]);
   const key = await call(base, 'POST', '/api/api-keys/generate', { name: 'bench' }, { authorization: `Bearer ${login.body.access_token}` });
   if (key.status !== 200) throw new Error(`API key answered ${key.status}`);
   return { userId: signup.body.user_id, token: login.body.access_token, apiKey: key.body.api_key };
@@ -126,7 +126,7 @@ const server = http.createServer(async (req, res) => {
   try {
     if (req.url === '/ping') { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"status":"ok"}'); return; }
     const { rows } = await pool.query(
-      'SELECT id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms, auto_pause_after, status, notify_on_failure, next_run_at, last_run_at, created_at, updated_at FROM jobs WHERE user_id = $1 ORDER BY created_at, id',
+      'SELECT id, name, url, method, headers, body, cron_expression, time_zone, response_rules, timeout_ms, auto_pause_after, status, notify_on_failure, next_run_at, last_run_at, created_at, updated_at FROM jobs WHERE account_id = $1 ORDER BY created_at, id',
       [process.env.BENCH_USER_ID]);
     const jobs = rows.map((j) => ({ job_id: j.id, name: j.name, url: j.url, method: j.method, headers: j.headers, body: j.body,
       cron_expression: j.cron_expression, time_zone: j.time_zone, response_rules: j.response_rules,
@@ -247,10 +247,10 @@ async function main(): Promise<void> {
       const created = await call(base, 'POST', '/api/jobs', { ...JOB_DEFINITION, name: `listed-${i}` }, { authorization: `Bearer ${reader.token}` });
       if (created.status !== 200) throw new Error(`creating a job answered ${created.status}: ${JSON.stringify(created.body)}`);
     }
-    const [{ id: oneJob }] = (await sql.query(`SELECT id FROM jobs WHERE user_id = $1 ORDER BY created_at LIMIT 1`, [reader.userId])).rows;
+    const [{ id: oneJob }] = (await sql.query(`SELECT id FROM jobs WHERE account_id = $1 ORDER BY created_at LIMIT 1`, [reader.userId])).rows;
     // Finished runs for the logs route (the default page of 20).
     await sql.query(
-      `INSERT INTO job_runs (job_id, user_id, trigger, scheduled_for, due_at, state, status, response_code, duration_ms, executed_at, finished_at)
+      `INSERT INTO job_runs (job_id, account_id, trigger, scheduled_for, due_at, state, status, response_code, duration_ms, executed_at, finished_at)
        SELECT $1, $2, 'schedule', t, t, 'done', 'success', 200, 12, t, t FROM (SELECT now() - n * interval '1 minute' AS t FROM generate_series(1, 20) n) s`,
       [oneJob, reader.userId],
     ).catch((error: Error) => console.log(`(logs route without runs: ${error.message})`));
@@ -306,10 +306,10 @@ async function main(): Promise<void> {
       rows.push(target(create, '>= 600 req/s', create.rps >= 600 && create.errors === 0));
     }
     if (wanted('delete')) {
-      const ids = (await sql.query(`SELECT id FROM jobs WHERE user_id = $1`, [writer.userId])).rows.map((r: { id: string }) => r.id);
+      const ids = (await sql.query(`SELECT id FROM jobs WHERE account_id = $1`, [writer.userId])).rows.map((r: { id: string }) => r.id);
       // More jobs to delete than any run can get through: the rest are made straight in the table.
       const more = await sql.query(
-        `INSERT INTO jobs (user_id, name, url, cron_expression, status) SELECT $1, 'd-' || n, 'https://example.com/d', '0 0 1 1 *', 'paused' FROM generate_series(1, $2) n RETURNING id`,
+        `INSERT INTO jobs (account_id, name, url, cron_expression, status) SELECT $1, 'd-' || n, 'https://example.com/d', '0 0 1 1 *', 'paused' FROM generate_series(1, $2) n RETURNING id`,
         [writer.userId, Math.max(0, 60_000 - ids.length)],
       );
       const queue = [...ids, ...more.rows.map((r: { id: string }) => r.id)];
@@ -327,7 +327,7 @@ async function main(): Promise<void> {
         if (status !== 200) break;
       }
       const seconds = (Date.now() - started) / 1000;
-      const made = Number((await sql.query(`SELECT count(*) FROM jobs WHERE user_id = $1`, [bulkUser.userId])).rows[0].count);
+      const made = Number((await sql.query(`SELECT count(*) FROM jobs WHERE account_id = $1`, [bulkUser.userId])).rows[0].count);
       const ok = status === 200 && made === BULK_BATCH * BULK_BATCHES;
       rows.push({
         name: `POST /api/jobs/bulk: ${fmt(BULK_BATCH * BULK_BATCHES)} jobs (${BULK_BATCHES} x ${fmt(BULK_BATCH)}) in ${fmt(seconds, 2)} s`,

@@ -94,7 +94,7 @@ const CRON_OF: Record<ScheduleForm, string | null> = { yearly: '0 0 1 1 *', 'eve
 async function insertJobs(sql: Client, userId: string, url: string, count: number, firstDue: number, perSecond: number, form: ScheduleForm = 'yearly'): Promise<void> {
   // Job n is due at firstDue + floor((n-1)/perSecond) seconds; `perSecond` = count puts them all on one instant.
   await sql.query(
-    `INSERT INTO jobs (user_id, name, url, cron_expression, run_at, status, next_run_at)
+    `INSERT INTO jobs (account_id, name, url, cron_expression, run_at, status, next_run_at)
      SELECT $1, 'bench-' || $2 || n, $2 || '?n=' || n, $6, CASE WHEN $6::text IS NULL THEN due END, 'scheduled', due
      FROM generate_series(1, $4::int) AS n, LATERAL (SELECT to_timestamp(($3::bigint + ((n - 1) / $5) * 1000) / 1000.0) AS due) AS d`,
     [userId, url, firstDue, count, perSecond, CRON_OF[form]],
@@ -137,12 +137,13 @@ export async function seedIdleJobs(sql: Client, count: number): Promise<void> {
   const users = Math.ceil(count / IDLE_JOBS_PER_USER);
   const tag = randomBytes(4).toString('hex');
   await sql.query(
-    `INSERT INTO users (email, name, plan) SELECT 'idle-' || $1 || '-' || n || '@example.test', 'Idle', 'unlimited' FROM generate_series(1, $2::int) AS n`,
+    `WITH u AS (INSERT INTO users (email, name) SELECT 'idle-' || $1 || '-' || n || '@example.test', 'Idle' FROM generate_series(1, $2::int) AS n RETURNING id, name)
+     INSERT INTO accounts (id, name, personal, plan) SELECT id, name, true, 'unlimited' FROM u`,
     [tag, users],
   );
   await sql.query(
     `WITH u AS (SELECT array_agg(id ORDER BY id) AS ids FROM users WHERE email LIKE 'idle-' || $1 || '-%')
-     INSERT INTO jobs (user_id, name, url, cron_expression, status, next_run_at)
+     INSERT INTO jobs (account_id, name, url, cron_expression, status, next_run_at)
      SELECT u.ids[1 + (n - 1) / $3], 'idle-' || n, 'https://example.com/idle?n=' || n, '0 0 1 1 *', 'scheduled', now() + interval '365 days'
      FROM u, generate_series(1, $2::int) AS n`,
     [tag, count, IDLE_JOBS_PER_USER],
@@ -189,7 +190,9 @@ export async function scenario(
   for (let i = 0; i < spec.instances; i++) instances.push(await BenchInstance.start(db.url, INSTANCE_ENV, logFile));
   try {
     const [{ id: userId }] = (
-      await sql.query(`INSERT INTO users (email, name, plan) VALUES ($1, 'Bench', 'unlimited') RETURNING id`, [`bench-${randomBytes(4).toString('hex')}@example.test`])
+      await sql.query(
+        `WITH u AS (INSERT INTO users (email, name) VALUES ($1, 'Bench') RETURNING id, name), a AS (INSERT INTO accounts (id, name, personal, plan) SELECT id, name, true, 'unlimited' FROM u) SELECT id FROM u`,
+        [`bench-${randomBytes(4).toString('hex')}@example.test`])
     ).rows;
     arrivals.byJob = new Map();
     const byJob = arrivals.byJob;

@@ -48,7 +48,7 @@ describe('instance liveness and takeover (database level)', () => {
     expect(claimed.runs).toHaveLength(3);
     const runOf = (jobId: string) => claimed.runs.find((r) => r.jobId === jobId)!.runId;
     const [manual] = await sdb.query(
-      `INSERT INTO job_runs (job_id, user_id, trigger, scheduled_for, due_at, state, lease_owner, lease_expires_at)
+      `INSERT INTO job_runs (job_id, account_id, trigger, scheduled_for, due_at, state, lease_owner, lease_expires_at)
        VALUES ($1, $2, 'manual', $3, $3, 'running', $4, $5) RETURNING id`,
       [unsentJob, userId, at('2030-02-01T10:02:00Z'), dead.owner.id, at('2030-02-01T10:03:00Z')],
     );
@@ -118,7 +118,7 @@ describe('instance liveness and takeover (database level)', () => {
     expect(batch2.more).toBe(false);
     expect([...batch1.runs, ...batch2.runs].map((r) => r.runId).sort()).toEqual(claimedIds);
     expect(await instanceRows()).toEqual([]);
-    const owners = await sdb.query(`SELECT DISTINCT lease_owner FROM job_runs WHERE user_id = $1`, [userId]);
+    const owners = await sdb.query(`SELECT DISTINCT lease_owner FROM job_runs WHERE account_id = $1`, [userId]);
     expect(owners).toEqual([{ lease_owner: survivor.owner.id }]);
   });
 

@@ -20,7 +20,7 @@ describe('claim (database level)', () => {
 
   const at = (iso: string) => new Date(iso);
   const usage = async (userId: string) =>
-    (await sdb.query<{ executions: number }>(`SELECT executions FROM usage_periods WHERE user_id = $1`, [userId])).map((r) => r.executions);
+    (await sdb.query<{ executions: number }>(`SELECT executions FROM usage_periods WHERE account_id = $1`, [userId])).map((r) => r.executions);
 
   it('leases a due job once, with its request, moves it to its next due time and counts the execution', async () => {
     const { claimer, owner } = sdb.instance();
@@ -31,7 +31,7 @@ describe('claim (database level)', () => {
 
     const first = await claimer.claimDueJobs(new Date(due.getTime() + 3_000), now);
     expect(first.runs).toHaveLength(1);
-    expect(first.runs[0]).toMatchObject({ jobId, userId, trigger: 'schedule', attempt: 1, scheduledFor: due, dueAt: due, url: 'https://example.com/hook', method: 'POST', headers: { 'x-test': '1' }, body: 'ping' });
+    expect(first.runs[0]).toMatchObject({ jobId, accountId: userId, trigger: 'schedule', attempt: 1, scheduledFor: due, dueAt: due, url: 'https://example.com/hook', method: 'POST', headers: { 'x-test': '1' }, body: 'ping' });
     const [run] = await sdb.query(`SELECT state, lease_owner, lease_expires_at FROM job_runs WHERE id = $1`, [first.runs[0].runId]);
     expect(run).toMatchObject({ state: 'running', lease_owner: owner.id });
     expect(new Date(run.lease_expires_at).getTime()).toBeGreaterThan(due.getTime());
@@ -62,7 +62,7 @@ describe('claim (database level)', () => {
     const { claimer } = sdb.instance();
     const userId = await sdb.createUser('free');
     const due = at('2026-04-02T10:00:00Z');
-    await sdb.query(`INSERT INTO usage_periods (user_id, period_start, executions) VALUES ($1, '2026-04-01', 100)`, [userId]);
+    await sdb.query(`INSERT INTO usage_periods (account_id, period_start, executions) VALUES ($1, '2026-04-01', 100)`, [userId]);
     const jobId = await sdb.createJob(userId, { cron: '0 * * * *', nextRunAt: due });
 
     const claimed = await claimer.claimDueJobs(due, due.getTime());
@@ -96,12 +96,12 @@ describe('claim (database level)', () => {
     const userId = await sdb.createUser('pro');
     const jobId = await sdb.createJob(userId, { nextRunAt: at('2030-01-01T00:00:00Z') });
     const [retry] = await sdb.query(
-      `INSERT INTO job_runs (job_id, user_id, trigger, scheduled_for, attempt, due_at, state)
+      `INSERT INTO job_runs (job_id, account_id, trigger, scheduled_for, attempt, due_at, state)
        VALUES ($1, $2, 'retry', '2026-06-01T00:00:00Z', 2, '2026-06-01T00:00:10Z', 'queued') RETURNING id`,
       [jobId, userId],
     );
     const [orphan] = await sdb.query(
-      `INSERT INTO job_runs (job_id, user_id, trigger, scheduled_for, due_at, state, lease_owner, lease_expires_at)
+      `INSERT INTO job_runs (job_id, account_id, trigger, scheduled_for, due_at, state, lease_owner, lease_expires_at)
        VALUES ($1, $2, 'schedule', '2026-06-01T00:05:00Z', '2026-06-01T00:05:00Z', 'running', 'dead-instance', '2026-06-01T00:05:40Z') RETURNING id`,
       [jobId, userId],
     );

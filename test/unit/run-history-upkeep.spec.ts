@@ -30,12 +30,12 @@ describe('run history upkeep (database level)', () => {
     await sdb.query(`SELECT job_runs_ensure_partitions(now() - interval '100 days', now() - interval '99 days')`);
     const oldWeek = await weekName(-100);
     await sdb.query(
-      `INSERT INTO job_runs (job_id, user_id, trigger, scheduled_for, due_at, state, status, executed_at, created_at)
+      `INSERT INTO job_runs (job_id, account_id, trigger, scheduled_for, due_at, state, status, executed_at, created_at)
        SELECT $1, $2, 'schedule', t, t, 'done', 'success', t, t FROM (SELECT now() - interval '100 days' AS t) s`,
       [quiet, userId],
     );
     await sdb.query(
-      `INSERT INTO job_runs (job_id, user_id, trigger, scheduled_for, due_at, state, status, executed_at, created_at)
+      `INSERT INTO job_runs (job_id, account_id, trigger, scheduled_for, due_at, state, status, executed_at, created_at)
        SELECT $1, $2, 'schedule', t, t, 'done', 'success', t, t FROM (SELECT now() - n * interval '1 minute' AS t FROM generate_series(1, 1005) n) s`,
       [busy, userId],
     );

@@ -88,7 +88,7 @@ describe('record (database level)', () => {
     const [job] = await sdb.query(`SELECT status FROM jobs WHERE id = $1`, [jobId]);
     expect(job.status).toBe('failed');
 
-    const manual = { ...run, runId: (await sdb.query(`INSERT INTO job_runs (job_id, user_id, trigger, scheduled_for, due_at, state, lease_owner) VALUES ($1, $2, 'manual', now(), now(), 'running', $3) RETURNING id`, [jobId, run.userId, scheduler.owner.id]))[0].id, trigger: 'manual' as const };
+    const manual = { ...run, runId: (await sdb.query(`INSERT INTO job_runs (job_id, account_id, trigger, scheduled_for, due_at, state, lease_owner) VALUES ($1, $2, 'manual', now(), now(), 'running', $3) RETURNING id`, [jobId, run.accountId, scheduler.owner.id]))[0].id, trigger: 'manual' as const };
     await scheduler.runs.record(manual, result({ success: false, responseCode: 502, retryable: true }), true);
     expect(await sdb.query(`SELECT id FROM job_runs WHERE job_id = $1 AND state = 'queued'`, [jobId])).toHaveLength(0);
     expect(published.map((o) => [o.trigger, o.willRetry])).toEqual([

@@ -13,11 +13,16 @@ export interface ApiKeySummary {
 /** POST /api/api-keys/generate: the only answer that carries the secret. */
 export interface GeneratedApiKey extends ApiKeySummary {
   api_key: string;
-  /** Sent as X-User-ID with the key on every /prog call. */
+  /**
+   * Sent as X-User-ID with the key on every /prog call: the key's account id
+   * (for a personal account, its user's id; the name predates accounts).
+   */
   user_id: string;
+  /** The account the key acts in (the same value as user_id). */
+  account_id: string;
 }
 
-/** Keys one user may hold at once. */
+/** Keys one account may hold at once. */
 export const MAX_API_KEYS_PER_USER = 20;
 
 export const API_KEY_MESSAGES = {

@@ -6,8 +6,8 @@ import { AppConfig } from '../../../backend/src/config/app-config';
 import { MIGRATIONS } from '../../../backend/src/database/migrations';
 import { ReadDatabase } from '../../../backend/src/database/read-database';
 import { UserEntity } from '../../../backend/src/modules/auth/user.entity';
-import { UsersRepository } from '../../../backend/src/modules/auth/users.repository';
-import { UsersService } from '../../../backend/src/modules/auth/users.service';
+import { AccountsRepository } from '../../../backend/src/modules/teams/accounts.repository';
+import { TeamsService } from '../../../backend/src/modules/teams/teams.service';
 import type { HttpExecutor } from '../../../backend/src/modules/executor/http-executor.service';
 import { JobScheduleService } from '../../../backend/src/modules/jobs/job-schedule.service';
 import { JobEvents } from '../../../backend/src/modules/jobs/job-events';
@@ -68,7 +68,7 @@ export class SchedulerDatabase {
 
   /** One scheduler instance's claim and record services (each with its own lease owner). */
   instance(): SchedulerInstanceParts {
-    const users = new UsersService(new UsersRepository(this.db.getRepository(UserEntity)));
+    const teams = new TeamsService(new AccountsRepository(this.db));
     const quota = new QuotaService(new UsagePeriodsRepository(this.db));
     const owner = new LeaseOwner();
     const runSettings = new RunSettings(this.config);
@@ -87,13 +87,16 @@ export class SchedulerDatabase {
     const liveness = new InstanceLiveness(settings, new SchedulerInstancesRepository(this.db), runs, new WakeChannel(this.db));
     const noJobs = null as unknown as JobsService; // the claim only reads windows, never checks a job's owner
     const maintenance = new MaintenanceWindowsService(new MaintenanceWindowsRepository(this.db, read), noJobs);
-    const claimer = new RunClaimer(this.db, settings, jobs, runs, quota, users, liveness, maintenance);
+    const claimer = new RunClaimer(this.db, settings, jobs, runs, quota, teams, liveness, maintenance);
     return { claimer, runs, events, owner, liveness };
   }
 
   async createUser(plan = 'free'): Promise<string> {
     const [row]: Array<{ id: string }> = await this.db.query(
-      `INSERT INTO users (email, name, plan) VALUES ($1, 'Test', $2) RETURNING id`,
+      `WITH u AS (INSERT INTO users (email, name) VALUES ($1, 'Test') RETURNING id, name),
+            a AS (INSERT INTO accounts (id, name, personal, plan) SELECT id, name, true, $2 FROM u),
+            m AS (INSERT INTO account_members (account_id, user_id, role) SELECT id, id, 'owner' FROM u)
+       SELECT id FROM u`,
       [`u${Math.random().toString(36).slice(2)}@example.com`, plan],
     );
     return row.id;
@@ -101,7 +104,7 @@ export class SchedulerDatabase {
 
   async createJob(userId: string, fields: { cron?: string; nextRunAt: Date; url?: string; status?: string }): Promise<string> {
     const [row]: Array<{ id: string }> = await this.db.query(
-      `INSERT INTO jobs (user_id, name, url, method, headers, body, cron_expression, status, next_run_at)
+      `INSERT INTO jobs (account_id, name, url, method, headers, body, cron_expression, status, next_run_at)
        VALUES ($1, $2, $3, 'POST', '{"x-test":"1"}', 'ping', $4, $5, $6) RETURNING id`,
       [userId, `job-${Math.random().toString(36).slice(2)}`, fields.url ?? 'https://example.com/hook', fields.cron ?? '*/5 * * * *', fields.status ?? 'scheduled', fields.nextRunAt],
     );

@@ -3,6 +3,7 @@ import { ApiError } from '../../common/http/api-error';
 import { IDENTITY_PROVIDER, toUserView, type AuthenticatedUser, type IdentityProvider } from '../auth';
 import { UsersService } from '../auth/users.service';
 import { BillingService } from '../billing/billing.service';
+import { TeamsService } from '../teams/teams.service';
 import type { UserView } from '@cronbeam/shared/auth/user-view';
 
 
@@ -15,23 +16,27 @@ export class AccountsService {
     @Inject(IDENTITY_PROVIDER) private readonly provider: IdentityProvider,
     private readonly users: UsersService,
     private readonly billing: BillingService,
+    private readonly teams: TeamsService,
   ) {}
 
   async show(user: AuthenticatedUser): Promise<UserView> {
     const row = await this.users.findById(user.id);
     if (!row) throw ApiError.notFound();
-    return toUserView(row);
+    return toUserView(row, await this.teams.planOf(user.id));
   }
 
   /**
-   * The data goes first: the users row takes every table that references it
-   * (jobs, runs, usage, keys, ...) with it, by ON DELETE CASCADE. Should the
-   * provider call then fail, what is left is a login to an empty account that
-   * can delete itself again, never data nobody can reach to delete.
+   * The data goes first: the accounts the user owns go with everything they
+   * hold (jobs, runs, usage, keys, ...: ON DELETE CASCADE), then the users row
+   * with the identity. Refused (409) while an account they own has other
+   * members. Should the provider call then fail, what is left is a login with
+   * no data that can delete itself again, never data nobody can reach to delete.
    */
   async delete(user: AuthenticatedUser, accessToken: string): Promise<void> {
-    // A paid subscription ends first: should Stripe be unreachable, the account stays (and can be deleted again) rather than being billed with no owner.
-    await this.billing.endForDeletedAccount(user.id);
+    await this.teams.assertDeletable(user.id);
+    // Paid subscriptions end first: should Stripe be unreachable, the accounts stay (and can be deleted again) rather than being billed with no owner.
+    for (const accountId of await this.teams.ownedAlone(user.id)) await this.billing.endForDeletedAccount(accountId);
+    await this.teams.deleteOwnedBy(user.id);
     await this.users.delete(user.id);
     await this.provider.deleteUser(user, accessToken);
     this.logger.log({ userId: user.id }, 'Account deleted');

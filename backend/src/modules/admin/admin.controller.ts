@@ -6,6 +6,7 @@ import { isUuid } from '../../common/validation/uuid';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { AuthService } from '../auth/auth.service';
 import { UsersService } from '../auth/users.service';
+import { TeamsService } from '../teams/teams.service';
 import { toUserView } from '../auth';
 import type { UserView } from '@cronbeam/shared/auth/user-view';
 import { AdminTokenGuard } from './admin-token.guard';
@@ -25,23 +26,27 @@ export class AdminController {
 
   constructor(
     private readonly users: UsersService,
+    private readonly teams: TeamsService,
     private readonly auth: AuthService,
   ) {}
 
   @Get('users')
   async listUsers(): Promise<UserView[]> {
-    return (await this.users.list()).map(toUserView);
+    const users = await this.users.list();
+    const plans = await this.teams.plansOf(users.map((u) => u.id));
+    return users.map((u) => toUserView(u, plans.get(u.id) ?? 'free'));
   }
 
-  /** `user` is a user id or an email address. */
+  /** `user` is a user id or an email address; the plan is their personal account's (it has the user's id). */
   @Put('users/:user/plan')
   async setPlan(@Param('user') idOrEmail: string, @Body(new ZodPipe(setPlanSchema)) body: { plan: PlanId }): Promise<UserView> {
     const user = idOrEmail.includes('@') ? await this.users.findByEmail(idOrEmail) : isUuid(idOrEmail) ? await this.users.findById(idOrEmail) : null;
     if (!user) throw ApiError.notFound('User not found');
-    await this.users.setPlan(user.id, body.plan);
+    const from = (await this.teams.plansOf([user.id])).get(user.id);
+    await this.teams.setPlan(user.id, body.plan);
     // An audit line for every plan change made outside billing.
-    this.logger.log({ userId: user.id, from: user.plan, to: body.plan }, 'Operator changed a plan');
-    return toUserView({ ...user, plan: body.plan });
+    this.logger.log({ userId: user.id, accountId: user.id, from, to: body.plan }, 'Operator changed a plan');
+    return toUserView(user, body.plan);
   }
 
   /** The user must choose a new password at their next sign-in; their sessions end now. */

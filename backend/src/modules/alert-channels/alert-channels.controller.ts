@@ -15,18 +15,18 @@ export class AlertChannelsController {
 
   @Get()
   list(@CurrentUser() user: AuthenticatedUser): Promise<AlertChannel[]> {
-    return this.channels.list(user.id);
+    return this.channels.list(user.accountId);
   }
 
   @Post()
   @HttpCode(200)
   create(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(alertChannelSchema)) body: AlertChannelDefinition): Promise<AlertChannel> {
-    return this.channels.create(actor, user.id, body);
+    return this.channels.create(actor, user.accountId, body);
   }
 
   @Delete(':id')
   async remove(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string): Promise<{ message: string }> {
-    await this.channels.remove(actor, user.id, id);
+    await this.channels.remove(actor, user.accountId, id);
     return { message: 'Alert channel deleted' };
   }
 
@@ -34,18 +34,18 @@ export class AlertChannelsController {
   @HttpCode(200)
   @NotAudited('a test alert changes no setting; its delivery shows in the channel log')
   test(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<AlertDelivery> {
-    return this.channels.sendTest(user.id, id);
+    return this.channels.sendTest(user.accountId, id);
   }
 
   @Post(':id/resend-verification')
   @HttpCode(200)
   resendVerification(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string): Promise<AlertChannel> {
-    return this.channels.resendVerification(actor, user.id, id);
+    return this.channels.resendVerification(actor, user.accountId, id);
   }
 
   @Get(':id/deliveries')
   async deliveries(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<{ deliveries: AlertDelivery[] }> {
-    return { deliveries: await this.channels.deliveries(user.id, id) };
+    return { deliveries: await this.channels.deliveries(user.accountId, id) };
   }
 }
 
@@ -57,7 +57,7 @@ export class JobCallbackDeliveriesController {
 
   @Get(':id/callback-deliveries')
   async deliveries(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<{ deliveries: CallbackDelivery[] }> {
-    return { deliveries: await this.channels.callbackDeliveries(user.id, id) };
+    return { deliveries: await this.channels.callbackDeliveries(user.accountId, id) };
   }
 }
 

@@ -13,7 +13,7 @@ import { auditChanges, auditedStatement, type Actor } from '../audit';
 /** A row of `alert_channels`. */
 export interface AlertChannelRow {
   id: string;
-  user_id: string;
+  account_id: string;
   name: string;
   kind: AlertChannelKind;
   target: string;
@@ -87,7 +87,7 @@ const auditView = (row: string) =>
     'target_url', CASE WHEN ${row}.kind NOT IN ${PLAIN_TARGETS} THEN ${row}.target END, 'secret', ${row}.secret)`;
 const channelChanges = (before: string, after: string) => auditChanges(before, after, ['target_url', 'secret']);
 
-/** Every SQL statement on `alert_channels`, `alert_deliveries` and `alert_queue` (alerts and run callbacks), one per function; the user's queries are scoped by user. */
+/** Every SQL statement on `alert_channels`, `alert_deliveries` and `alert_queue` (alerts and run callbacks), one per function; the account's queries are scoped by user. */
 @Injectable()
 export class AlertChannelsRepository implements OnModuleInit {
   constructor(
@@ -105,30 +105,30 @@ export class AlertChannelsRepository implements OnModuleInit {
     return row.secret === null ? null : this.box.open(row.secret, SECRET_COLUMN.place(row.id));
   }
 
-  listOwned(userId: string): Promise<AlertChannelRow[]> {
-    return this.db.query(`SELECT * FROM alert_channels WHERE user_id = $1 ORDER BY created_at, id`, [userId]);
+  listOwned(accountId: string): Promise<AlertChannelRow[]> {
+    return this.db.query(`SELECT * FROM alert_channels WHERE account_id = $1 ORDER BY created_at, id`, [accountId]);
   }
 
-  async findOwned(userId: string, channelId: string): Promise<AlertChannelRow | null> {
-    const [row] = await this.db.query(`SELECT * FROM alert_channels WHERE id = $1 AND user_id = $2`, [channelId, userId]);
+  async findOwned(accountId: string, channelId: string): Promise<AlertChannelRow | null> {
+    const [row] = await this.db.query(`SELECT * FROM alert_channels WHERE id = $1 AND account_id = $2`, [channelId, accountId]);
     return row ?? null;
   }
 
-  async countOwned(userId: string): Promise<number> {
-    const [row] = await this.db.query(`SELECT count(*)::int AS n FROM alert_channels WHERE user_id = $1`, [userId]);
+  async countOwned(accountId: string): Promise<number> {
+    const [row] = await this.db.query(`SELECT count(*)::int AS n FROM alert_channels WHERE account_id = $1`, [accountId]);
     return row.n;
   }
 
   /** A channel either verified at once (`verified`) or pending with its verification link (sent now). */
-  async insert(actor: Actor, userId: string, fields: Pick<AlertChannelRow, 'name' | 'kind' | 'target' | 'secret' | 'job_ids'>, verification: 'verified' | VerificationLink): Promise<AlertChannelRow> {
+  async insert(actor: Actor, accountId: string, fields: Pick<AlertChannelRow, 'name' | 'kind' | 'target' | 'secret' | 'job_ids'>, verification: 'verified' | VerificationLink): Promise<AlertChannelRow> {
     const link = verification === 'verified' ? null : verification;
     // The id is chosen here so the secret can be sealed for its row before it exists.
     const id = randomUUID();
     const [row] = await this.db.query(
       ...auditedStatement(actor, {
-        ctes: `c AS (INSERT INTO alert_channels (id, user_id, name, kind, target, secret, job_ids, verified_at, verification_token_hash, verification_expires_at, verification_sent_at)
+        ctes: `c AS (INSERT INTO alert_channels (id, account_id, name, kind, target, secret, job_ids, verified_at, verification_token_hash, verification_expires_at, verification_sent_at)
                VALUES ($9, $1, $2, $3, $4, $5, $6::uuid[], CASE WHEN $7::text IS NULL THEN now() END, $7, $8, CASE WHEN $7::text IS NOT NULL THEN now() END) RETURNING *)`,
-        params: [userId, fields.name, fields.kind, fields.target, fields.secret === null ? null : this.box.seal(fields.secret, SECRET_COLUMN.place(id)), fields.job_ids, link?.tokenHash ?? null, link?.expiresAt ?? null, id],
+        params: [accountId, fields.name, fields.kind, fields.target, fields.secret === null ? null : this.box.seal(fields.secret, SECRET_COLUMN.place(id)), fields.job_ids, link?.tokenHash ?? null, link?.expiresAt ?? null, id],
         from: 'c',
         action: 'alert_channel.created',
         targetType: 'alert_channel',
@@ -143,17 +143,17 @@ export class AlertChannelsRepository implements OnModuleInit {
   /**
    * Replaces a pending channel's link, unless one was sent less than
    * `cooldownSeconds` ago: one statement, so of concurrent resends one wins.
-   * Null when the channel is not the user's pending email channel or is cooling down.
+   * Null when the channel is not the account's pending email channel or is cooling down.
    */
-  async renewVerification(actor: Actor, userId: string, channelId: string, link: VerificationLink, cooldownSeconds: number): Promise<AlertChannelRow | null> {
+  async renewVerification(actor: Actor, accountId: string, channelId: string, link: VerificationLink, cooldownSeconds: number): Promise<AlertChannelRow | null> {
     const [row] = returnedRows<AlertChannelRow>(
       await this.db.query(
         ...auditedStatement(actor, {
           ctes: `c AS (UPDATE alert_channels SET verification_token_hash = $3, verification_expires_at = $4, verification_sent_at = now()
-                  WHERE id = $1 AND user_id = $2 AND kind = 'email' AND verified_at IS NULL
+                  WHERE id = $1 AND account_id = $2 AND kind = 'email' AND verified_at IS NULL
                     AND (verification_sent_at IS NULL OR verification_sent_at <= now() - make_interval(secs => $5))
                   RETURNING *)`,
-          params: [channelId, userId, link.tokenHash, link.expiresAt, cooldownSeconds],
+          params: [channelId, accountId, link.tokenHash, link.expiresAt, cooldownSeconds],
           from: 'c',
           action: 'alert_channel.verification_resent',
           targetType: 'alert_channel',
@@ -179,11 +179,11 @@ export class AlertChannelsRepository implements OnModuleInit {
     return row ?? null;
   }
 
-  async deleteOwned(actor: Actor, userId: string, channelId: string): Promise<boolean> {
+  async deleteOwned(actor: Actor, accountId: string, channelId: string): Promise<boolean> {
     const rows: unknown[] = await this.db.query(
       ...auditedStatement(actor, {
-        ctes: `c AS (DELETE FROM alert_channels WHERE id = $1 AND user_id = $2 RETURNING *)`,
-        params: [channelId, userId],
+        ctes: `c AS (DELETE FROM alert_channels WHERE id = $1 AND account_id = $2 RETURNING *)`,
+        params: [channelId, accountId],
         from: 'c',
         action: 'alert_channel.deleted',
         targetType: 'alert_channel',
@@ -195,19 +195,19 @@ export class AlertChannelsRepository implements OnModuleInit {
     return rows.length > 0;
   }
 
-  /** The user's deliverable channels that take this job's alerts: those naming it and those taking every job. */
-  forJob(userId: string, jobId: string): Promise<AlertChannelRow[]> {
+  /** The account's deliverable channels that take this job's alerts: those naming it and those taking every job. */
+  forJob(accountId: string, jobId: string): Promise<AlertChannelRow[]> {
     return this.db.query(
-      `SELECT * FROM alert_channels WHERE user_id = $1 AND ${DELIVERABLE} AND (job_ids IS NULL OR $2::uuid = ANY(job_ids)) ORDER BY created_at, id`,
-      [userId, jobId],
+      `SELECT * FROM alert_channels WHERE account_id = $1 AND ${DELIVERABLE} AND (job_ids IS NULL OR $2::uuid = ANY(job_ids)) ORDER BY created_at, id`,
+      [accountId, jobId],
     );
   }
 
   /** The deliverable channels a monitor alerts: the listed ones, or (null) those taking every alert. */
-  forMonitor(userId: string, channelIds: string[] | null): Promise<AlertChannelRow[]> {
+  forMonitor(accountId: string, channelIds: string[] | null): Promise<AlertChannelRow[]> {
     return this.db.query(
-      `SELECT * FROM alert_channels WHERE user_id = $1 AND ${DELIVERABLE} AND CASE WHEN $2::uuid[] IS NULL THEN job_ids IS NULL ELSE id = ANY($2::uuid[]) END ORDER BY created_at, id`,
-      [userId, channelIds],
+      `SELECT * FROM alert_channels WHERE account_id = $1 AND ${DELIVERABLE} AND CASE WHEN $2::uuid[] IS NULL THEN job_ids IS NULL ELSE id = ANY($2::uuid[]) END ORDER BY created_at, id`,
+      [accountId, channelIds],
     );
   }
 
@@ -282,7 +282,7 @@ export class AlertChannelsRepository implements OnModuleInit {
     return toDelivery(row!);
   }
 
-  /** A job's callback attempts, newest first (the caller checked the job is the user's). */
+  /** A job's callback attempts, newest first (the caller checked the job is the account's). */
   async callbackDeliveries(jobId: string, limit: number): Promise<CallbackDelivery[]> {
     const rows: CallbackDeliveryRow[] = await this.db.query(
       `SELECT id, run_id, attempt, status, response_code, error, created_at FROM alert_deliveries

@@ -18,7 +18,7 @@ import { ApiError } from '../../common/http/api-error';
 import { DatabaseRateLimiter } from '../../common/rate-limit/database-rate-limiter';
 import type { RateLimitBucket, TakenCount } from '../../common/rate-limit/rate-limit';
 import { isUuid } from '../../common/validation/uuid';
-import { UsersService } from '../auth/users.service';
+import { TeamsService } from '../teams/teams.service';
 import { HttpExecutor } from '../executor/http-executor.service';
 import { TargetPolicy } from '../executor/target-policy.service';
 import { JobsService } from '../jobs/jobs.service';
@@ -50,7 +50,7 @@ function isDeliverable(channel: Pick<AlertChannelRow, 'verified_at'>): boolean {
 }
 
 /**
- * A user's alert channels and the delivery of alerts to them. Channel URLs
+ * An account's alert channels and the delivery of alerts to them. Channel URLs
  * are job-like targets: the target policy checks them when they are saved and
  * the executor's guarded lookup on every delivery. Each delivery is tried up
  * to three times and every attempt is logged. A delivery lives in the
@@ -60,7 +60,7 @@ function isDeliverable(channel: Pick<AlertChannelRow, 'verified_at'>): boolean {
  * An email channel to any address but the owner's own verified one stays
  * pending until its recipient opens the link mailed to it: until then it gets
  * no alert and no test alert, so the service cannot be used to mail strangers.
- * Test alerts and verification mails are counted per channel and per user in
+ * Test alerts and verification mails are counted per channel and per account in
  * the database (one atomic upsert per count), so the limits hold under
  * concurrent requests and across instances.
  *
@@ -85,7 +85,7 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
     private readonly targets: TargetPolicy,
     private readonly mail: MailService,
     private readonly config: AppConfig,
-    private readonly users: UsersService,
+    private readonly teams: TeamsService,
     private readonly sendLimiter: DatabaseRateLimiter,
     private readonly runs: RunsService,
   ) {}
@@ -110,8 +110,8 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
     await this.background.settled();
   }
 
-  async list(userId: string): Promise<AlertChannel[]> {
-    return (await this.channels.listOwned(userId)).map((row) => toView(row));
+  async list(accountId: string): Promise<AlertChannel[]> {
+    return (await this.channels.listOwned(accountId)).map((row) => toView(row));
   }
 
   /**
@@ -119,27 +119,27 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
    * the owner's own verified address is live at once; any other address gets
    * a verification mail and the channel stays pending until it is confirmed.
    */
-  async create(actor: Actor, userId: string, definition: AlertChannelDefinition): Promise<AlertChannel> {
+  async create(actor: Actor, accountId: string, definition: AlertChannelDefinition): Promise<AlertChannel> {
     // A Telegram channel's target is a chat, not an address: its requests go to the Bot API, which the operator configures.
     if (definition.kind !== 'email' && definition.kind !== 'telegram') this.assertTarget(definition.target);
     if (definition.job_ids) {
-      const own = new Set((await this.jobs.list(userId, 'primary')).map((j) => j.job_id));
+      const own = new Set((await this.jobs.list(accountId, 'primary')).map((j) => j.job_id));
       const stranger = definition.job_ids.findIndex((id) => !own.has(id));
       if (stranger >= 0) throw ApiError.invalidField(['body', 'job_ids', stranger], ALERT_CHANNEL_MESSAGES.unknownJob);
     }
-    if ((await this.channels.countOwned(userId)) >= ALERT_CHANNEL_LIMITS.maxChannels) throw ApiError.forbidden(ALERT_CHANNEL_MESSAGES.tooMany);
-    // A webhook's signing secret is made here and answered once; the other kinds' secrets are the user's own (a bot token, a routing key) and are never answered back.
+    if ((await this.channels.countOwned(accountId)) >= ALERT_CHANNEL_LIMITS.maxChannels) throw ApiError.forbidden(ALERT_CHANNEL_MESSAGES.tooMany);
+    // A webhook's signing secret is made here and answered once; the other kinds' secrets are the account's own (a bot token, a routing key) and are never answered back.
     const signingSecret = definition.kind === 'webhook' ? `whsec_${randomBytes(24).toString('base64url')}` : null;
     const secret = signingSecret ?? (definition.secret || null);
     const fields = { name: definition.name, kind: definition.kind, target: definition.target, secret, job_ids: definition.job_ids };
-    const owner = definition.kind === 'email' ? await this.users.findById(userId) : null;
+    const owner = definition.kind === 'email' ? await this.teams.ownerOf(accountId) : null;
     if (definition.kind !== 'email' || (owner?.emailVerified && owner.email.toLowerCase() === definition.target.toLowerCase())) {
-      const row = await this.channels.insert(actor, userId, fields, 'verified');
+      const row = await this.channels.insert(actor, accountId, fields, 'verified');
       return { ...toView(row), ...(signingSecret ? { secret: signingSecret } : {}) };
     }
-    const taken = await this.takeBudgets([this.verificationMailBudget(userId)]);
+    const taken = await this.takeBudgets([this.verificationMailBudget(accountId)]);
     const { token, link } = this.newVerificationLink();
-    const row = await this.channels.insert(actor, userId, fields, link).catch(async (error: unknown) => {
+    const row = await this.channels.insert(actor, accountId, fields, link).catch(async (error: unknown) => {
       await this.giveBack(taken);
       throw error;
     });
@@ -148,18 +148,18 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Mails a pending email channel a fresh link (the old one dies); once a minute per channel and within the account's mail budget. */
-  async resendVerification(actor: Actor, userId: string, channelId: string): Promise<AlertChannel> {
-    const channel = await this.find(userId, channelId);
+  async resendVerification(actor: Actor, accountId: string, channelId: string): Promise<AlertChannel> {
+    const channel = await this.find(accountId, channelId);
     if (isDeliverable(channel)) throw ApiError.conflict(ALERT_CHANNEL_MESSAGES.alreadyVerified);
-    const taken = await this.takeBudgets([this.verificationMailBudget(userId)]);
+    const taken = await this.takeBudgets([this.verificationMailBudget(accountId)]);
     const { token, link } = this.newVerificationLink();
-    const renewed = await this.channels.renewVerification(actor, userId, channel.id, link, ALERT_CHANNEL_VERIFICATION.resendCooldownSeconds);
+    const renewed = await this.channels.renewVerification(actor, accountId, channel.id, link, ALERT_CHANNEL_VERIFICATION.resendCooldownSeconds);
     if (!renewed) {
       await this.giveBack(taken);
       const sentAt = channel.verification_sent_at ? new Date(channel.verification_sent_at).getTime() : Date.now();
       throw ApiError.tooManyRequests(ALERT_CHANNEL_MESSAGES.resendTooSoon, (sentAt + ALERT_CHANNEL_VERIFICATION.resendCooldownSeconds * 1000 - Date.now()) / 1000);
     }
-    const owner = await this.users.findById(userId);
+    const owner = await this.teams.ownerOf(accountId);
     await this.mailVerification(renewed, owner?.email ?? 'unknown', token);
     return toView(renewed);
   }
@@ -175,8 +175,8 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
     return this.config.env.ALERT_SEND_WINDOW_SECONDS;
   }
 
-  private verificationMailBudget(userId: string): RateLimitBucket {
-    return this.budget(`verification-mail:user:${userId}`, this.config.env.ALERT_VERIFICATION_MAILS_PER_USER, ALERT_CHANNEL_MESSAGES.tooManyVerificationMails);
+  private verificationMailBudget(accountId: string): RateLimitBucket {
+    return this.budget(`verification-mail:user:${accountId}`, this.config.env.ALERT_VERIFICATION_MAILS_PER_USER, ALERT_CHANNEL_MESSAGES.tooManyVerificationMails);
   }
 
   /** At most `limit` sends per ALERT_SEND_WINDOW_SECONDS under `key`; `message` is the 429's detail. */
@@ -200,7 +200,7 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
   /**
    * Counts one send against every budget, or none: a budget over its limit
    * refuses with 429 and the wait until its window ends. The counts are kept
-   * in the database (they bound mail and requests sent on the user's behalf,
+   * in the database (they bound mail and requests sent on the account's behalf,
    * so they hold across instances); of N concurrent sends at most `limit` get through.
    */
   private takeBudgets(budgets: RateLimitBucket[]): Promise<TakenCount[]> {
@@ -211,18 +211,18 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
     return this.sendLimiter.giveBack(taken);
   }
 
-  async remove(actor: Actor, userId: string, channelId: string): Promise<void> {
-    if (!isUuid(channelId) || !(await this.channels.deleteOwned(actor, userId, channelId))) throw ApiError.notFound(ALERT_CHANNEL_MESSAGES.notFound);
+  async remove(actor: Actor, accountId: string, channelId: string): Promise<void> {
+    if (!isUuid(channelId) || !(await this.channels.deleteOwned(actor, accountId, channelId))) throw ApiError.notFound(ALERT_CHANNEL_MESSAGES.notFound);
   }
 
-  /** The latest attempts to deliver the user's job's run callbacks (404 for another's job). */
-  async callbackDeliveries(userId: string, jobId: string): Promise<CallbackDelivery[]> {
-    const job = await this.jobs.get(userId, jobId);
+  /** The latest attempts to deliver the account's job's run callbacks (404 for another's job). */
+  async callbackDeliveries(accountId: string, jobId: string): Promise<CallbackDelivery[]> {
+    const job = await this.jobs.get(accountId, jobId);
     return this.channels.callbackDeliveries(job.job_id, 50);
   }
 
-  async deliveries(userId: string, channelId: string): Promise<AlertDelivery[]> {
-    const channel = await this.find(userId, channelId);
+  async deliveries(accountId: string, channelId: string): Promise<AlertDelivery[]> {
+    const channel = await this.find(accountId, channelId);
     return this.channels.deliveries(channel.id, 50);
   }
 
@@ -231,33 +231,33 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
    * the queue like any alert. Refused for a pending channel, and beyond the
    * per-channel and per-user budgets.
    */
-  async sendTest(userId: string, channelId: string): Promise<AlertDelivery> {
-    const channel = await this.find(userId, channelId);
+  async sendTest(accountId: string, channelId: string): Promise<AlertDelivery> {
+    const channel = await this.find(accountId, channelId);
     if (!isDeliverable(channel)) throw ApiError.conflict(ALERT_CHANNEL_MESSAGES.pendingVerification);
     await this.takeBudgets([
       this.budget(`test:channel:${channel.id}`, this.config.env.ALERT_TESTS_PER_CHANNEL, ALERT_CHANNEL_MESSAGES.tooManyChannelTests),
-      this.budget(`test:user:${userId}`, this.config.env.ALERT_TESTS_PER_USER, ALERT_CHANNEL_MESSAGES.tooManyUserTests),
+      this.budget(`test:user:${accountId}`, this.config.env.ALERT_TESTS_PER_USER, ALERT_CHANNEL_MESSAGES.tooManyUserTests),
     ]);
     // The answer is this test's own first attempt, not the channel's latest delivery (a concurrent one may be newer).
     const first = await this.send(channel, { event: 'test', jobId: null, jobName: 'test', jobUrl: '', detail: `A test alert for the channel "${channel.name}".`, at: new Date(), dashboardUrl: this.dashboardUrl });
     return first!;
   }
 
-  /** Sends an alert of one of the user's jobs to every channel that takes it; resolves when every first attempt has ended. */
-  async notify(userId: string, jobId: string, alert: Omit<AlertEvent, 'jobId' | 'dashboardUrl'>): Promise<void> {
-    const channels = await this.channels.forJob(userId, jobId);
+  /** Sends an alert of one of the account's jobs to every channel that takes it; resolves when every first attempt has ended. */
+  async notify(accountId: string, jobId: string, alert: Omit<AlertEvent, 'jobId' | 'dashboardUrl'>): Promise<void> {
+    const channels = await this.channels.forJob(accountId, jobId);
     await Promise.all(channels.map((channel) => this.send(channel, { ...alert, jobId, dashboardUrl: this.dashboardUrl })));
   }
 
   /** A heartbeat monitor's alert, to the channels it chose (null: those taking every alert). */
-  async notifyMonitor(userId: string, monitorId: string, channelIds: string[] | null, alert: Omit<AlertEvent, 'jobId' | 'dashboardUrl' | 'source'>): Promise<void> {
-    const channels = await this.channels.forMonitor(userId, channelIds);
+  async notifyMonitor(accountId: string, monitorId: string, channelIds: string[] | null, alert: Omit<AlertEvent, 'jobId' | 'dashboardUrl' | 'source'>): Promise<void> {
+    const channels = await this.channels.forMonitor(accountId, channelIds);
     await Promise.all(channels.map((channel) => this.send(channel, { ...alert, source: 'monitor', jobId: monitorId, dashboardUrl: this.dashboardUrl })));
   }
 
-  /** The ids of the user's channels, for monitors that name some. */
-  async ownedIds(userId: string): Promise<Set<string>> {
-    return new Set((await this.channels.listOwned(userId)).map((c) => c.id));
+  /** The ids of the account's channels, for monitors that name some. */
+  async ownedIds(accountId: string): Promise<Set<string>> {
+    return new Set((await this.channels.listOwned(accountId)).map((c) => c.id));
   }
 
   private get dashboardUrl(): string {
@@ -388,8 +388,8 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  private async find(userId: string, channelId: string): Promise<AlertChannelRow> {
-    const channel = isUuid(channelId) ? await this.channels.findOwned(userId, channelId) : null;
+  private async find(accountId: string, channelId: string): Promise<AlertChannelRow> {
+    const channel = isUuid(channelId) ? await this.channels.findOwned(accountId, channelId) : null;
     if (!channel) throw ApiError.notFound(ALERT_CHANNEL_MESSAGES.notFound);
     return channel;
   }

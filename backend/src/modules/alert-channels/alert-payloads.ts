@@ -4,7 +4,7 @@ import { WEBHOOK_SIGNATURE_HEADER, type AlertChannelKind, type AlertDelivery } f
 /** What an alert is about, in the words every channel shows. */
 export interface AlertEvent {
   event: AlertDelivery['event'];
-  /** What the alert is about: one of the user's jobs (the default) or a heartbeat monitor (jobId then holds its id). */
+  /** What the alert is about: one of the account's jobs (the default) or a heartbeat monitor (jobId then holds its id). */
   source?: 'job' | 'monitor';
   jobId: string | null;
   jobName: string;

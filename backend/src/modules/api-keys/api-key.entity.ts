@@ -6,8 +6,12 @@ export class ApiKeyEntity {
   @PrimaryGeneratedColumn('uuid')
   id: string;
 
-  @Column('uuid', { name: 'user_id' })
-  userId: string;
+  @Column('uuid', { name: 'account_id' })
+  accountId: string;
+
+  /** The member who made the key (null once they are deleted); the key acts as them in its account. */
+  @Column('uuid', { name: 'created_by', nullable: true })
+  createdBy: string | null;
 
   @Column('text')
   name: string;

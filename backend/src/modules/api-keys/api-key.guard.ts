@@ -12,7 +12,8 @@ import { ApiKeysService } from './api-keys.service';
 
 /**
  * Guards the /prog API. Two ways to present a key:
- * - `X-API-Key: <key>` with `X-User-ID: <owner's user id>` (both required), or
+ * - `X-API-Key: <key>` with `X-User-ID: <the key's account id>` (both required; the
+ *   name predates accounts: for a personal account it is its user's id), or
  * - `Authorization: Bearer <key>`, as the guides show (X-User-ID optional, checked when sent).
  * Every failure answers the same 401 'Invalid API key', so callers cannot probe
  * which part was wrong. Each key is rate-limited (429 with Retry-After):
@@ -67,10 +68,11 @@ export class ApiKeyGuard implements CanActivate {
     };
 
     const key = await this.keys.authenticate(secret);
-    if (!key || (claimedUserId && claimedUserId !== key.userId)) return refuse();
+    if (!key || (claimedUserId && claimedUserId !== key.accountId)) return refuse();
     // The key acts in its account with its creator's role there now: a creator no longer a member holds no key.
-    const accountId = key.userId;
-    const user = await this.users.findCallerIn(key.userId, accountId);
+    // A key from before accounts was made by its personal account's user; a key whose creator was deleted has none.
+    const accountId = key.accountId;
+    const user = key.createdBy ? await this.users.findCallerIn(key.createdBy, accountId) : null;
     if (!user?.role) return refuse();
     if (reservation) await this.attempts.giveBack(reservation);
 

@@ -18,17 +18,17 @@ export class ApiKeysController {
   @HttpCode(200)
   @UseGuards(RecentAuthenticationGuard)
   generate(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(apiKeyRequestSchema)) body: { name: string }): Promise<GeneratedApiKey> {
-    return this.keys.generate(actor, user.id, body.name);
+    return this.keys.generate(actor, user.accountId, user.id, body.name);
   }
 
   @Get()
   list(@CurrentUser() user: AuthenticatedUser): Promise<ApiKeySummary[]> {
-    return this.keys.list(user.id);
+    return this.keys.list(user.accountId);
   }
 
   @Delete(':keyId')
   async remove(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('keyId') keyId: string): Promise<{ message: string }> {
-    await this.keys.remove(actor, user.id, keyId);
+    await this.keys.remove(actor, user.accountId, keyId);
     return { message: 'API key deleted' };
   }
 }

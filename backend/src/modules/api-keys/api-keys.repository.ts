@@ -10,29 +10,30 @@ const auditView = (row: string) => `jsonb_build_object('name', ${row}.name, 'pre
 
 interface ApiKeyRow {
   id: string;
-  user_id: string;
+  account_id: string;
+  created_by: string | null;
   name: string;
   prefix: string;
   created_at: Date;
   last_used_at: Date | null;
 }
 
-/** Every SQL statement on `api_keys` (secret hashes only), one per function; a user's keys are scoped by user id. */
+/** Every SQL statement on `api_keys` (secret hashes only), one per function; an account's keys are scoped by account id. */
 @Injectable()
 export class ApiKeysRepository {
   constructor(@InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>) {}
 
-  countOwned(userId: string): Promise<number> {
-    return this.keys.countBy({ userId });
+  countOwned(accountId: string): Promise<number> {
+    return this.keys.countBy({ accountId });
   }
 
   /** Inserts the key with the audit entry of its creation (name and prefix only). */
-  async insert(actor: Actor, row: Pick<ApiKeyEntity, 'userId' | 'name' | 'prefix' | 'secretHash'>): Promise<ApiKeyEntity> {
+  async insert(actor: Actor, row: Pick<ApiKeyEntity, 'accountId' | 'createdBy' | 'name' | 'prefix' | 'secretHash'>): Promise<ApiKeyEntity> {
     const [key] = returnedRows<ApiKeyRow>(
       await this.keys.query(
         ...auditedStatement(actor, {
-          ctes: `c AS (INSERT INTO api_keys (user_id, name, prefix, secret_hash) VALUES ($1, $2, $3, $4) RETURNING id, user_id, name, prefix, created_at, last_used_at)`,
-          params: [row.userId, row.name, row.prefix, row.secretHash],
+          ctes: `c AS (INSERT INTO api_keys (account_id, created_by, name, prefix, secret_hash) VALUES ($1, $2, $3, $4, $5) RETURNING id, account_id, created_by, name, prefix, created_at, last_used_at)`,
+          params: [row.accountId, row.createdBy, row.name, row.prefix, row.secretHash],
           from: 'c',
           action: 'api_key.created',
           targetType: 'api_key',
@@ -42,20 +43,20 @@ export class ApiKeysRepository {
         }),
       ),
     );
-    return { id: key!.id, userId: key!.user_id, name: key!.name, prefix: key!.prefix, secretHash: row.secretHash, createdAt: new Date(key!.created_at), lastUsedAt: key!.last_used_at };
+    return { id: key!.id, accountId: key!.account_id, createdBy: key!.created_by, name: key!.name, prefix: key!.prefix, secretHash: row.secretHash, createdAt: new Date(key!.created_at), lastUsedAt: key!.last_used_at };
   }
 
   /** Oldest first. */
-  listOwned(userId: string): Promise<ApiKeyEntity[]> {
-    return this.keys.find({ where: { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  listOwned(accountId: string): Promise<ApiKeyEntity[]> {
+    return this.keys.find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
-  /** Deletes the key with the audit entry of its deletion; false when the user has no such key. */
-  async deleteOwned(actor: Actor, userId: string, keyId: string): Promise<boolean> {
+  /** Deletes the key with the audit entry of its deletion; false when the account has no such key. */
+  async deleteOwned(actor: Actor, accountId: string, keyId: string): Promise<boolean> {
     const rows: unknown[] = await this.keys.query(
       ...auditedStatement(actor, {
-        ctes: `c AS (DELETE FROM api_keys WHERE id = $1 AND user_id = $2 RETURNING id, name, prefix)`,
-        params: [keyId, userId],
+        ctes: `c AS (DELETE FROM api_keys WHERE id = $1 AND account_id = $2 RETURNING id, name, prefix)`,
+        params: [keyId, accountId],
         from: 'c',
         action: 'api_key.deleted',
         targetType: 'api_key',

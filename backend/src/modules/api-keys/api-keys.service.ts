@@ -20,7 +20,8 @@ const KEY_CACHE_MAX = 10_000;
 
 interface KnownKey {
   keyId: string;
-  userId: string;
+  accountId: string;
+  createdBy: string | null;
   lastUsedAt: number | null;
   until: number;
 }
@@ -44,23 +45,27 @@ export class ApiKeysService {
 
   constructor(private readonly keys: ApiKeysRepository) {}
 
-  /** Creates a key; the answer is the only place the secret ever appears. */
-  async generate(actor: Actor, userId: string, name: string): Promise<GeneratedApiKey> {
+  /**
+   * Creates a key of the account, made by `createdBy`; the answer is the only
+   * place the secret ever appears. `user_id` is what /prog's X-User-ID must
+   * carry with it: the key's account id (for a personal account, its user's id).
+   */
+  async generate(actor: Actor, accountId: string, createdBy: string, name: string): Promise<GeneratedApiKey> {
     // A soft cap (two simultaneous requests may pass it together): it bounds what a stolen session can mint.
-    if ((await this.keys.countOwned(userId)) >= MAX_API_KEYS_PER_USER) throw ApiError.forbidden(API_KEY_MESSAGES.tooManyKeys);
+    if ((await this.keys.countOwned(accountId)) >= MAX_API_KEYS_PER_USER) throw ApiError.forbidden(API_KEY_MESSAGES.tooManyKeys);
     const secret = generateApiKeySecret();
-    const key = await this.keys.insert(actor, { userId, name, prefix: visiblePrefix(secret), secretHash: hashApiKeySecret(secret) });
-    return { ...toSummary(key), api_key: secret, user_id: userId };
+    const key = await this.keys.insert(actor, { accountId, createdBy, name, prefix: visiblePrefix(secret), secretHash: hashApiKeySecret(secret) });
+    return { ...toSummary(key), api_key: secret, user_id: accountId, account_id: accountId };
   }
 
-  async list(userId: string): Promise<ApiKeySummary[]> {
-    const keys = await this.keys.listOwned(userId);
+  async list(accountId: string): Promise<ApiKeySummary[]> {
+    const keys = await this.keys.listOwned(accountId);
     return keys.map(toSummary);
   }
 
-  async remove(actor: Actor, userId: string, keyId: string): Promise<void> {
+  async remove(actor: Actor, accountId: string, keyId: string): Promise<void> {
     this.forget(keyId);
-    const deleted = isUuid(keyId) && (await this.keys.deleteOwned(actor, userId, keyId));
+    const deleted = isUuid(keyId) && (await this.keys.deleteOwned(actor, accountId, keyId));
     this.forget(keyId);
     if (!deleted) throw ApiError.notFound('API key not found');
   }
@@ -77,8 +82,8 @@ export class ApiKeysService {
     return known !== undefined && known.until > Date.now();
   }
 
-  /** The key's owner and id, or null for an unknown or malformed secret. */
-  async authenticate(secret: string): Promise<{ keyId: string; userId: string } | null> {
+  /** The key's id, its account and the member who made it, or null for an unknown or malformed secret. */
+  async authenticate(secret: string): Promise<{ keyId: string; accountId: string; createdBy: string | null } | null> {
     if (!looksLikeApiKey(secret)) return null;
     const hash = hashApiKeySecret(secret);
     const now = Date.now();
@@ -90,7 +95,7 @@ export class ApiKeysService {
         this.known.delete(hash);
         return null;
       }
-      known = { keyId: key.id, userId: key.userId, lastUsedAt: key.lastUsedAt?.getTime() ?? null, until: now + KEY_CACHE_TTL_MS };
+      known = { keyId: key.id, accountId: key.accountId, createdBy: key.createdBy, lastUsedAt: key.lastUsedAt?.getTime() ?? null, until: now + KEY_CACHE_TTL_MS };
       if (deletionsBefore === this.deletions) {
         if (this.known.size >= KEY_CACHE_MAX) this.known.clear();
         this.known.set(hash, known);
@@ -100,6 +105,6 @@ export class ApiKeysService {
       known.lastUsedAt = now;
       await this.keys.setLastUsed(known.keyId, new Date(now));
     }
-    return { keyId: known.keyId, userId: known.userId };
+    return { keyId: known.keyId, accountId: known.accountId, createdBy: known.createdBy };
   }
 }

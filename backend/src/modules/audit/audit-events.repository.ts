@@ -77,8 +77,8 @@ interface AuditRow {
   created_at: Date;
 }
 
-/** Days an account's entries are kept, by plan (PLAN_LIMITS.auditRetentionDays), as SQL over the owner's `plan`. */
-const RETENTION_DAYS = `CASE u.plan ${PLAN_IDS.map((plan) => `WHEN '${plan}' THEN ${PLAN_LIMITS[plan].auditRetentionDays}`).join(' ')} END`;
+/** Days an account's entries are kept, by plan (PLAN_LIMITS.auditRetentionDays), as SQL over the account's `plan`. */
+const RETENTION_DAYS = `CASE acc.plan ${PLAN_IDS.map((plan) => `WHEN '${plan}' THEN ${PLAN_LIMITS[plan].auditRetentionDays}`).join(' ')} END`;
 
 /** Every SQL statement on `audit_events`, one per function, each scoped by account. */
 @Injectable()
@@ -122,7 +122,7 @@ export class AuditEventsRepository {
     const rows = returnedRows<{ id: string }>(
       await this.db.query(
         `DELETE FROM audit_events WHERE id IN (
-           SELECT a.id FROM audit_events a JOIN users u ON u.id = a.account_id
+           SELECT a.id FROM audit_events a JOIN accounts acc ON acc.id = a.account_id
             WHERE a.created_at < now() - make_interval(days => ${RETENTION_DAYS})
             LIMIT $1)
          RETURNING id`,

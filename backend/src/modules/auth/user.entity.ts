@@ -1,5 +1,4 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { PlanId } from '@cronbeam/shared/plans';
 
 @Entity('users')
 export class UserEntity {
@@ -18,9 +17,6 @@ export class UserEntity {
 
   @Column('boolean', { name: 'email_verified', default: false })
   emailVerified: boolean;
-
-  @Column('text', { default: 'free' })
-  plan: PlanId;
 
   /** Access tokens issued before this instant are refused (global sign-out, password change). */
   @Column('timestamptz', { name: 'sessions_revoked_at', nullable: true })

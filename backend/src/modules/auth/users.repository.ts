@@ -2,8 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import type { AccountRole } from '@cronbeam/shared/accounts/roles';
-import type { PlanId } from '@cronbeam/shared/plans';
-import type { Queryable } from '../../common/database/transaction';
 import { UserEntity } from './user.entity';
 
 /** A new account's columns. */
@@ -20,7 +18,6 @@ export interface NewUserRow {
 export interface CallerColumns {
   id: string;
   email: string;
-  plan: PlanId;
   sessions_revoked_at: Date | null;
 }
 
@@ -45,7 +42,7 @@ export class UsersRepository {
 
   /** Plain SQL, no entity hydration: authentication reads this on every request whose row is not cached. */
   async findCaller(id: string): Promise<CallerColumns | null> {
-    const rows: CallerColumns[] = await this.users.query(`SELECT id, email, plan, sessions_revoked_at FROM users WHERE id = $1`, [id]);
+    const rows: CallerColumns[] = await this.users.query(`SELECT id, email, sessions_revoked_at FROM users WHERE id = $1`, [id]);
     return rows[0] ?? null;
   }
 
@@ -56,7 +53,7 @@ export class UsersRepository {
    */
   async findCallerIn(id: string, accountId: string | null): Promise<CallerInAccountColumns | null> {
     const rows: CallerInAccountColumns[] = await this.users.query(
-      `SELECT u.id, u.email, u.plan, u.sessions_revoked_at, m.role
+      `SELECT u.id, u.email, u.sessions_revoked_at, m.role
          FROM users u LEFT JOIN account_members m ON m.account_id = $2::uuid AND m.user_id = u.id
         WHERE u.id = $1`,
       [id, accountId],
@@ -66,22 +63,6 @@ export class UsersRepository {
 
   findByEmail(email: string): Promise<UserEntity | null> {
     return this.users.createQueryBuilder('u').where('lower(u.email) = lower(:email)', { email }).getOne();
-  }
-
-  async planOf(userId: string): Promise<PlanId | null> {
-    const user = await this.users.findOne({ where: { id: userId }, select: { id: true, plan: true } });
-    return user?.plan ?? null;
-  }
-
-  /** Inside a transaction pass it as `tx`: the embedded database serves one connection's transaction at a time. */
-  plansOf(userIds: string[], tx: Queryable = this.users.manager): Promise<Array<{ id: string; plan: PlanId }>> {
-    return tx.query(`SELECT id, plan FROM users WHERE id = ANY($1::uuid[])`, [userIds]);
-  }
-
-  /** False when there is no such user. */
-  async setPlan(userId: string, plan: PlanId): Promise<boolean> {
-    const result = await this.users.update({ id: userId }, { plan });
-    return Boolean(result.affected);
   }
 
   /** Oldest first. */
@@ -116,7 +97,7 @@ export class UsersRepository {
     await this.users.update({ id: userId }, columns);
   }
 
-  /** Every table holding a user's data references users with ON DELETE CASCADE. */
+  /** The user's identity (sessions, codes, memberships) goes with it by ON DELETE CASCADE; their accounts are deleted before (TeamsService). */
   async delete(userId: string): Promise<void> {
     await this.users.delete({ id: userId });
   }

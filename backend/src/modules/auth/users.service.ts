@@ -1,9 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Subject } from 'rxjs';
 import type { AccountRole } from '@cronbeam/shared/accounts/roles';
-import type { PlanId } from '@cronbeam/shared/plans';
-import type { Queryable } from '../../common/database/transaction';
-import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';
 import { UserEntity } from './user.entity';
 import { UsersRepository, type UserWritableColumns } from './users.repository';
@@ -18,7 +15,7 @@ export interface NewUser {
 }
 
 /** What authenticating a request needs of its user. */
-export type CallerRow = Pick<UserEntity, 'id' | 'email' | 'plan' | 'sessionsRevokedAt'>;
+export type CallerRow = Pick<UserEntity, 'id' | 'email' | 'sessionsRevokedAt'>;
 
 /** A caller with their role in the account the request acts in (null: not a member of it). */
 export interface CallerInAccount extends CallerRow {
@@ -34,8 +31,8 @@ export const CALLER_CACHE_TTL_MS = 1_000;
 const CALLER_CACHE_MAX = 10_000;
 
 /**
- * The accounts (`users`, through UsersRepository), for this module and for
- * others (plans are read and set through here).
+ * The users (`users`, through UsersRepository), for this module and for
+ * others. What they own belongs to their accounts (TeamsService).
  */
 @Injectable()
 export class UsersService {
@@ -62,8 +59,7 @@ export class UsersService {
 
   /**
    * The user an access token or API key names, as authentication checks it
-   * (exists, when sessions were revoked), with the plan a creation checks
-   * its limit against; read at most once per
+   * (exists, when sessions were revoked); read at most once per
    * CALLER_CACHE_TTL_MS per user on this instance, and again at once after a
    * write through this service. Missing users are never cached.
    */
@@ -77,7 +73,7 @@ export class UsersService {
       this.callers.delete(id);
       return null;
     }
-    const row: CallerRow = { id: found.id, email: found.email, plan: found.plan, sessionsRevokedAt: found.sessions_revoked_at ? new Date(found.sessions_revoked_at) : null };
+    const row: CallerRow = { id: found.id, email: found.email, sessionsRevokedAt: found.sessions_revoked_at ? new Date(found.sessions_revoked_at) : null };
     if (writesBefore === this.writes) {
       if (this.callers.size >= CALLER_CACHE_MAX) this.callers.clear();
       this.callers.set(id, { row, until: now + CALLER_CACHE_TTL_MS });
@@ -91,7 +87,7 @@ export class UsersService {
    * `accountId` (null, or not a UUID: no role). Membership is not cached, so
    * a removal made by any instance is refused by the next request; the user
    * row read here refreshes the caller cache for the reads that follow in
-   * the same request (the plan a creation checks).
+   * the same request.
    */
   async findCallerIn(id: string, accountId: string | null): Promise<CallerInAccount | null> {
     const writesBefore = this.writes;
@@ -100,7 +96,7 @@ export class UsersService {
       this.callers.delete(id);
       return null;
     }
-    const row: CallerRow = { id: found.id, email: found.email, plan: found.plan, sessionsRevokedAt: found.sessions_revoked_at ? new Date(found.sessions_revoked_at) : null };
+    const row: CallerRow = { id: found.id, email: found.email, sessionsRevokedAt: found.sessions_revoked_at ? new Date(found.sessions_revoked_at) : null };
     if (writesBefore === this.writes) {
       if (this.callers.size >= CALLER_CACHE_MAX) this.callers.clear();
       this.callers.set(id, { row, until: Date.now() + CALLER_CACHE_TTL_MS });
@@ -123,30 +119,6 @@ export class UsersService {
     return this.users.findByEmail(email.trim());
   }
 
-  async getPlan(userId: string): Promise<PlanId> {
-    const plan = await this.users.planOf(userId);
-    if (!plan) throw ApiError.notFound();
-    return plan;
-  }
-
-  /**
-   * The plan of each given user, by id (unknown ids are absent). Inside a
-   * transaction pass it as `tx`: the embedded database serves one connection's
-   * transaction at a time, so a query on another connection would wait for it forever.
-   */
-  async plansOf(userIds: string[], tx?: Queryable): Promise<Map<string, PlanId>> {
-    if (userIds.length === 0) return new Map();
-    const rows = await this.users.plansOf([...new Set(userIds)], tx);
-    return new Map(rows.map((r) => [r.id, r.plan]));
-  }
-
-  async setPlan(userId: string, plan: PlanId): Promise<void> {
-    this.forget(userId);
-    const found = await this.users.setPlan(userId, plan);
-    this.forget(userId);
-    if (!found) throw ApiError.notFound();
-  }
-
   /** Every user, oldest first (operators' tooling and housekeeping). */
   list(): Promise<UserEntity[]> {
     return this.users.list();
@@ -165,7 +137,7 @@ export class UsersService {
     if (fields.sessionsRevokedAt) this.sessionsEnded.next(userId);
   }
 
-  /** Deletes the user; every table holding their data references users with ON DELETE CASCADE. */
+  /** Deletes the user and their identity; the accounts they own are deleted before (TeamsService.deleteOwnedBy). */
   async delete(userId: string): Promise<void> {
     this.forget(userId);
     await this.users.delete(userId);

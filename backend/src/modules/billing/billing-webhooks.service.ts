@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import Stripe from 'stripe';
 import { AppConfig } from '../../config/app-config';
-import { UsersService } from '../auth/users.service';
+import { TeamsService } from '../teams/teams.service';
 import { MailService } from '../mail/mail.service';
 import { paymentFailedMail } from './billing-mails';
 import { BillingRepository, type SubscriptionRow } from './billing.repository';
@@ -31,7 +31,7 @@ export class BillingWebhooksService {
     private readonly stripe: StripeGateway,
     private readonly repo: BillingRepository,
     private readonly billing: BillingService,
-    private readonly users: UsersService,
+    private readonly teams: TeamsService,
     private readonly mail: MailService,
   ) {}
 
@@ -97,8 +97,9 @@ export class BillingWebhooksService {
   }
 
   private async tellPaymentFailed(row: SubscriptionRow): Promise<void> {
-    const user = await this.users.findById(row.userId);
-    if (!user) return;
-    await this.mail.send(paymentFailedMail(user.email, planName(user.plan), this.config.publicUrl));
+    const [owner, plans] = await Promise.all([this.teams.ownerOf(row.accountId), this.teams.plansOf([row.accountId])]);
+    const plan = plans.get(row.accountId);
+    if (!owner || !plan) return;
+    await this.mail.send(paymentFailedMail(owner.email, planName(plan), this.config.publicUrl));
   }
 }

@@ -58,6 +58,6 @@ export class ProfileStatsController {
 
   @Get('stats')
   stats(@CurrentUser() user: AuthenticatedUser): Promise<ProfileStats> {
-    return this.billing.profileStats(user.id);
+    return this.billing.profileStats(user.accountId);
   }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TeamsModule } from '../teams/teams.module';
 import { AuthModule } from '../auth/auth.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { QuotaModule } from '../quota/quota.module';
@@ -12,7 +13,7 @@ import { StripeGateway } from './stripe-gateway';
 
 /** Paid plans through Stripe: checkout, plan changes, cancellation, signed webhooks (owns the billing_* tables). */
 @Module({
-  imports: [AuthModule, JobsModule, QuotaModule],
+  imports: [AuthModule, JobsModule, QuotaModule, TeamsModule],
   controllers: [BillingController, ProfileStatsController, BillingWebhookController],
   providers: [StripeGateway, BillingRepository, BillingService, BillingWebhooksService, BillingEnabledGuard],
   exports: [BillingService],

@@ -11,7 +11,7 @@ export const ENTITLING_STATUSES = ['active', 'trialing', 'past_due'] as const;
 /** A subscription as last read from the payment provider. Instants are epoch seconds. */
 export interface SubscriptionRow {
   subscriptionId: string;
-  userId: string;
+  accountId: string;
   stripeStatus: string;
   /** The plan of the subscription's price (what the next invoice bills); null for a price that is not ours. */
   plan: PaidPlanId | null;
@@ -27,7 +27,7 @@ export interface SubscriptionRow {
 
 interface SubscriptionRecord {
   stripe_subscription_id: string;
-  user_id: string;
+  account_id: string;
   stripe_status: string;
   plan: PaidPlanId | null;
   billing_interval: BillingInterval | null;
@@ -44,7 +44,7 @@ const num = (v: string | null): number | null => (v === null ? null : Number(v))
 function toRow(r: SubscriptionRecord): SubscriptionRow {
   return {
     subscriptionId: r.stripe_subscription_id,
-    userId: r.user_id,
+    accountId: r.account_id,
     stripeStatus: r.stripe_status,
     plan: r.plan,
     interval: r.billing_interval,
@@ -62,35 +62,35 @@ function toRow(r: SubscriptionRecord): SubscriptionRow {
 export class BillingRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async customerIdOf(userId: string): Promise<string | null> {
-    const rows: Array<{ stripe_customer_id: string }> = await this.db.query('SELECT stripe_customer_id FROM billing_customers WHERE user_id = $1', [userId]);
+  async customerIdOf(accountId: string): Promise<string | null> {
+    const rows: Array<{ stripe_customer_id: string }> = await this.db.query('SELECT stripe_customer_id FROM billing_customers WHERE account_id = $1', [accountId]);
     return rows[0]?.stripe_customer_id ?? null;
   }
 
   async userIdOfCustomer(customerId: string): Promise<string | null> {
-    const rows: Array<{ user_id: string }> = await this.db.query('SELECT user_id FROM billing_customers WHERE stripe_customer_id = $1', [customerId]);
-    return rows[0]?.user_id ?? null;
+    const rows: Array<{ account_id: string }> = await this.db.query('SELECT account_id FROM billing_customers WHERE stripe_customer_id = $1', [customerId]);
+    return rows[0]?.account_id ?? null;
   }
 
   /** Links a customer to a user unless one is linked already; answers the linked one (the first writer wins a race). */
-  async linkCustomer(userId: string, customerId: string): Promise<string> {
-    await this.db.query('INSERT INTO billing_customers (user_id, stripe_customer_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [userId, customerId]);
-    return (await this.customerIdOf(userId)) ?? customerId;
+  async linkCustomer(accountId: string, customerId: string): Promise<string> {
+    await this.db.query('INSERT INTO billing_customers (account_id, stripe_customer_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [accountId, customerId]);
+    return (await this.customerIdOf(accountId)) ?? customerId;
   }
 
   /** Stores the subscription; false when its owner's account was deleted meanwhile (the foreign key refuses it). */
   async saveSubscription(s: SubscriptionRow): Promise<boolean> {
     try {
       await this.db.query(
-        `INSERT INTO billing_subscriptions (stripe_subscription_id, user_id, stripe_status, plan, billing_interval, kept_plan, kept_plan_until,
+        `INSERT INTO billing_subscriptions (stripe_subscription_id, account_id, stripe_status, plan, billing_interval, kept_plan, kept_plan_until,
            cancel_at_period_end, current_period_start, current_period_end, created, synced_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now())
          ON CONFLICT (stripe_subscription_id) DO UPDATE SET stripe_status = EXCLUDED.stripe_status, plan = EXCLUDED.plan,
            billing_interval = EXCLUDED.billing_interval, kept_plan = EXCLUDED.kept_plan, kept_plan_until = EXCLUDED.kept_plan_until,
            cancel_at_period_end = EXCLUDED.cancel_at_period_end, current_period_start = EXCLUDED.current_period_start,
            current_period_end = EXCLUDED.current_period_end, synced_at = now()
-         WHERE billing_subscriptions.user_id = EXCLUDED.user_id`,
-        [s.subscriptionId, s.userId, s.stripeStatus, s.plan, s.interval, s.keptPlan, s.keptPlanUntil, s.cancelAtPeriodEnd, s.currentPeriodStart, s.currentPeriodEnd, s.created],
+         WHERE billing_subscriptions.account_id = EXCLUDED.account_id`,
+        [s.subscriptionId, s.accountId, s.stripeStatus, s.plan, s.interval, s.keptPlan, s.keptPlanUntil, s.cancelAtPeriodEnd, s.currentPeriodStart, s.currentPeriodEnd, s.created],
       );
       return true;
     } catch (error) {
@@ -99,21 +99,21 @@ export class BillingRepository {
     }
   }
 
-  /** The user's subscription by id; null when it is someone else's or unknown. */
-  async subscriptionOfUser(userId: string, subscriptionId: string): Promise<SubscriptionRow | null> {
-    const rows: SubscriptionRecord[] = await this.db.query('SELECT * FROM billing_subscriptions WHERE user_id = $1 AND stripe_subscription_id = $2', [userId, subscriptionId]);
+  /** The account's subscription by id; null when it is someone else's or unknown. */
+  async subscriptionOfAccount(accountId: string, subscriptionId: string): Promise<SubscriptionRow | null> {
+    const rows: SubscriptionRecord[] = await this.db.query('SELECT * FROM billing_subscriptions WHERE account_id = $1 AND stripe_subscription_id = $2', [accountId, subscriptionId]);
     return rows[0] ? toRow(rows[0]) : null;
   }
 
   /**
-   * The subscription that decides the user's plan: the newest one that still
+   * The subscription that decides the account's plan: the newest one that still
    * entitles, else the newest of all (to report how it ended); null for none.
    */
-  async currentSubscription(userId: string): Promise<SubscriptionRow | null> {
+  async currentSubscription(accountId: string): Promise<SubscriptionRow | null> {
     const rows: SubscriptionRecord[] = await this.db.query(
-      `SELECT * FROM billing_subscriptions WHERE user_id = $1
+      `SELECT * FROM billing_subscriptions WHERE account_id = $1
        ORDER BY (stripe_status = ANY($2::text[])) DESC, created DESC, stripe_subscription_id DESC LIMIT 1`,
-      [userId, ENTITLING_STATUSES],
+      [accountId, ENTITLING_STATUSES],
     );
     return rows[0] ? toRow(rows[0]) : null;
   }

@@ -15,7 +15,7 @@ import { PLAN_LIMITS, PLAN_RANK, type BillingInterval, type PaidPlanId, type Pla
 import { ApiError } from '../../common/http/api-error';
 import { AppConfig } from '../../config/app-config';
 import type { AuthenticatedUser } from '../auth';
-import { UsersService } from '../auth/users.service';
+import { TeamsService } from '../teams/teams.service';
 import { JobsService } from '../jobs/jobs.service';
 import { MailService } from '../mail/mail.service';
 import { QuotaService } from '../quota/quota.service';
@@ -41,7 +41,7 @@ function isUpgrade(from: { plan: PaidPlanId; interval: BillingInterval }, to: { 
 /**
  * Plans bought through Stripe: checkout for a first subscription, plan
  * changes (upgrades at once, downgrades at the end of the paid period),
- * cancellation, and applying a subscription's state to the user's plan, jobs
+ * cancellation, and applying a subscription's state to the account's plan, jobs
  * and quota. Every call is scoped to the calling user.
  */
 @Injectable()
@@ -52,16 +52,16 @@ export class BillingService {
     private readonly config: AppConfig,
     private readonly stripe: StripeGateway,
     private readonly repo: BillingRepository,
-    private readonly users: UsersService,
+    private readonly teams: TeamsService,
     private readonly jobs: JobsService,
     private readonly quota: QuotaService,
     private readonly mail: MailService,
   ) {}
 
   /** The profile's subscription summary; answers without Stripe too (from what was last synced). */
-  async profileStats(userId: string): Promise<ProfileStats> {
-    const plan = await this.users.getPlan(userId);
-    const row = await this.repo.currentSubscription(userId);
+  async profileStats(accountId: string): Promise<ProfileStats> {
+    const plan = await this.teams.planOf(accountId);
+    const row = await this.repo.currentSubscription(accountId);
     return {
       plan,
       subscription_status: subscriptionStatusOf(row, plan),
@@ -75,7 +75,7 @@ export class BillingService {
   }
 
   async createCheckout(user: AuthenticatedUser, request: CheckoutRequest): Promise<CheckoutResponse> {
-    const current = await this.repo.currentSubscription(user.id);
+    const current = await this.repo.currentSubscription(user.accountId);
     if (isEntitling(current) && current.plan && current.interval) {
       // The same plan again is only a change while something is scheduled (a downgrade or the cancellation it undoes).
       if (current.plan === request.plan && current.interval === request.interval && !hasPendingDowngrade(current) && !current.cancelAtPeriodEnd) {
@@ -95,9 +95,9 @@ export class BillingService {
       s.checkout.sessions.create({
         mode: 'subscription',
         customer,
-        client_reference_id: user.id,
+        client_reference_id: user.accountId,
         line_items: [{ price, quantity: 1 }],
-        subscription_data: { metadata: { user_id: user.id } },
+        subscription_data: { metadata: { account_id: user.accountId, user_id: user.id } },
         success_url: `${this.config.publicUrl}/success?session_id={CHECKOUT_SESSION_ID}`,
         cancel_url: `${this.config.publicUrl}/cancel`,
       }),
@@ -113,11 +113,11 @@ export class BillingService {
    * without proration, and the plan already paid for is kept until then.
    */
   async confirmPlanChange(user: AuthenticatedUser, request: PlanChangeRequest): Promise<PlanChangeResponse> {
-    const row = await this.repo.subscriptionOfUser(user.id, request.subscription_id);
+    const row = await this.repo.subscriptionOfAccount(user.accountId, request.subscription_id);
     if (!row) throw ApiError.notFound(BILLING_MESSAGES.subscriptionNotFound);
     if (!isEntitling(row)) throw ApiError.badRequest(BILLING_MESSAGES.subscriptionNotActive);
     const subscription = await this.stripe.call((s) => s.subscriptions.retrieve(row.subscriptionId));
-    const fresh = subscriptionRowOf(subscription, user.id);
+    const fresh = subscriptionRowOf(subscription, user.accountId);
     const item = subscription.items.data[0];
     if (!isEntitling(fresh) || !item || !fresh.plan || !fresh.interval) {
       // Ended at Stripe before its webhook arrived: store what Stripe says, and refuse.
@@ -154,10 +154,10 @@ export class BillingService {
       );
     }
     const applied = await this.applySubscription(updated);
-    const plan = await this.users.getPlan(user.id);
+    const plan = await this.teams.planOf(user.accountId);
     const scheduled = applied && hasPendingDowngrade(applied);
     const effectiveAt = scheduled ? applied.keptPlanUntil! : Math.floor(Date.now() / 1000);
-    this.logger.log({ userId: user.id, from: paidFor, to: target, scheduled }, 'Plan change applied');
+    this.logger.log({ accountId: user.accountId, from: paidFor, to: target, scheduled }, 'Plan change applied');
     return {
       checkout_url: scheduled ? `${this.config.publicUrl}/profile` : `${this.config.publicUrl}/success`,
       change: scheduled ? 'downgrade_scheduled' : 'upgraded',
@@ -170,16 +170,16 @@ export class BillingService {
 
   /** Cancels at the end of the paid period (default), or at once with `at_period_end: false`. */
   async cancel(user: AuthenticatedUser, request: CancelRequest): Promise<CancelResponse> {
-    const row = await this.repo.currentSubscription(user.id);
+    const row = await this.repo.currentSubscription(user.accountId);
     if (!row) throw ApiError.badRequest(BILLING_MESSAGES.noActiveSubscription);
     if (!isEntitling(row)) throw ApiError.badRequest(BILLING_MESSAGES.subscriptionNotActive);
     const atPeriodEnd = request?.at_period_end ?? true;
     const updated = await this.stripe.call((s) =>
       atPeriodEnd ? s.subscriptions.update(row.subscriptionId, { cancel_at_period_end: true }) : s.subscriptions.cancel(row.subscriptionId),
     );
-    const applied = (await this.applySubscription(updated)) ?? subscriptionRowOf(updated, user.id);
-    this.logger.log({ userId: user.id, subscriptionId: row.subscriptionId, atPeriodEnd }, 'Subscription cancelled');
-    const plan = await this.users.getPlan(user.id);
+    const applied = (await this.applySubscription(updated)) ?? subscriptionRowOf(updated, user.accountId);
+    this.logger.log({ accountId: user.accountId, subscriptionId: row.subscriptionId, atPeriodEnd }, 'Subscription cancelled');
+    const plan = await this.teams.planOf(user.accountId);
     return {
       cancel_at_period_end: isEntitling(applied) && applied.cancelAtPeriodEnd,
       current_period_end: isEntitling(applied) ? applied.currentPeriodEnd : null,
@@ -196,18 +196,18 @@ export class BillingService {
    */
   async applySubscription(subscription: Stripe.Subscription): Promise<SubscriptionRow | null> {
     const customerId = typeof subscription.customer === 'string' ? subscription.customer : subscription.customer.id;
-    const userId = await this.repo.userIdOfCustomer(customerId);
-    if (!userId) {
+    const accountId = await this.repo.userIdOfCustomer(customerId);
+    if (!accountId) {
       this.logger.warn({ customerId, subscriptionId: subscription.id }, 'Stripe subscription of an unknown customer ignored');
       return null;
     }
-    const row = subscriptionRowOf(subscription, userId);
+    const row = subscriptionRowOf(subscription, accountId);
     // The account can be deleted between the lookup and the write (its deletion cancels the subscription, whose events arrive meanwhile).
     if (!(await this.repo.saveSubscription(row))) {
       this.logger.warn({ customerId, subscriptionId: subscription.id }, 'Stripe subscription of a deleted account ignored');
       return null;
     }
-    await this.settlePlan(userId);
+    await this.settlePlan(accountId);
     return row;
   }
 
@@ -215,37 +215,38 @@ export class BillingService {
   async startPaidPeriod(row: SubscriptionRow): Promise<void> {
     if (!isEntitling(row) || row.stripeStatus === 'past_due' || row.currentPeriodStart === null) return;
     if (!(await this.repo.markUsagePeriodStarted(row.subscriptionId, row.currentPeriodStart))) return;
-    await this.quota.resetExecutions(row.userId);
-    const resumed = await this.jobs.resumeQuotaHeld(row.userId);
-    this.logger.log({ userId: row.userId, subscriptionId: row.subscriptionId, periodStart: row.currentPeriodStart, resumed }, 'New paid usage period started');
+    await this.quota.resetExecutions(row.accountId);
+    const resumed = await this.jobs.resumeQuotaHeld(row.accountId);
+    this.logger.log({ accountId: row.accountId, subscriptionId: row.subscriptionId, periodStart: row.currentPeriodStart, resumed }, 'New paid usage period started');
   }
 
-  private async settlePlan(userId: string): Promise<void> {
-    const user = await this.users.findById(userId);
-    if (!user) return;
-    const plan = entitledPlan(await this.repo.currentSubscription(userId));
-    if (plan === user.plan) return;
-    await this.users.setPlan(userId, plan);
-    this.logger.log({ userId, from: user.plan, to: plan }, 'Plan changed by billing');
-    if (PLAN_RANK[plan] > PLAN_RANK[user.plan]) {
-      await this.jobs.resumeQuotaHeld(userId);
+  private async settlePlan(accountId: string): Promise<void> {
+    const [owner, current] = await Promise.all([this.teams.ownerOf(accountId), this.teams.plansOf([accountId])]);
+    const was = current.get(accountId);
+    if (!owner || !was) return;
+    const plan = entitledPlan(await this.repo.currentSubscription(accountId));
+    if (plan === was) return;
+    await this.teams.setPlan(accountId, plan);
+    this.logger.log({ accountId, from: was, to: plan }, 'Plan changed by billing');
+    if (PLAN_RANK[plan] > PLAN_RANK[was]) {
+      await this.jobs.resumeQuotaHeld(accountId);
       return;
     }
     const maxJobs = PLAN_LIMITS[plan].maxJobs;
-    const paused = new Set(await this.jobs.pauseJobsBeyondLimit(userId, maxJobs));
+    const paused = new Set(await this.jobs.pauseJobsBeyondLimit(accountId, maxJobs));
     if (paused.size > 0) {
-      this.logger.log({ userId, plan, paused: paused.size }, 'Jobs above the new plan limit paused');
-      const names = (await this.jobs.list(userId, 'primary')).filter((job) => paused.has(job.job_id)).map((job) => job.name).reverse();
-      await this.mail.send(jobsPausedMail(user.email, planName(plan), maxJobs, names, this.config.publicUrl));
+      this.logger.log({ accountId, plan, paused: paused.size }, 'Jobs above the new plan limit paused');
+      const names = (await this.jobs.list(accountId, 'primary')).filter((job) => paused.has(job.job_id)).map((job) => job.name).reverse();
+      await this.mail.send(jobsPausedMail(owner.email, planName(plan), maxJobs, names, this.config.publicUrl));
     }
   }
 
-  /** Ends the user's paid subscription at once because their account is being deleted: nobody is billed for an account that no longer exists. */
-  async endForDeletedAccount(userId: string): Promise<void> {
-    const row = await this.repo.currentSubscription(userId);
+  /** Ends the account's paid subscription at once because their account is being deleted: nobody is billed for an account that no longer exists. */
+  async endForDeletedAccount(accountId: string): Promise<void> {
+    const row = await this.repo.currentSubscription(accountId);
     if (!isEntitling(row)) return;
     if (!this.stripe.enabled) {
-      this.logger.error({ userId, subscriptionId: row.subscriptionId }, 'Account deleted with a paid subscription while billing is off; cancel it in Stripe');
+      this.logger.error({ accountId, subscriptionId: row.subscriptionId }, 'Account deleted with a paid subscription while billing is off; cancel it in Stripe');
       return;
     }
     try {
@@ -253,19 +254,19 @@ export class BillingService {
     } catch (error) {
       if (!(error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing')) throw error;
     }
-    this.logger.log({ userId, subscriptionId: row.subscriptionId }, 'Subscription cancelled with the account');
+    this.logger.log({ accountId, subscriptionId: row.subscriptionId }, 'Subscription cancelled with the account');
   }
 
-  /** One Stripe customer per user, created on their first checkout. */
+  /** One Stripe customer per account, created on its first checkout (named after its owner). */
   private async customerFor(user: AuthenticatedUser): Promise<string> {
-    const existing = await this.repo.customerIdOf(user.id);
+    const existing = await this.repo.customerIdOf(user.accountId);
     if (existing) return existing;
-    const account = await this.users.findById(user.id);
+    const account = await this.teams.ownerOf(user.accountId);
     if (!account) throw ApiError.notFound();
     const customer = await this.stripe.call((s) =>
-      s.customers.create({ email: account.email, name: account.name, metadata: { user_id: user.id } }, { idempotencyKey: `cronbeam-customer-${user.id}` }),
+      s.customers.create({ email: account.email, name: account.name, metadata: { account_id: user.accountId, user_id: user.id } }, { idempotencyKey: `cronbeam-customer-${user.accountId}` }),
     );
-    return this.repo.linkCustomer(user.id, customer.id);
+    return this.repo.linkCustomer(user.accountId, customer.id);
   }
 }
 

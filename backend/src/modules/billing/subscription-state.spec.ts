@@ -4,7 +4,7 @@ import { entitledPlan, hasPendingDowngrade, KEPT_PLAN_KEY, KEPT_PLAN_UNTIL_KEY, 
 
 const row = (overrides: Partial<SubscriptionRow> = {}): SubscriptionRow => ({
   subscriptionId: 'sub_1',
-  userId: 'u1',
+  accountId: 'u1',
   stripeStatus: 'active',
   plan: 'pro',
   interval: 'monthly',
@@ -49,7 +49,7 @@ describe('subscription state', () => {
     } as unknown as Stripe.Subscription;
     expect(subscriptionRowOf(subscription, 'u1')).toEqual({
       subscriptionId: 'sub_9',
-      userId: 'u1',
+      accountId: 'u1',
       stripeStatus: 'active',
       plan: 'basic',
       interval: 'annual',

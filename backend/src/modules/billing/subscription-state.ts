@@ -19,14 +19,14 @@ export function customerIdOf(subscription: Stripe.Subscription): string | null {
 }
 
 /** Our row for a subscription object as the provider answers it. */
-export function subscriptionRowOf(subscription: Stripe.Subscription, userId: string): SubscriptionRow {
+export function subscriptionRowOf(subscription: Stripe.Subscription, accountId: string): SubscriptionRow {
   const item = subscription.items.data[0];
   const price = parsePriceLookupKey(item?.price.lookup_key);
   const keptPlan = subscription.metadata?.[KEPT_PLAN_KEY];
   const keptUntil = Number(subscription.metadata?.[KEPT_PLAN_UNTIL_KEY]);
   return {
     subscriptionId: subscription.id,
-    userId,
+    accountId,
     stripeStatus: subscription.status,
     plan: price?.plan ?? null,
     interval: price?.interval ?? null,

@@ -12,6 +12,6 @@ export class DashboardController {
   @Get()
   @Header('Cache-Control', 'no-store')
   stats(@CurrentUser() user: AuthenticatedUser): Promise<DashboardStats> {
-    return this.dashboard.stats(user.id);
+    return this.dashboard.stats(user.accountId);
   }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TeamsModule } from '../teams/teams.module';
 import { AuthModule } from '../auth/auth.module';
 import { DeploymentsModule } from '../deployments/deployments.module';
 import { JobsModule } from '../jobs/jobs.module';
@@ -8,7 +9,7 @@ import { DashboardController } from './dashboard.controller';
 import { DashboardService } from './dashboard.service';
 
 @Module({
-  imports: [AuthModule, JobsModule, QuotaModule, DeploymentsModule, MonitorsModule],
+  imports: [AuthModule, JobsModule, QuotaModule, DeploymentsModule, MonitorsModule, TeamsModule],
   controllers: [DashboardController],
   providers: [DashboardService],
 })

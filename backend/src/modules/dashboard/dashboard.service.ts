@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { DashboardStats } from '@cronbeam/shared/jobs/job-types';
 import { ACTIVE_JOB_STATUSES } from '@cronbeam/shared/jobs/job-types';
 import { PLAN_LIMITS } from '@cronbeam/shared/plans';
-import { UsersService } from '../auth/users.service';
+import { TeamsService } from '../teams/teams.service';
 import { DeploymentsService } from '../deployments/deployments.service';
 import { JobsService } from '../jobs/jobs.service';
 import { MonitorsService } from '../monitors/monitors.service';
@@ -13,19 +13,19 @@ import { QuotaService } from '../quota/quota.service';
 export class DashboardService {
   constructor(
     private readonly jobs: JobsService,
-    private readonly users: UsersService,
+    private readonly teams: TeamsService,
     private readonly deployments: DeploymentsService,
     private readonly quota: QuotaService,
     private readonly monitors: MonitorsService,
   ) {}
 
-  async stats(userId: string): Promise<DashboardStats> {
+  async stats(accountId: string): Promise<DashboardStats> {
     const [plan, counts, executionsUsed, deploymentsUsed, monitors] = await Promise.all([
-      this.users.getPlan(userId),
-      this.jobs.countByStatus(userId),
-      this.quota.executionsUsed(userId),
-      this.deployments.countThisMonth(userId),
-      this.monitors.countByStatus(userId),
+      this.teams.planOf(accountId),
+      this.jobs.countByStatus(accountId),
+      this.quota.executionsUsed(accountId),
+      this.deployments.countThisMonth(accountId),
+      this.monitors.countByStatus(accountId),
     ]);
     const totalMonitors = Object.values(monitors).reduce((sum, n) => sum + (n ?? 0), 0);
     const limits = PLAN_LIMITS[plan];

@@ -3,7 +3,7 @@ import { Subject } from 'rxjs';
 import type { Deployment } from '@cronbeam/shared/deployments/deployment-types';
 
 export interface DeploymentChange {
-  userId: string;
+  accountId: string;
   deployment: Deployment;
 }
 

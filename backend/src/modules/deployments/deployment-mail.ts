@@ -5,7 +5,7 @@ import type { MailMessage } from '../mail/mail.service';
 
 const regionName = (code: string) => findRegion(code)?.name ?? code;
 
-/** Sent when the instance answers: where it is, and how to sign in (the password is the user's own, never repeated). */
+/** Sent when the instance answers: where it is, and how to sign in (the password is the account's own, never repeated). */
 export function deploymentLiveMail(to: string, deployment: Deployment, username: string, dashboardUrl: string): MailMessage {
   return {
     to,

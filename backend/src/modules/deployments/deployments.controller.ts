@@ -21,19 +21,19 @@ export class DeploymentsController {
   @Post()
   @HttpCode(202)
   start(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(deploymentRequestSchema)) body: ValidDeploymentRequest): Promise<DeploymentStarted> {
-    return this.deployments.start(user.id, user.email, body);
+    return this.deployments.start(user.accountId, user.email, body);
   }
 
   @Get()
   @Header('Cache-Control', 'no-store')
   list(@CurrentUser() user: AuthenticatedUser): Promise<Deployment[]> {
-    return this.deployments.list(user.id);
+    return this.deployments.list(user.accountId);
   }
 
   @Get(':id')
   @Header('Cache-Control', 'no-store')
   get(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<Deployment> {
-    return this.deployments.get(user.id, id);
+    return this.deployments.get(user.accountId, id);
   }
 
   /** Tears the instance down with the Fly token supplied again (we never kept the first one). */
@@ -43,6 +43,6 @@ export class DeploymentsController {
     @Param('id') id: string,
     @Body(new ZodPipe(teardownRequestSchema)) body: ValidTeardownRequest,
   ): Promise<{ message: string; deployment: Deployment }> {
-    return { message: 'Deployment deleted', deployment: await this.deployments.teardown(user.id, id, body.fly_token) };
+    return { message: 'Deployment deleted', deployment: await this.deployments.teardown(user.accountId, id, body.fly_token) };
   }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TeamsModule } from '../teams/teams.module';
 import { AuthModule } from '../auth/auth.module';
 import { DeploymentEvents } from './deployment-events.service';
 import { DeploymentsController } from './deployments.controller';
@@ -8,11 +9,11 @@ import { FLY_MACHINES_API, FlyMachinesClient } from './fly-machines-client';
 import { N8nProvisioner } from './n8n-provisioner';
 
 /**
- * Self-hosted n8n on the user's Fly.io account. Exports the service (the
+ * Self-hosted n8n on the account's Fly.io account. Exports the service (the
  * dashboard's monthly count) and the change events (the SSE stream).
  */
 @Module({
-  imports: [AuthModule],
+  imports: [AuthModule, TeamsModule],
   controllers: [DeploymentsController],
   providers: [DeploymentsRepository, DeploymentsService, DeploymentEvents, N8nProvisioner, { provide: FLY_MACHINES_API, useClass: FlyMachinesClient }],
   exports: [DeploymentsService, DeploymentEvents],

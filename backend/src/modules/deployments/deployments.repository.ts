@@ -13,7 +13,7 @@ import { returnedRows } from '../../common/database/query-rows';
 
 interface DeploymentRow {
   id: string;
-  user_id: string;
+  account_id: string;
   name: string;
   app_name: string;
   region: string;
@@ -40,7 +40,7 @@ interface StepRow {
 }
 
 export interface NewDeployment {
-  userId: string;
+  accountId: string;
   name: string;
   appName: string;
   region: string;
@@ -52,7 +52,7 @@ export interface NewDeployment {
 /** What exists on Fly for a deployment, as far as our records go (teardown and rollback read it). */
 export interface DeploymentResources {
   id: string;
-  userId: string;
+  accountId: string;
   appName: string;
   status: DeploymentStatus;
   volumeId: string | null;
@@ -93,12 +93,12 @@ function toDeployment(row: DeploymentRow, steps: StepRow[]): Deployment {
   };
 }
 
-const COLUMNS = `id, user_id, name, app_name, region, ram_mb, estimated_monthly_cost, status, url, failed_step, error,
+const COLUMNS = `id, account_id, name, app_name, region, ram_mb, estimated_monthly_cost, status, url, failed_step, error,
   fly_volume_id, fly_machine_id, created_at, finished_at, deleted_at`;
 
 /**
  * The n8n_deployments and n8n_deployment_steps tables. Every read a user
- * can trigger is scoped by user id; the provisioner's writes go by id.
+ * can trigger is scoped by account id; the provisioner's writes go by id.
  */
 @Injectable()
 export class DeploymentsRepository {
@@ -112,13 +112,13 @@ export class DeploymentsRepository {
    */
   async insertWithinQuota(fields: NewDeployment, quota: number): Promise<{ inserted: Deployment | null; used: number }> {
     return this.db.transaction(async (tx) => {
-      await tx.query(`SELECT pg_advisory_xact_lock(hashtext('n8n_deployments:' || $1))`, [fields.userId]);
-      const used = await this.countThisMonth(fields.userId, tx);
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtext('n8n_deployments:' || $1))`, [fields.accountId]);
+      const used = await this.countThisMonth(fields.accountId, tx);
       if (used >= quota) return { inserted: null, used };
       const [row]: DeploymentRow[] = await tx.query(
-        `INSERT INTO n8n_deployments (user_id, name, app_name, region, ram_mb, estimated_monthly_cost, url)
+        `INSERT INTO n8n_deployments (account_id, name, app_name, region, ram_mb, estimated_monthly_cost, url)
          VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
-        [fields.userId, fields.name, fields.appName, fields.region, fields.ramMb, fields.estimatedMonthlyCost, fields.url],
+        [fields.accountId, fields.name, fields.appName, fields.region, fields.ramMb, fields.estimatedMonthlyCost, fields.url],
       );
       await tx.query(
         `INSERT INTO n8n_deployment_steps (deployment_id, position, name)
@@ -133,17 +133,17 @@ export class DeploymentsRepository {
    * Deployments made this calendar month (UTC) that count against the plan:
    * every one except those that failed (nothing was left running for them).
    */
-  async countThisMonth(userId: string, tx: EntityManager | DataSource = this.db): Promise<number> {
+  async countThisMonth(accountId: string, tx: EntityManager | DataSource = this.db): Promise<number> {
     const [row]: Array<{ n: number }> = await tx.query(
       `SELECT count(*)::int AS n FROM n8n_deployments
-       WHERE user_id = $1 AND status <> 'failed' AND created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`,
-      [userId],
+       WHERE account_id = $1 AND status <> 'failed' AND created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`,
+      [accountId],
     );
     return row.n;
   }
 
-  async listForUser(userId: string): Promise<Deployment[]> {
-    const rows: DeploymentRow[] = await this.db.query(`SELECT ${COLUMNS} FROM n8n_deployments WHERE user_id = $1 ORDER BY created_at DESC, id`, [userId]);
+  async listForAccount(accountId: string): Promise<Deployment[]> {
+    const rows: DeploymentRow[] = await this.db.query(`SELECT ${COLUMNS} FROM n8n_deployments WHERE account_id = $1 ORDER BY created_at DESC, id`, [accountId]);
     if (rows.length === 0) return [];
     const steps: StepRow[] = await this.db.query(
       `SELECT deployment_id, name, state, started_at, finished_at, error FROM n8n_deployment_steps WHERE deployment_id = ANY($1::uuid[])`,
@@ -152,27 +152,27 @@ export class DeploymentsRepository {
     return rows.map((row) => toDeployment(row, steps.filter((s) => s.deployment_id === row.id)));
   }
 
-  async findForUser(userId: string, id: string): Promise<Deployment | null> {
-    const [row]: DeploymentRow[] = await this.db.query(`SELECT ${COLUMNS} FROM n8n_deployments WHERE id = $1 AND user_id = $2`, [id, userId]);
+  async findForAccount(accountId: string, id: string): Promise<Deployment | null> {
+    const [row]: DeploymentRow[] = await this.db.query(`SELECT ${COLUMNS} FROM n8n_deployments WHERE id = $1 AND account_id = $2`, [id, accountId]);
     return row ? this.withSteps(row) : null;
   }
 
   /** The provisioner's view of a deployment it runs (no user scope: it only knows ids it created). */
-  async findById(id: string): Promise<Deployment & { userId: string }> {
+  async findById(id: string): Promise<Deployment & { accountId: string }> {
     const [row]: DeploymentRow[] = await this.db.query(`SELECT ${COLUMNS} FROM n8n_deployments WHERE id = $1`, [id]);
-    return { ...(await this.withSteps(row)), userId: row.user_id };
+    return { ...(await this.withSteps(row)), accountId: row.account_id };
   }
 
-  async resourcesForUser(userId: string, id: string): Promise<DeploymentResources | null> {
+  async resourcesForAccount(accountId: string, id: string): Promise<DeploymentResources | null> {
     const [row]: Array<DeploymentRow & { app_created: boolean }> = await this.db.query(
       `SELECT ${COLUMNS}, EXISTS (SELECT 1 FROM n8n_deployment_steps s WHERE s.deployment_id = d.id AND s.name = 'create_app' AND s.state = 'done') AS app_created
-       FROM n8n_deployments d WHERE id = $1 AND user_id = $2`,
-      [id, userId],
+       FROM n8n_deployments d WHERE id = $1 AND account_id = $2`,
+      [id, accountId],
     );
     return row
       ? {
           id: row.id,
-          userId: row.user_id,
+          accountId: row.account_id,
           appName: row.app_name,
           status: row.status,
           volumeId: row.fly_volume_id,
@@ -245,7 +245,7 @@ export class DeploymentsRepository {
    * instance runs. They are failed on the step that was running, and
    * returned so their owners can be told.
    */
-  async failAbandoned(staleSeconds: number, runningHere: string[], error: string): Promise<Array<Deployment & { userId: string }>> {
+  async failAbandoned(staleSeconds: number, runningHere: string[], error: string): Promise<Array<Deployment & { accountId: string }>> {
     // One statement, so a crash cannot leave a failed deployment with its step still running.
     const rows = returnedRows<{ id: string }>(
       await this.db.query(

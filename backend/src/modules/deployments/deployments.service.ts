@@ -8,7 +8,7 @@ import { PLAN_LIMITS } from '@cronbeam/shared/plans';
 import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';
 import { AppConfig } from '../../config/app-config';
-import { UsersService } from '../auth/users.service';
+import { TeamsService } from '../teams/teams.service';
 import { DeploymentEvents } from './deployment-events.service';
 import { DeploymentsRepository } from './deployments.repository';
 import { FLY_MACHINES_API, FlyApiError, type FlyMachinesApi } from './fly-machines-client';
@@ -29,7 +29,7 @@ export class DeploymentsService {
 
   constructor(
     private readonly repository: DeploymentsRepository,
-    private readonly users: UsersService,
+    private readonly teams: TeamsService,
     private readonly provisioner: N8nProvisioner,
     private readonly events: DeploymentEvents,
     private readonly config: AppConfig,
@@ -37,14 +37,14 @@ export class DeploymentsService {
   ) {}
 
   /** `email` receives the completion (or failure) mail. */
-  async start(userId: string, email: string, request: ValidDeploymentRequest): Promise<DeploymentStarted> {
-    const plan = await this.users.getPlan(userId);
+  async start(accountId: string, email: string, request: ValidDeploymentRequest): Promise<DeploymentStarted> {
+    const plan = await this.teams.planOf(accountId);
     const quota = PLAN_LIMITS[plan].deploymentsPerMonth;
     const appName = request.app_name ?? generatedAppName();
     const url = withoutTrailingSlashes(this.config.env.FLY_APP_URL_TEMPLATE.replace('{app}', appName));
     const { inserted, used } = await this.repository.insertWithinQuota(
       {
-        userId,
+        accountId,
         name: request.deployment_name || appName,
         appName,
         region: request.region,
@@ -58,10 +58,10 @@ export class DeploymentsService {
       const detail: DeploymentLimitExceeded = { error: 'N8N deployment limit exceeded', plan, deployments_used: used, deployments_quota: quota };
       throw ApiError.forbidden(detail);
     }
-    this.events.publish({ userId, deployment: inserted });
+    this.events.publish({ accountId, deployment: inserted });
     this.provisioner.start({
       deploymentId: inserted.deployment_id,
-      userId,
+      accountId,
       email,
       flyToken: request.fly_token,
       username: request.username,
@@ -79,19 +79,19 @@ export class DeploymentsService {
     };
   }
 
-  list(userId: string): Promise<Deployment[]> {
-    return this.repository.listForUser(userId);
+  list(accountId: string): Promise<Deployment[]> {
+    return this.repository.listForAccount(accountId);
   }
 
-  async get(userId: string, id: string): Promise<Deployment> {
-    const deployment = isUuid(id) ? await this.repository.findForUser(userId, id) : null;
+  async get(accountId: string, id: string): Promise<Deployment> {
+    const deployment = isUuid(id) ? await this.repository.findForAccount(accountId, id) : null;
     if (!deployment) throw ApiError.notFound(DEPLOYMENT_MESSAGES.notFound);
     return deployment;
   }
 
   /** This calendar month's deployments that count against the plan (the dashboard's stat card). */
-  countThisMonth(userId: string): Promise<number> {
-    return this.repository.countThisMonth(userId);
+  countThisMonth(accountId: string): Promise<number> {
+    return this.repository.countThisMonth(accountId);
   }
 
   /**
@@ -101,8 +101,8 @@ export class DeploymentsService {
    * when our create_app step made it: a name taken by another app of the
    * user's must never be torn down.
    */
-  async teardown(userId: string, id: string, flyToken: string): Promise<Deployment> {
-    const resources = isUuid(id) ? await this.repository.resourcesForUser(userId, id) : null;
+  async teardown(accountId: string, id: string, flyToken: string): Promise<Deployment> {
+    const resources = isUuid(id) ? await this.repository.resourcesForAccount(accountId, id) : null;
     if (!resources) throw ApiError.notFound(DEPLOYMENT_MESSAGES.notFound);
     if (resources.status === 'provisioning') throw ApiError.conflict(DEPLOYMENT_MESSAGES.stillProvisioning);
     if (resources.status === 'deleted') throw ApiError.conflict(DEPLOYMENT_MESSAGES.alreadyDeleted);
@@ -119,14 +119,14 @@ export class DeploymentsService {
       } catch (error) {
         if (!(error instanceof FlyApiError)) throw error;
         this.logger.warn({ deploymentId: id, appName: resources.appName, reason: error.message }, 'n8n teardown failed');
-        // The user's token or permissions were refused: their input. Fly failing on its side: a bad gateway.
+        // The account's token or permissions were refused: their input. Fly failing on its side: a bad gateway.
         const status = error.status >= 400 && error.status < 500 ? 400 : 502;
         throw new ApiError(status, `Deployment failed to delete: ${error.message}`);
       }
     }
     await this.repository.markDeleted(id);
-    const deployment = (await this.repository.findForUser(userId, id))!;
-    this.events.publish({ userId, deployment });
+    const deployment = (await this.repository.findForAccount(accountId, id))!;
+    this.events.publish({ accountId, deployment });
     this.logger.log({ deploymentId: id, appName: resources.appName }, 'n8n deployment deleted');
     return deployment;
   }

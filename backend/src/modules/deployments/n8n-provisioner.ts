@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } f
 import type { DeploymentStepName } from '@cronbeam/shared/deployments/deployment-types';
 import { VOLUME_SIZE_GB } from '@cronbeam/shared/deployments/cost-estimate';
 import { AppConfig } from '../../config/app-config';
-import { UsersService } from '../auth/users.service';
+import { TeamsService } from '../teams/teams.service';
 import { MailService } from '../mail/mail.service';
 import { DeploymentEvents } from './deployment-events.service';
 import { deploymentFailedMail, deploymentLiveMail } from './deployment-mail';
@@ -17,7 +17,7 @@ import { FLY_MACHINES_API, FlyApiError, type FlyMachineConfig, type FlyMachinesA
  */
 export interface ProvisionRequest {
   deploymentId: string;
-  userId: string;
+  accountId: string;
   email: string;
   flyToken: string;
   username: string;
@@ -63,9 +63,9 @@ const sleep = (ms: number, signal: AbortSignal) =>
 
 /**
  * Runs provisioning in the background, one step at a time, recording each
- * step as it starts and ends and pushing the change to the user's event
+ * step as it starts and ends and pushing the change to the account's event
  * stream. A failed step rolls back the steps before it (newest first), so
- * nothing half-created stays on the user's Fly account. A clean shutdown
+ * nothing half-created stays on the account's Fly account. A clean shutdown
  * interrupts running provisionings and rolls them back while the token is
  * still in memory; after a crash the periodic sweep fails the abandoned
  * ones (the token is gone with the process, so it cannot clean up).
@@ -81,7 +81,7 @@ export class N8nProvisioner implements OnModuleInit, OnModuleDestroy {
     private readonly repository: DeploymentsRepository,
     private readonly events: DeploymentEvents,
     private readonly mail: MailService,
-    private readonly users: UsersService,
+    private readonly teams: TeamsService,
     private readonly config: AppConfig,
     @Inject(FLY_MACHINES_API) private readonly fly: FlyMachinesApi,
   ) {}
@@ -245,7 +245,7 @@ export class N8nProvisioner implements OnModuleInit, OnModuleDestroy {
 
   /**
    * n8n answers /healthz once it has migrated its database and listens; until then the proxy answers errors.
-   * Only the deployment's own URL is asked: the machine is the user's to replace, so a redirect it answers could
+   * Only the deployment's own URL is asked: the machine is the account's to replace, so a redirect it answers could
    * point this server anywhere, its own network included, and is never followed (n8n itself does not redirect there).
    */
   private async waitHealthy(url: string, deadline: number, signal: AbortSignal) {
@@ -275,8 +275,8 @@ export class N8nProvisioner implements OnModuleInit, OnModuleDestroy {
   }
 
   private async publish(id: string) {
-    const { userId, ...deployment } = await this.repository.findById(id);
-    this.events.publish({ userId, deployment });
+    const { accountId, ...deployment } = await this.repository.findById(id);
+    this.events.publish({ accountId, deployment });
     return deployment;
   }
 
@@ -293,9 +293,9 @@ export class N8nProvisioner implements OnModuleInit, OnModuleDestroy {
     try {
       await this.repository.heartbeat([...this.running.keys()]);
       const abandoned = await this.repository.failAbandoned(this.config.env.FLY_PROVISION_STALE_SECONDS, [...this.running.keys()], ABANDONED);
-      for (const { userId, ...deployment } of abandoned) {
-        this.events.publish({ userId, deployment });
-        const user = await this.users.findById(userId);
+      for (const { accountId, ...deployment } of abandoned) {
+        this.events.publish({ accountId, deployment });
+        const user = await this.teams.ownerOf(accountId);
         if (user) await this.sendMail(() => deploymentFailedMail(user.email, deployment, `${this.config.publicUrl}/dashboard/n8n`));
       }
     } catch (error) {

@@ -40,7 +40,7 @@ export interface ExecutionRequest {
   /** The job's own time limit (at most the server's); null or absent: 30 s (DEFAULT_TIMEOUT_SECONDS), or the server's when lower. */
   timeoutMs?: number | null;
   /** Whose request it is: connections to a host are shared fairly among users. Absent: the service's own. */
-  userId?: string;
+  accountId?: string;
   /** A saved job's request is signed for its target (X-Cronbeam-Signature, and an identity token if the job asks). */
   signing?: RequestSigning | null;
 }
@@ -201,7 +201,7 @@ export class HttpExecutor implements OnApplicationShutdown {
       body: sendsBody ? request.body : undefined,
       check: request.responseRules ? compileResponseRules(request.responseRules) : null,
       timeoutMs: effectiveTimeoutMs(request.timeoutMs ?? null, this.settings.executionTimeoutMs),
-      owner: request.userId ?? '',
+      owner: request.accountId ?? '',
       refusal,
     };
   }

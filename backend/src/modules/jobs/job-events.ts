@@ -6,7 +6,7 @@ export type JobChangeKind = 'created' | 'updated' | 'paused' | 'resumed' | 'dele
 /** One committed change to a job's schedule. */
 export interface JobChange {
   jobId: string;
-  userId: string;
+  accountId: string;
   kind: JobChangeKind;
   /** The job's next due time after the change; null when paused or deleted. */
   nextRunAt: Date | null;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { JobLogEntry } from '@cronbeam/shared/jobs/job-types';
 import type { Actor } from '../audit';
 import { AuditService } from '../audit/audit.service';
-import { UsersService } from '../auth/users.service';
+import { TeamsService } from '../teams/teams.service';
 import { RunsService } from '../runs/runs.service';
 import { JobsService } from './jobs.service';
 
@@ -11,23 +11,23 @@ import { JobsService } from './jobs.service';
 export class JobRunsService {
   constructor(
     private readonly jobs: JobsService,
-    private readonly users: UsersService,
+    private readonly teams: TeamsService,
     private readonly runs: RunsService,
     private readonly audit: AuditService,
   ) {}
 
   /** The job's newest finished runs. */
-  async logs(userId: string, jobId: string, limit: number): Promise<JobLogEntry[]> {
-    const job = await this.jobs.findOwned(userId, jobId);
-    return this.runs.latestLogs(userId, job.id, limit);
+  async logs(accountId: string, jobId: string, limit: number): Promise<JobLogEntry[]> {
+    const job = await this.jobs.findOwned(accountId, jobId);
+    return this.runs.latestLogs(accountId, job.id, limit);
   }
 
   /** Executes a saved job now: logged as a manual run and counted in the quota. */
-  async runNow(actor: Actor, userId: string, jobId: string): Promise<JobLogEntry> {
-    const job = await this.jobs.requestOwned(userId, jobId);
-    const plan = await this.users.getPlan(userId);
+  async runNow(actor: Actor, accountId: string, jobId: string): Promise<JobLogEntry> {
+    const job = await this.jobs.requestOwned(accountId, jobId);
+    const plan = await this.teams.planOf(accountId);
     // The entry says who ran the job, written with the run (a run the quota refuses leaves none).
-    return this.runs.runNow({ ...job, userId, plan }, (tx, runId) =>
+    return this.runs.runNow({ ...job, accountId, plan }, (tx, runId) =>
       this.audit.record(tx, actor, { action: 'job.run_requested', targetType: 'job', targetId: job.id, changes: { run_id: { before: null, after: runId } } }),
     );
   }

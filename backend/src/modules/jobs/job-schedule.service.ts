@@ -71,6 +71,6 @@ export class JobScheduleService implements OnModuleInit {
    */
   private async applyResults(tx: Queryable, results: StoredResult[]): Promise<void> {
     const paused = await this.jobs.applyResults(tx, results.map((r) => r.jobId), results.map((r) => r.status), results.map((r) => r.executedAt));
-    for (const job of paused) this.events.emit({ jobId: job.id, userId: job.user_id, kind: 'paused', nextRunAt: null, autoPausedAfter: job.auto_pause_after });
+    for (const job of paused) this.events.emit({ jobId: job.id, accountId: job.account_id, kind: 'paused', nextRunAt: null, autoPausedAfter: job.auto_pause_after });
   }
 }

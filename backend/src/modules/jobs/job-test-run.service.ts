@@ -5,7 +5,7 @@ import { HttpExecutor, type ExecutionRequest } from '../executor/http-executor.s
 import { TargetPolicy } from '../executor/target-policy.service';
 import { assertTimeoutWithin } from './job-timeout';
 
-/** Test requests per user per window: enough for editing a form, too few to use Cronbeam as a free HTTP relay. */
+/** Test requests per account per window: enough for editing a form, too few to use Cronbeam as a free HTTP relay. */
 export const TEST_RUNS_PER_WINDOW = 10;
 export const TEST_RUN_WINDOW_SECONDS = 60;
 
@@ -27,15 +27,15 @@ export class JobTestRunService {
     private readonly testRuns: DatabaseRateLimiter,
   ) {}
 
-  /** Executes an unsaved definition once and answers the outcome; nothing is stored. Rate-limited per user (429). */
-  async testRun(userId: string, request: Omit<ExecutionRequest, 'executionId'>): Promise<TestRunOutcome> {
+  /** Executes an unsaved definition once and answers the outcome; nothing is stored. Rate-limited per account (429). */
+  async testRun(accountId: string, request: Omit<ExecutionRequest, 'executionId'>): Promise<TestRunOutcome> {
     assertTimeoutWithin(request.timeoutMs ? request.timeoutMs / 1000 : null, this.executor.maxTimeoutMs);
     this.targets.assertAllowed(request.url);
-    // Counted in the database: each test sends a request on the user's behalf, so the limit holds across instances.
+    // Counted in the database: each test sends a request on the account's behalf, so the limit holds across instances.
     await this.testRuns.take([
-      { key: `test-run:user:${userId}`, limit: TEST_RUNS_PER_WINDOW, windowSeconds: TEST_RUN_WINDOW_SECONDS, message: 'Too many test requests. Please try again later.' },
+      { key: `test-run:user:${accountId}`, limit: TEST_RUNS_PER_WINDOW, windowSeconds: TEST_RUN_WINDOW_SECONDS, message: 'Too many test requests. Please try again later.' },
     ]);
-    const result = await this.executor.execute(this.executor.prepare({ ...request, userId, executionId: randomUUID() }));
+    const result = await this.executor.execute(this.executor.prepare({ ...request, accountId, executionId: randomUUID() }));
     return {
       status: result.success ? 'success' : 'failed',
       response_code: result.responseCode,

@@ -16,7 +16,7 @@ import {
 import type { Job } from '@cronbeam/shared/jobs/job-types';
 import { ApiError } from '../../common/http/api-error';
 import type { Actor } from '../audit';
-import { UsersService } from '../auth/users.service';
+import { TeamsService } from '../teams/teams.service';
 import { TargetPolicy } from '../executor/target-policy.service';
 import { JobLimitService } from '../quota/job-limit.service';
 import { toJob } from './job-view';
@@ -33,7 +33,7 @@ export class JobTransferService {
   constructor(
     private readonly jobs: JobsService,
     private readonly repository: JobsRepository,
-    private readonly users: UsersService,
+    private readonly teams: TeamsService,
     private readonly jobLimit: JobLimitService,
     private readonly targets: TargetPolicy,
   ) {}
@@ -43,17 +43,17 @@ export class JobTransferService {
    * or "<original>-copy" (then -copy-2…), counted toward the plan's job limit
    * like any creation; it starts on its schedule as a new job does.
    */
-  async clone(actor: Actor, userId: string, jobId: string, name: string | undefined): Promise<Job> {
-    const original = await this.jobs.findOwned(userId, jobId);
-    const taken = new Set((await this.repository.listOwned(userId, 'primary')).map((j) => j.name.toLowerCase()));
+  async clone(actor: Actor, accountId: string, jobId: string, name: string | undefined): Promise<Job> {
+    const original = await this.jobs.findOwned(accountId, jobId);
+    const taken = new Set((await this.repository.listOwned(accountId, 'primary')).map((j) => j.name.toLowerCase()));
     const copyName = name ?? uniqueName(`${original.name.slice(0, 45)}-copy`, taken);
     const definition = validDefinition({ ...toJob(original), name: copyName }, ['body', 'name']);
-    return this.jobs.create(actor, userId, definition, 'job.cloned');
+    return this.jobs.create(actor, accountId, definition, 'job.cloned');
   }
 
   /** Every job's definition, oldest first, in the format import takes back. */
-  async exportAll(userId: string): Promise<JobExport> {
-    return exportJobs(await this.jobs.list(userId, 'replica'));
+  async exportAll(accountId: string): Promise<JobExport> {
+    return exportJobs(await this.jobs.list(accountId, 'replica'));
   }
 
   /**
@@ -63,7 +63,7 @@ export class JobTransferService {
    * preview and creates nothing. A crontab's generated names are made unique;
    * an export's names are the user's and a taken one is refused.
    */
-  async importJobs(actor: Actor, userId: string, request: JobImportRequest): Promise<JobImportResult> {
+  async importJobs(actor: Actor, accountId: string, request: JobImportRequest): Promise<JobImportResult> {
     let candidates: ImportCandidate[];
     try {
       candidates = request.format === 'json' ? candidatesFromJson(request.content) : candidatesFromCrontab(request.content);
@@ -71,12 +71,12 @@ export class JobTransferService {
       throw ApiError.invalidField(['body', 'content'], (error as Error).message);
     }
     if (candidates.length > IMPORT_LIMITS.maxJobs) throw ApiError.invalidField(['body', 'content'], IMPORT_MESSAGES.tooMany);
-    const existing = await this.repository.listOwned(userId, 'primary');
+    const existing = await this.repository.listOwned(accountId, 'primary');
     const taken = new Set(existing.map((j) => j.name.toLowerCase()));
-    const plan = await this.users.getPlan(userId);
+    const plan = await this.teams.planOf(accountId);
     const maxJobs = this.jobLimit.max(plan);
     // A preview (jobs and monitors count): the creations below take the limit under its lock, and refuse what a concurrent creation took meanwhile.
-    let slots = await this.jobLimit.slotsLeft(userId, plan);
+    let slots = await this.jobLimit.slotsLeft(accountId, plan);
     const items: JobImportItem[] = [];
     for (const candidate of candidates) {
       const refuse = (reason: string, name: string | null = null) =>
@@ -109,7 +109,7 @@ export class JobTransferService {
       for (const item of items) {
         if (item.action !== 'create') continue;
         try {
-          item.job_id = (await this.jobs.create(actor, userId, item.definition as ValidJobDefinition, 'job.imported')).job_id;
+          item.job_id = (await this.jobs.create(actor, accountId, item.definition as ValidJobDefinition, 'job.imported')).job_id;
         } catch (error) {
           // A concurrent creation may take the name or the last slot between the check and the insert.
           if (!(error instanceof ApiError)) throw error;

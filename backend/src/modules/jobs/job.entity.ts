@@ -2,13 +2,13 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Update
 import { DEFAULT_DELIVERY, JOB_STATUS, type CatchUpPolicy, type Delivery, type OverlapPolicy, type HttpMethod, type JobStatus, type IdentityToken, type ResponseRules, type RetryPolicy } from '@cronbeam/shared/jobs/job-types';
 
 @Entity('jobs')
-@Index('jobs_user_idx', ['userId', 'createdAt'])
+@Index('jobs_account_idx', ['accountId', 'createdAt'])
 export class JobEntity {
   @PrimaryGeneratedColumn('uuid')
   id: string;
 
-  @Column('uuid', { name: 'user_id' })
-  userId: string;
+  @Column('uuid', { name: 'account_id' })
+  accountId: string;
 
   @Column('text')
   name: string;

@@ -36,14 +36,14 @@ export class JobsController {
   @Post()
   @HttpCode(200)
   create(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(jobDefinitionSchema)) body: ValidJobDefinition): Promise<Job> {
-    return this.jobs.create(actor, user.id, body);
+    return this.jobs.create(actor, user.accountId, body);
   }
 
   /** Creates up to 1,000 jobs at once, all or none (docs/adr/0111-bulk-job-creation.md). */
   @Post('bulk')
   @HttpCode(200)
   async createMany(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(jobBulkRequestSchema)) body: JobBulkRequest): Promise<JobBulkResult> {
-    const jobs = await this.jobs.createMany(actor, user.id, body.jobs);
+    const jobs = await this.jobs.createMany(actor, user.accountId, body.jobs);
     return { created: jobs.length, jobs };
   }
 
@@ -52,7 +52,7 @@ export class JobsController {
   @HttpCode(200)
   @NotAudited('a test request stores nothing')
   test(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(testRunSchema)) body: TestRunDefinition): Promise<TestRunOutcome> {
-    return this.testRuns.testRun(user.id, {
+    return this.testRuns.testRun(user.accountId, {
       url: body.url,
       method: body.method,
       headers: body.headers,
@@ -68,7 +68,7 @@ export class JobsController {
   @HttpCode(200)
   @NotAudited('a preview stores nothing')
   previewSchedule(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(schedulePreviewSchema)) body: SchedulePreviewDefinition): Promise<SchedulePreview> {
-    return this.jobs.preview(user.id, body);
+    return this.jobs.preview(user.accountId, body);
   }
 
   /** Whether runs of a job to this URL would be sent: the job form warns before saving one that would only fail. */
@@ -82,38 +82,38 @@ export class JobsController {
 
   @Get()
   list(@CurrentUser() user: AuthenticatedUser, @Query(new ZodPipe(tagFilterQuerySchema, 'query')) query: TagFilterQuery): Promise<Job[]> {
-    return this.jobs.list(user.id, 'replica', query.tag ?? null);
+    return this.jobs.list(user.accountId, 'replica', query.tag ?? null);
   }
 
   /** Pauses, resumes or deletes every job carrying a tag; answers exactly those jobs. */
   @Post('bulk-action')
   @HttpCode(200)
   bulkAction(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(bulkTagActionSchema)) body: BulkTagActionRequest): Promise<JobBulkTagResult<Job>> {
-    return this.jobs.bulkAction(actor, user.id, body);
+    return this.jobs.bulkAction(actor, user.accountId, body);
   }
 
   /** Every job's definition as one JSON document, for import elsewhere. */
   @Get('export')
   exportAll(@CurrentUser() user: AuthenticatedUser): Promise<JobExport> {
-    return this.transfers.exportAll(user.id);
+    return this.transfers.exportAll(user.accountId);
   }
 
   /** Creates jobs from an export or a crontab; with dry_run, only the preview of what would be created and refused. */
   @Post('import')
   @HttpCode(200)
   importJobs(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(jobImportRequestSchema)) body: JobImportRequest): Promise<JobImportResult> {
-    return this.transfers.importJobs(actor, user.id, body);
+    return this.transfers.importJobs(actor, user.accountId, body);
   }
 
   @Post(':id/clone')
   @HttpCode(200)
   clone(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string, @Body(new ZodPipe(jobCloneRequestSchema)) body: { name?: string }): Promise<Job> {
-    return this.transfers.clone(actor, user.id, id, body.name);
+    return this.transfers.clone(actor, user.accountId, id, body.name);
   }
 
   @Get(':id')
   get(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<Job> {
-    return this.jobs.get(user.id, id);
+    return this.jobs.get(user.accountId, id);
   }
 
   @Put(':id')
@@ -122,12 +122,12 @@ export class JobsController {
     @Param('id') id: string,
     @Body(new ZodPipe(jobDefinitionSchema)) body: ValidJobDefinition,
   ): Promise<Job> {
-    return this.jobs.update(actor, user.id, id, body);
+    return this.jobs.update(actor, user.accountId, id, body);
   }
 
   @Delete(':id')
   async remove(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string): Promise<{ message: string }> {
-    await this.jobs.remove(actor, user.id, id);
+    await this.jobs.remove(actor, user.accountId, id);
     return { message: 'Job deleted' };
   }
 
@@ -139,26 +139,26 @@ export class JobsController {
     @Param('id') id: string,
     @Body(new ZodPipe(signingSecretRotationSchema)) body: z.output<typeof signingSecretRotationSchema>,
   ): Promise<SigningSecretRotation> {
-    return this.jobs.rotateSigningSecret(actor, user.id, id, body.overlap_seconds);
+    return this.jobs.rotateSigningSecret(actor, user.accountId, id, body.overlap_seconds);
   }
 
   @Post(':id/pause')
   @HttpCode(200)
   pause(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string): Promise<Job> {
-    return this.jobs.pause(actor, user.id, id);
+    return this.jobs.pause(actor, user.accountId, id);
   }
 
   @Post(':id/resume')
   @HttpCode(200)
   resume(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string): Promise<Job> {
-    return this.jobs.resume(actor, user.id, id);
+    return this.jobs.resume(actor, user.accountId, id);
   }
 
   /** Executes a saved job now: logged as a manual run and counted in the quota. */
   @Post(':id/run')
   @HttpCode(200)
   run(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string): Promise<JobLogEntry> {
-    return this.runs.runNow(actor, user.id, id);
+    return this.runs.runNow(actor, user.accountId, id);
   }
 
   @Get(':id/logs')
@@ -167,6 +167,6 @@ export class JobsController {
     @Param('id') id: string,
     @Query(new ZodPipe(jobLogsQuerySchema, 'query')) query: { limit: number },
   ): Promise<JobLogsResponse> {
-    return { logs: await this.runs.logs(user.id, id, query.limit) };
+    return { logs: await this.runs.logs(user.accountId, id, query.limit) };
   }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TeamsModule } from '../teams/teams.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
@@ -18,7 +19,7 @@ import { JobsService } from './jobs.service';
 
 /** Job definitions and every job route (the /prog controller calls the same services). Owns `jobs`. */
 @Module({
-  imports: [TypeOrmModule.forFeature([JobEntity]), AuditModule, AuthModule, QuotaModule, RunsModule, ExecutorModule],
+  imports: [TypeOrmModule.forFeature([JobEntity]), AuditModule, AuthModule, QuotaModule, RunsModule, ExecutorModule, TeamsModule],
   controllers: [JobsController],
   providers: [JobsRepository, JobEvents, JobsService, JobTransferService, JobTestRunService, JobRunsService, JobScheduleService, JobTargetCheck],
   exports: [JobsService, JobTransferService, JobRunsService, JobScheduleService],

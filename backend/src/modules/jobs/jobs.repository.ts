@@ -41,7 +41,7 @@ export interface JobRequestRow {
 
 /** A job whose next run has come, locked for the claim. */
 export interface DueJobRow extends JobRequestRow, ScheduleColumns {
-  user_id: string;
+  account_id: string;
   next_run_at: Date;
   /** For the maintenance windows that target a tag. */
   tags: string[];
@@ -52,7 +52,7 @@ export interface DueJobRow extends JobRequestRow, ScheduleColumns {
 /** A job applyResults just paused for its consecutive failures (RETURNING sees the new values). */
 export interface AutoPausedJobRow {
   id: string;
-  user_id: string;
+  account_id: string;
   name: string;
   auto_pause_after: number;
   auto_paused: boolean;
@@ -61,7 +61,7 @@ export interface AutoPausedJobRow {
 /** A job the quota stopped. */
 export interface HeldJobRow extends ScheduleColumns {
   id: string;
-  user_id: string;
+  account_id: string;
 }
 
 /** The schedule columns, as ScheduleColumns names them. */
@@ -118,11 +118,11 @@ export interface CreationAudit {
 
 /** The columns a job is answered with, read as they are stored (no entity hydration on the hot reads). */
 const JOB_COLUMNS =
-  'id, user_id, name, url, method, headers, body, cron_expression, time_zone, every_seconds, schedule_anchor, run_at, starts_at, ends_at, jitter_seconds, jitter_offset_ms, overlap, catch_up, catch_up_window_seconds, response_rules, timeout_ms, auto_pause_after, alert_after_failures, certificate_alert_days, certificate_expires_at, delivery, tags, retry_policy, identity_token, callback_url, status, notify_on_failure, next_run_at, last_run_at, created_at, updated_at';
+  'id, account_id, name, url, method, headers, body, cron_expression, time_zone, every_seconds, schedule_anchor, run_at, starts_at, ends_at, jitter_seconds, jitter_offset_ms, overlap, catch_up, catch_up_window_seconds, response_rules, timeout_ms, auto_pause_after, alert_after_failures, certificate_alert_days, certificate_expires_at, delivery, tags, retry_policy, identity_token, callback_url, status, notify_on_failure, next_run_at, last_run_at, created_at, updated_at';
 
 interface JobRow {
   id: string;
-  user_id: string;
+  account_id: string;
   name: string;
   url: string;
   method: HttpMethod;
@@ -163,7 +163,7 @@ interface JobRow {
 function fromRow(row: JobRow, headers: Record<string, string>): JobEntity {
   return {
     id: row.id,
-    userId: row.user_id,
+    accountId: row.account_id,
     name: row.name,
     url: row.url,
     method: row.method,
@@ -270,17 +270,17 @@ export class JobsRepository implements OnModuleInit {
    * until `previousUntil` (null: it stops now). Answers null when the job is
    * not the user's, else whether a previous secret still signs.
    */
-  async rotateSigningSecret(actor: Actor, userId: string, jobId: string, secret: string, previousUntil: Date | null): Promise<{ overlaps: boolean } | null> {
+  async rotateSigningSecret(actor: Actor, accountId: string, jobId: string, secret: string, previousUntil: Date | null): Promise<{ overlaps: boolean } | null> {
     const [row] = returnedRows<{ overlaps: boolean }>(
       await this.jobs.query(
         ...auditedStatement(actor, {
-          ctes: `b AS (SELECT * FROM jobs WHERE id = $1 AND user_id = $2 FOR UPDATE),
+          ctes: `b AS (SELECT * FROM jobs WHERE id = $1 AND account_id = $2 FOR UPDATE),
             c AS (UPDATE jobs j SET signing_secret = $3,
                     signing_secret_previous = CASE WHEN $4::timestamptz IS NULL THEN NULL ELSE b.signing_secret END,
                     signing_secret_previous_until = CASE WHEN $4::timestamptz IS NULL OR b.signing_secret IS NULL THEN NULL ELSE $4::timestamptz END
                   FROM b WHERE j.id = b.id
                   RETURNING j.*)`,
-          params: [jobId, userId, this.box.seal(secret, SIGNING_SECRET_COLUMN.place(jobId)), previousUntil],
+          params: [jobId, accountId, this.box.seal(secret, SIGNING_SECRET_COLUMN.place(jobId)), previousUntil],
           from: 'c JOIN b ON b.id = c.id',
           action: 'job.signing_secret_rotated',
           targetType: 'job',
@@ -320,27 +320,27 @@ export class JobsRepository implements OnModuleInit {
   }
 
   /** Oldest first, so the dashboard's "first 5" are stable; with a tag, only the jobs carrying it. */
-  async listOwned(userId: string, from: ReadFrom, tag: string | null = null): Promise<JobEntity[]> {
+  async listOwned(accountId: string, from: ReadFrom, tag: string | null = null): Promise<JobEntity[]> {
     const rows: JobRow[] = await this.read.query(
       from,
-      `SELECT ${JOB_COLUMNS} FROM jobs WHERE user_id = $1 AND ($2::text IS NULL OR tags @> ARRAY[$2::text]) ORDER BY created_at, id`,
-      [userId, tag],
+      `SELECT ${JOB_COLUMNS} FROM jobs WHERE account_id = $1 AND ($2::text IS NULL OR tags @> ARRAY[$2::text]) ORDER BY created_at, id`,
+      [accountId, tag],
     );
     return rows.map((row) => this.toEntity(row));
   }
 
   /** The user's jobs among `ids`: names and states only (status pages and badges never read a target or its headers). */
-  summaries(userId: string, ids: string[]): Promise<Array<{ id: string; name: string; status: JobStatus }>> {
-    return this.jobs.query(`SELECT id, name, status FROM jobs WHERE user_id = $1 AND id = ANY($2::uuid[])`, [userId, ids]);
+  summaries(accountId: string, ids: string[]): Promise<Array<{ id: string; name: string; status: JobStatus }>> {
+    return this.jobs.query(`SELECT id, name, status FROM jobs WHERE account_id = $1 AND id = ANY($2::uuid[])`, [accountId, ids]);
   }
 
   /** Pauses the user's jobs carrying `tag` that are not paused yet, with one audit entry naming them; answers their ids. */
-  async pauseTagged(actor: Actor, userId: string, tag: string): Promise<string[]> {
+  async pauseTagged(actor: Actor, accountId: string, tag: string): Promise<string[]> {
     const rows: Array<{ id: string }> = await this.jobs.query(
       ...auditedStatement(actor, {
         ctes: `c AS (UPDATE jobs SET status = '${JOB_STATUS.paused}', next_run_at = NULL
-                     WHERE user_id = $1 AND tags @> ARRAY[$2::text] AND status <> '${JOB_STATUS.paused}' RETURNING id)`,
-        params: [userId, tag],
+                     WHERE account_id = $1 AND tags @> ARRAY[$2::text] AND status <> '${JOB_STATUS.paused}' RETURNING id)`,
+        params: [accountId, tag],
         ...bulkEntry('job.bulk_paused'),
         result: 'SELECT id FROM c',
       }),
@@ -349,14 +349,14 @@ export class JobsRepository implements OnModuleInit {
   }
 
   /** Puts paused jobs of the user back on their schedule at the given next runs (only those still paused), with one audit entry for the tag; answers their ids. */
-  async resumePaused(actor: Actor, userId: string, tag: string, jobIds: string[], nextRunAt: (Date | null)[]): Promise<string[]> {
+  async resumePaused(actor: Actor, accountId: string, tag: string, jobIds: string[], nextRunAt: (Date | null)[]): Promise<string[]> {
     const rows: Array<{ id: string }> = await this.jobs.query(
       ...auditedStatement(actor, {
         ctes: `c AS (UPDATE jobs j SET status = '${JOB_STATUS.scheduled}', next_run_at = v.next_run_at
                      FROM unnest($3::uuid[], $4::timestamptz[]) AS v(id, next_run_at)
-                     WHERE j.id = v.id AND j.user_id = $1 AND j.status = '${JOB_STATUS.paused}'
+                     WHERE j.id = v.id AND j.account_id = $1 AND j.status = '${JOB_STATUS.paused}'
                      RETURNING j.id)`,
-        params: [userId, tag, jobIds, nextRunAt],
+        params: [accountId, tag, jobIds, nextRunAt],
         ...bulkEntry('job.bulk_resumed'),
         result: 'SELECT id FROM c',
       }),
@@ -365,11 +365,11 @@ export class JobsRepository implements OnModuleInit {
   }
 
   /** Deletes the user's jobs carrying `tag` (their logs go with them), with one audit entry naming them; answers the deleted ids. */
-  async deleteTagged(actor: Actor, userId: string, tag: string): Promise<string[]> {
+  async deleteTagged(actor: Actor, accountId: string, tag: string): Promise<string[]> {
     const rows: Array<{ id: string }> = await this.jobs.query(
       ...auditedStatement(actor, {
-        ctes: `c AS (DELETE FROM jobs WHERE user_id = $1 AND tags @> ARRAY[$2::text] RETURNING id)`,
-        params: [userId, tag],
+        ctes: `c AS (DELETE FROM jobs WHERE account_id = $1 AND tags @> ARRAY[$2::text] RETURNING id)`,
+        params: [accountId, tag],
         ...bulkEntry('job.bulk_deleted'),
         result: 'SELECT id FROM c',
       }),
@@ -377,8 +377,8 @@ export class JobsRepository implements OnModuleInit {
     return rows.map((r) => r.id);
   }
 
-  async findOwned(userId: string, jobId: string): Promise<JobEntity | null> {
-    const rows: JobRow[] = await this.jobs.query(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1 AND user_id = $2`, [jobId, userId]);
+  async findOwned(accountId: string, jobId: string): Promise<JobEntity | null> {
+    const rows: JobRow[] = await this.jobs.query(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = $1 AND account_id = $2`, [jobId, accountId]);
     return rows[0] ? this.toEntity(rows[0]) : null;
   }
 
@@ -390,7 +390,7 @@ export class JobsRepository implements OnModuleInit {
    * must differ (the unique index says so anyway). The rows travel as one
    * JSON parameter, however many there are.
    */
-  async insert(tx: Queryable, userId: string, jobs: NewJobColumns[], audit: CreationAudit): Promise<JobEntity[]> {
+  async insert(tx: Queryable, accountId: string, jobs: NewJobColumns[], audit: CreationAudit): Promise<JobEntity[]> {
     const rows = jobs.map((j) => {
       // The id is chosen here so the headers can be sealed for their row before it exists.
       const id = randomUUID();
@@ -437,7 +437,7 @@ export class JobsRepository implements OnModuleInit {
               time_zone text, every_seconds integer, schedule_anchor timestamptz, run_at timestamptz, starts_at timestamptz, ends_at timestamptz, jitter_seconds integer,
               jitter_offset_ms integer, overlap text, catch_up text, catch_up_window_seconds integer, response_rules jsonb, timeout_ms integer, auto_pause_after integer, alert_after_failures integer, certificate_alert_days integer, delivery text, tags jsonb, retry_policy jsonb, identity_token jsonb, callback_url text, signing_secret text, status text, notify_on_failure boolean,
               next_run_at timestamptz, audit_headers jsonb)),
-       c AS (INSERT INTO jobs (id, user_id, name, url, method, headers, body, cron_expression, time_zone,
+       c AS (INSERT INTO jobs (id, account_id, name, url, method, headers, body, cron_expression, time_zone,
                          every_seconds, schedule_anchor, run_at, starts_at, ends_at, jitter_seconds, jitter_offset_ms, overlap, catch_up, catch_up_window_seconds, response_rules, timeout_ms,
                          auto_pause_after, alert_after_failures, certificate_alert_days, delivery, tags, retry_policy, identity_token, callback_url, signing_secret, status, notify_on_failure, next_run_at, created_at, updated_at)
        SELECT r.id, $1, r.name, r.url, r.method, r.headers, r.body, r.cron_expression, r.time_zone,
@@ -446,7 +446,7 @@ export class JobsRepository implements OnModuleInit {
               now() + (r.n - 1) * interval '1 microsecond', now() + (r.n - 1) * interval '1 microsecond'
          FROM r
        RETURNING *)`,
-        params: [userId, JSON.stringify(rows)],
+        params: [accountId, JSON.stringify(rows)],
         ...(audit.summary
           ? { from: 'c', targetId: 'NULL', changes: BULK_CHANGES }
           : { from: 'c JOIN r ON r.id = c.id', targetId: 'c.id', changes: jobChanges('NULL', auditView('c', 'r.audit_headers')) }),
@@ -467,11 +467,11 @@ export class JobsRepository implements OnModuleInit {
    * them (they are sealed here, so the entry's view of them comes from the
    * caller). Answers false when the job is not the user's.
    */
-  async updateDefinition(actor: Actor, userId: string, jobId: string, columns: JobDefinitionColumns, nextRunAt: Date | null, headersBefore: Record<string, string>): Promise<boolean> {
+  async updateDefinition(actor: Actor, accountId: string, jobId: string, columns: JobDefinitionColumns, nextRunAt: Date | null, headersBefore: Record<string, string>): Promise<boolean> {
     const masked = maskedHeaders(headersBefore, columns.headers);
     const rows: unknown[] = await this.jobs.query(
       ...auditedStatement(actor, {
-        ctes: `b AS (SELECT * FROM jobs WHERE id = $1 AND user_id = $2 FOR UPDATE),
+        ctes: `b AS (SELECT * FROM jobs WHERE id = $1 AND account_id = $2 FOR UPDATE),
           c AS (UPDATE jobs j SET name = $3, url = $4, method = $5, headers = $6, body = $7, cron_expression = $8, time_zone = $9, every_seconds = $10,
                   schedule_anchor = $11, run_at = $12, starts_at = $13, ends_at = $14, jitter_seconds = $15, jitter_offset_ms = $16, overlap = $17, catch_up = $18,
                   catch_up_window_seconds = $19, response_rules = $20::jsonb, timeout_ms = $21, auto_pause_after = $22, alert_after_failures = $23,
@@ -481,7 +481,7 @@ export class JobsRepository implements OnModuleInit {
                 RETURNING j.*)`,
         params: [
           jobId,
-          userId,
+          accountId,
           columns.name,
           columns.url,
           columns.method,
@@ -533,13 +533,13 @@ export class JobsRepository implements OnModuleInit {
    * as they are is neither locked nor written (the common case of every run);
    * a change is one statement on the locked row, so two instances never both alert.
    */
-  async recordCertificate(jobId: string, expiresAt: Date | null): Promise<{ userId: string; stage: 'expiring' | 'expired'; expiresAt: Date } | null> {
+  async recordCertificate(jobId: string, expiresAt: Date | null): Promise<{ accountId: string; stage: 'expiring' | 'expired'; expiresAt: Date } | null> {
     // Null: no certificate was seen (the run failed); the stored expiry is checked again, so one that has passed still alerts.
     const expiry = `coalesce($2::timestamptz, certificate_expires_at)`;
     const stage = `CASE WHEN certificate_alert_days IS NULL THEN NULL
                         WHEN ${expiry} <= now() THEN 'expired'
                         WHEN ${expiry} <= now() + certificate_alert_days * interval '1 day' THEN 'expiring' END`;
-    const [row] = returnedRows<{ user_id: string; stage: 'expiring' | 'expired' | null; expires_at: Date }>(
+    const [row] = returnedRows<{ account_id: string; stage: 'expiring' | 'expired' | null; expires_at: Date }>(
       await this.jobs.query(
         `UPDATE jobs j SET certificate_expires_at = o.expiry, certificate_alert_stage = o.stage
            FROM (SELECT id, ${expiry} AS expiry, ${stage} AS stage FROM jobs
@@ -547,19 +547,19 @@ export class JobsRepository implements OnModuleInit {
                     AND (certificate_expires_at IS DISTINCT FROM ${expiry} OR certificate_alert_stage IS DISTINCT FROM (${stage}))
                   FOR UPDATE) o
           WHERE j.id = o.id
-          RETURNING j.user_id, o.stage, o.expiry AS expires_at`,
+          RETURNING j.account_id, o.stage, o.expiry AS expires_at`,
         [jobId, expiresAt],
       ),
     );
-    return row?.stage ? { userId: row.user_id, stage: row.stage, expiresAt: new Date(row.expires_at) } : null;
+    return row?.stage ? { accountId: row.account_id, stage: row.stage, expiresAt: new Date(row.expires_at) } : null;
   }
 
   /** job_runs and job_alert_states reference jobs ON DELETE CASCADE: the job's logs go with it. Answers false when the job is not the user's. */
-  async deleteOwned(actor: Actor, userId: string, jobId: string, headersBefore: Record<string, string>): Promise<boolean> {
+  async deleteOwned(actor: Actor, accountId: string, jobId: string, headersBefore: Record<string, string>): Promise<boolean> {
     const rows: unknown[] = await this.jobs.query(
       ...auditedStatement(actor, {
-        ctes: `c AS (DELETE FROM jobs WHERE id = $1 AND user_id = $2 RETURNING *)`,
-        params: [jobId, userId, JSON.stringify(maskedHeaders(headersBefore, null).before)],
+        ctes: `c AS (DELETE FROM jobs WHERE id = $1 AND account_id = $2 RETURNING *)`,
+        params: [jobId, accountId, JSON.stringify(maskedHeaders(headersBefore, null).before)],
         from: 'c',
         action: 'job.deleted',
         targetType: 'job',
@@ -572,12 +572,12 @@ export class JobsRepository implements OnModuleInit {
   }
 
   /** Pauses or resumes the user's job (`action` names it in the audit log); answers false when the job is not the user's. */
-  async setSchedule(actor: Actor, action: string, userId: string, jobId: string, status: JobStatus, nextRunAt: Date | null): Promise<boolean> {
+  async setSchedule(actor: Actor, action: string, accountId: string, jobId: string, status: JobStatus, nextRunAt: Date | null): Promise<boolean> {
     const rows: unknown[] = await this.jobs.query(
       ...auditedStatement(actor, {
-        ctes: `b AS (SELECT * FROM jobs WHERE id = $1 AND user_id = $2 FOR UPDATE),
+        ctes: `b AS (SELECT * FROM jobs WHERE id = $1 AND account_id = $2 FOR UPDATE),
           c AS (UPDATE jobs j SET status = $3, next_run_at = $4, updated_at = now() FROM b WHERE j.id = b.id RETURNING j.*)`,
-        params: [jobId, userId, status, nextRunAt],
+        params: [jobId, accountId, status, nextRunAt],
         from: 'c JOIN b ON b.id = c.id',
         action,
         targetType: 'job',
@@ -590,14 +590,14 @@ export class JobsRepository implements OnModuleInit {
   }
 
   /** For the dashboard's cards only (the plan's limit reads job_counts on the primary): from the replica. */
-  async countByStatus(userId: string): Promise<Array<{ status: JobStatus; count: string }>> {
+  async countByStatus(accountId: string): Promise<Array<{ status: JobStatus; count: string }>> {
     return this.read
       .manager('replica')
       .getRepository(JobEntity)
       .createQueryBuilder('j')
       .select('j.status', 'status')
       .addSelect('count(*)', 'count')
-      .where('j.user_id = :userId', { userId })
+      .where('j.account_id = :accountId', { accountId })
       .groupBy('j.status')
       .getRawMany();
   }
@@ -605,7 +605,7 @@ export class JobsRepository implements OnModuleInit {
   /** Locks up to `limit` jobs due by `horizon` (skipping those another claimer holds), earliest first. */
   async lockDue(tx: Queryable, horizon: Date, limit: number): Promise<DueJobRow[]> {
     const rows: Array<Omit<DueJobRow, 'headers' | 'signing_secrets'> & SealedSigning & { headers: string }> = await tx.query(
-      `SELECT id, user_id, ${SCHEDULE_COLUMNS}, catch_up, catch_up_window_seconds, overlap, next_run_at, tags, url, method, headers, body, notify_on_failure, callback_url, response_rules, timeout_ms, delivery, retry_policy, ${SIGNING_COLUMNS}
+      `SELECT id, account_id, ${SCHEDULE_COLUMNS}, catch_up, catch_up_window_seconds, overlap, next_run_at, tags, url, method, headers, body, notify_on_failure, callback_url, response_rules, timeout_ms, delivery, retry_policy, ${SIGNING_COLUMNS}
        FROM jobs
        WHERE next_run_at <= $1 AND next_run_at IS NOT NULL AND status NOT IN (${HELD})
        ORDER BY next_run_at
@@ -649,20 +649,20 @@ export class JobsRepository implements OnModuleInit {
   }
 
   /** Where a job's callbacks go now and what signs them; null when the job is gone. */
-  async callbackTarget(jobId: string): Promise<{ user_id: string; callback_url: string | null; signing_secrets: string[] } | null> {
-    const rows: Array<{ id: string; user_id: string; callback_url: string | null } & SealedSigning> = await this.jobs.query(
-      `SELECT id, user_id, callback_url, signing_secret, signing_secret_previous, signing_secret_previous_until FROM jobs WHERE id = $1`,
+  async callbackTarget(jobId: string): Promise<{ account_id: string; callback_url: string | null; signing_secrets: string[] } | null> {
+    const rows: Array<{ id: string; account_id: string; callback_url: string | null } & SealedSigning> = await this.jobs.query(
+      `SELECT id, account_id, callback_url, signing_secret, signing_secret_previous, signing_secret_previous_until FROM jobs WHERE id = $1`,
       [jobId],
     );
     const row = rows[0];
-    return row ? { user_id: row.user_id, callback_url: row.callback_url, signing_secrets: this.openSigning(row.id, row, Date.now()) } : null;
+    return row ? { account_id: row.account_id, callback_url: row.callback_url, signing_secrets: this.openSigning(row.id, row, Date.now()) } : null;
   }
 
   /** One of the user's jobs as a run executes it ("run now"), or null. */
-  async requestOwned(userId: string, jobId: string): Promise<JobRequestRow | null> {
+  async requestOwned(accountId: string, jobId: string): Promise<JobRequestRow | null> {
     const rows: Array<Omit<JobRequestRow, 'headers' | 'signing_secrets'> & SealedSigning & { headers: string }> = await this.jobs.query(
-      `SELECT id, url, method, headers, body, notify_on_failure, callback_url, response_rules, timeout_ms, delivery, retry_policy, overlap, ${SIGNING_COLUMNS} FROM jobs WHERE id = $1 AND user_id = $2`,
-      [jobId, userId],
+      `SELECT id, url, method, headers, body, notify_on_failure, callback_url, response_rules, timeout_ms, delivery, retry_policy, overlap, ${SIGNING_COLUMNS} FROM jobs WHERE id = $1 AND account_id = $2`,
+      [jobId, accountId],
     );
     return rows[0] ? this.toRequest(rows[0], Date.now()) : null;
   }
@@ -694,10 +694,10 @@ export class JobsRepository implements OnModuleInit {
   }
 
   /** Jobs the quota stopped (of one user, or of everyone). */
-  quotaHeld(userId: string | null): Promise<HeldJobRow[]> {
+  quotaHeld(accountId: string | null): Promise<HeldJobRow[]> {
     return this.jobs.query(
-      `SELECT id, user_id, ${SCHEDULE_COLUMNS} FROM jobs WHERE status = '${JOB_STATUS.quotaReached}' AND ($1::uuid IS NULL OR user_id = $1)`,
-      [userId],
+      `SELECT id, account_id, ${SCHEDULE_COLUMNS} FROM jobs WHERE status = '${JOB_STATUS.quotaReached}' AND ($1::uuid IS NULL OR account_id = $1)`,
+      [accountId],
     );
   }
 
@@ -745,22 +745,22 @@ export class JobsRepository implements OnModuleInit {
                   END AS failures
          ) n
          WHERE j.id = v.id
-         RETURNING j.id, j.user_id, j.name, j.auto_pause_after, (o.status NOT IN (${HELD}) AND j.status = '${JOB_STATUS.paused}') AS auto_paused`,
+         RETURNING j.id, j.account_id, j.name, j.auto_pause_after, (o.status NOT IN (${HELD}) AND j.status = '${JOB_STATUS.paused}') AS auto_paused`,
         [jobIds, statuses, executedAt],
       ),
     ).filter((row) => row.auto_paused);
   }
 
   /** Pauses the user's jobs beyond their oldest `keep` (the newest ones first); answers the paused ids. */
-  async pauseNewestBeyond(userId: string, keep: number): Promise<string[]> {
+  async pauseNewestBeyond(accountId: string, keep: number): Promise<string[]> {
     const rows = returnedRows<{ id: string }>(
       await this.jobs.query(
         `UPDATE jobs SET status = '${JOB_STATUS.paused}', next_run_at = NULL
          WHERE id IN (
-           SELECT id FROM jobs WHERE user_id = $1 ORDER BY created_at ASC, id ASC OFFSET $2
+           SELECT id FROM jobs WHERE account_id = $1 ORDER BY created_at ASC, id ASC OFFSET $2
          ) AND status <> '${JOB_STATUS.paused}'
          RETURNING id`,
-        [userId, keep],
+        [accountId, keep],
       ),
     );
     return rows.map((r) => r.id);

@@ -15,7 +15,7 @@ import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';
 import type { ReadFrom } from '../../database/read-database';
 import type { Actor } from '../audit';
-import { UsersService } from '../auth/users.service';
+import { TeamsService } from '../teams/teams.service';
 import { HttpExecutor } from '../executor/http-executor.service';
 import { TargetPolicy } from '../executor/target-policy.service';
 import { JobLimitService } from '../quota/job-limit.service';
@@ -29,7 +29,7 @@ import type { JobRequest } from '../runs/runs.service';
 
 export type { JobChange, JobChangeKind } from './job-events';
 
-const NAME_INDEX = 'jobs_user_name_key';
+const NAME_INDEX = 'jobs_account_name_key';
 
 /**
  * A user's jobs and their schedules, for both APIs (the dashboard's /api/jobs
@@ -43,7 +43,7 @@ const NAME_INDEX = 'jobs_user_name_key';
 export class JobsService {
   constructor(
     private readonly jobs: JobsRepository,
-    private readonly users: UsersService,
+    private readonly teams: TeamsService,
     private readonly jobLimit: JobLimitService,
     private readonly executor: HttpExecutor,
     private readonly targets: TargetPolicy,
@@ -51,7 +51,7 @@ export class JobsService {
   ) {}
 
   /** Records the certificate expiry an https run saw; the alert it calls for, if any (see JobsRepository.recordCertificate). */
-  recordCertificate(jobId: string, expiresAt: Date | null): Promise<{ userId: string; stage: 'expiring' | 'expired'; expiresAt: Date } | null> {
+  recordCertificate(jobId: string, expiresAt: Date | null): Promise<{ accountId: string; stage: 'expiring' | 'expired'; expiresAt: Date } | null> {
     return this.jobs.recordCertificate(jobId, expiresAt);
   }
 
@@ -61,8 +61,8 @@ export class JobsService {
   }
 
   /** Oldest first, so the dashboard's "first 5" are stable; with a tag, only the jobs carrying it. `from` as ReadFrom says (a list to show: 'replica'). */
-  async list(userId: string, from: ReadFrom, tag: string | null = null): Promise<Job[]> {
-    return (await this.jobs.listOwned(userId, from, tag)).map(toJob);
+  async list(accountId: string, from: ReadFrom, tag: string | null = null): Promise<Job[]> {
+    return (await this.jobs.listOwned(accountId, from, tag)).map(toJob);
   }
 
   /**
@@ -71,44 +71,44 @@ export class JobsService {
    * delete). Resume puts only paused jobs back on their schedule: a job the
    * quota holds stays held.
    */
-  async bulkAction(actor: Actor, userId: string, request: BulkTagActionRequest): Promise<JobBulkTagResult<Job>> {
+  async bulkAction(actor: Actor, accountId: string, request: BulkTagActionRequest): Promise<JobBulkTagResult<Job>> {
     const { action, tag } = request;
     let jobs: JobEntity[];
     if (action === 'delete') {
-      const tagged = await this.jobs.listOwned(userId, 'primary', tag);
-      const deleted = new Set(await this.jobs.deleteTagged(actor, userId, tag));
+      const tagged = await this.jobs.listOwned(accountId, 'primary', tag);
+      const deleted = new Set(await this.jobs.deleteTagged(actor, accountId, tag));
       jobs = tagged.filter((job) => deleted.has(job.id));
       for (const job of jobs) this.announce({ ...job, nextRunAt: null }, 'deleted');
     } else {
       if (action === 'pause') {
-        for (const jobId of await this.jobs.pauseTagged(actor, userId, tag)) this.events.emit({ jobId, userId, kind: 'paused', nextRunAt: null });
+        for (const jobId of await this.jobs.pauseTagged(actor, accountId, tag)) this.events.emit({ jobId, accountId, kind: 'paused', nextRunAt: null });
       } else {
-        const paused = (await this.jobs.listOwned(userId, 'primary', tag)).filter((job) => job.status === JOB_STATUS.paused);
+        const paused = (await this.jobs.listOwned(accountId, 'primary', tag)).filter((job) => job.status === JOB_STATUS.paused);
         const now = new Date();
         const next = paused.map((job) => resumeDueOf(scheduleColumnsOf(job), now));
-        const resumed = new Set(await this.jobs.resumePaused(actor, userId, tag, paused.map((job) => job.id), next));
+        const resumed = new Set(await this.jobs.resumePaused(actor, accountId, tag, paused.map((job) => job.id), next));
         paused.forEach((job, i) => {
-          if (resumed.has(job.id)) this.events.emit({ jobId: job.id, userId, kind: 'resumed', nextRunAt: next[i] });
+          if (resumed.has(job.id)) this.events.emit({ jobId: job.id, accountId, kind: 'resumed', nextRunAt: next[i] });
         });
       }
-      jobs = await this.jobs.listOwned(userId, 'primary', tag);
+      jobs = await this.jobs.listOwned(accountId, 'primary', tag);
     }
     return { action, tag, count: jobs.length, jobs: jobs.map(toJob) };
   }
 
-  async get(userId: string, jobId: string): Promise<Job> {
-    return toJob(await this.findOwned(userId, jobId));
+  async get(accountId: string, jobId: string): Promise<Job> {
+    return toJob(await this.findOwned(accountId, jobId));
   }
 
   /** Creates one job; `action` names the creation in the audit log (job.created, job.cloned, job.imported). */
-  async create(actor: Actor, userId: string, definition: ValidJobDefinition, action = 'job.created'): Promise<Job> {
+  async create(actor: Actor, accountId: string, definition: ValidJobDefinition, action = 'job.created'): Promise<Job> {
     this.assertAcceptable(definition);
     this.assertFutureSchedule(definition);
-    const plan = await this.callerPlan(userId);
+    const plan = await this.teams.planOf(accountId);
     this.assertInterval(definition, plan);
     this.assertTimeout(definition, plan);
     const secret = newSigningSecret();
-    const [job] = await this.saveUniqueName(() => this.insertCounted(userId, [definition], [secret], { actor, action, summary: false }));
+    const [job] = await this.saveUniqueName(() => this.insertCounted(accountId, [definition], [secret], { actor, action, summary: false }));
     this.announce(job!, 'created');
     return { ...toJob(job!), signing_secret: secret };
   }
@@ -121,9 +121,9 @@ export class JobsService {
    * item by its index (`['body', 'jobs', i, field]`); the 403 of the job limit
    * is the single creation's. Answers the jobs in the order given.
    */
-  async createMany(actor: Actor, userId: string, definitions: ValidJobDefinition[]): Promise<Job[]> {
+  async createMany(actor: Actor, accountId: string, definitions: ValidJobDefinition[]): Promise<Job[]> {
     const seen = new Map<string, number>();
-    const plan = await this.callerPlan(userId);
+    const plan = await this.teams.planOf(accountId);
     definitions.forEach((definition, index) => {
       atItem(index, () => this.assertAcceptable(definition));
       atItem(index, () => this.assertFutureSchedule(definition));
@@ -136,11 +136,11 @@ export class JobsService {
     let jobs: JobEntity[];
     const secrets = definitions.map(() => newSigningSecret());
     try {
-      jobs = await this.insertCounted(userId, definitions, secrets, { actor, action: 'job.bulk_created', summary: true });
+      jobs = await this.insertCounted(accountId, definitions, secrets, { actor, action: 'job.bulk_created', summary: true });
     } catch (error) {
       if (!isUniqueViolation(error, NAME_INDEX)) throw error;
       // Which item's name an existing job holds (or a creation that committed meanwhile).
-      const taken = (await this.jobs.listOwned(userId, 'primary')).map((j) => j.name.toLowerCase()).find((name) => seen.has(name));
+      const taken = (await this.jobs.listOwned(accountId, 'primary')).map((j) => j.name.toLowerCase()).find((name) => seen.has(name));
       throw ApiError.invalidField(['body', 'jobs', taken ? seen.get(taken)! : 0, 'name'], JOB_MESSAGES.nameTaken);
     }
     for (const job of jobs) this.announce(job, 'created');
@@ -162,15 +162,15 @@ export class JobsService {
    * serialises them with the user's other creations of jobs and monitors so
    * two cannot both take the last slot.
    */
-  private async insertCounted(userId: string, definitions: ValidJobDefinition[], secrets: string[], audit: CreationAudit): Promise<JobEntity[]> {
+  private async insertCounted(accountId: string, definitions: ValidJobDefinition[], secrets: string[], audit: CreationAudit): Promise<JobEntity[]> {
     // Read before the insert's transaction: it holds a connection, and the embedded database has only one.
-    const plan = await this.callerPlan(userId);
+    const plan = await this.teams.planOf(accountId);
     const now = new Date();
     const rows: NewJobColumns[] = definitions.map((definition, i) => {
-      const definitionColumns = columns(definition, userId, null, now);
+      const definitionColumns = columns(definition, accountId, null, now);
       return { ...definitionColumns, signingSecret: secrets[i]!, status: JOB_STATUS.pending, nextRunAt: nextDueOf(storedSchedule(definitionColumns), now) };
     });
-    return this.jobLimit.createWithin(userId, plan, (tx) => this.jobs.insert(tx, userId, rows, audit));
+    return this.jobLimit.createWithin(accountId, plan, (tx) => this.jobs.insert(tx, accountId, rows, audit));
   }
 
   /** A callback URL passes the jobs' target policy (callbacks go through the same executor); the 422 names `callback_url`. */
@@ -184,23 +184,23 @@ export class JobsService {
   }
 
   /** Where a job's callbacks go now and the secrets that sign them (for the delivery queue); null when the job is gone. */
-  async callbackTarget(jobId: string): Promise<{ userId: string; url: string | null; signingSecrets: string[] } | null> {
+  async callbackTarget(jobId: string): Promise<{ accountId: string; url: string | null; signingSecrets: string[] } | null> {
     const row = await this.jobs.callbackTarget(jobId);
-    return row ? { userId: row.user_id, url: row.callback_url, signingSecrets: row.signing_secrets } : null;
+    return row ? { accountId: row.account_id, url: row.callback_url, signingSecrets: row.signing_secrets } : null;
   }
 
   /** Replaces the definition; the next run is recomputed unless the job is paused. */
-  async update(actor: Actor, userId: string, jobId: string, definition: ValidJobDefinition): Promise<Job> {
+  async update(actor: Actor, accountId: string, jobId: string, definition: ValidJobDefinition): Promise<Job> {
     this.assertAcceptable(definition);
-    const plan = await this.callerPlan(userId);
+    const plan = await this.teams.planOf(accountId);
     this.assertInterval(definition, plan);
     this.assertTimeout(definition, plan);
-    const job = await this.findOwned(userId, jobId);
+    const job = await this.findOwned(accountId, jobId);
     const now = new Date();
-    const definitionColumns = columns(definition, userId, job, now);
-    const updated = await this.saveUniqueName(() => this.jobs.updateDefinition(actor, userId, job.id, definitionColumns, nextDueOf(storedSchedule(definitionColumns), now), job.headers));
+    const definitionColumns = columns(definition, accountId, job, now);
+    const updated = await this.saveUniqueName(() => this.jobs.updateDefinition(actor, accountId, job.id, definitionColumns, nextDueOf(storedSchedule(definitionColumns), now), job.headers));
     if (!updated) throw ApiError.notFound('Job not found');
-    const saved = await this.findOwned(userId, jobId);
+    const saved = await this.findOwned(accountId, jobId);
     this.announce(saved, 'updated');
     return toJob(saved);
   }
@@ -210,39 +210,39 @@ export class JobsService {
    * replaces keeps signing for `overlapSeconds` (requests carry both
    * signatures meanwhile), so targets can switch without missing a run.
    */
-  async rotateSigningSecret(actor: Actor, userId: string, jobId: string, overlapSeconds: number): Promise<SigningSecretRotation> {
-    const job = await this.findOwned(userId, jobId);
+  async rotateSigningSecret(actor: Actor, accountId: string, jobId: string, overlapSeconds: number): Promise<SigningSecretRotation> {
+    const job = await this.findOwned(accountId, jobId);
     const secret = newSigningSecret();
     const until = overlapSeconds > 0 ? new Date(Date.now() + overlapSeconds * 1000) : null;
-    const rotated = await this.jobs.rotateSigningSecret(actor, userId, job.id, secret, until);
+    const rotated = await this.jobs.rotateSigningSecret(actor, accountId, job.id, secret, until);
     if (!rotated) throw ApiError.notFound('Job not found');
     return { signing_secret: secret, previous_valid_until: rotated.overlaps && until ? until.toISOString() : null };
   }
 
   /** One of the caller's jobs as a run executes it (404 otherwise), its signing secrets opened. */
-  async requestOwned(userId: string, jobId: string): Promise<JobRequest & { id: string }> {
-    const row = isUuid(jobId) ? await this.jobs.requestOwned(userId, jobId) : null;
+  async requestOwned(accountId: string, jobId: string): Promise<JobRequest & { id: string }> {
+    const row = isUuid(jobId) ? await this.jobs.requestOwned(accountId, jobId) : null;
     if (!row) throw ApiError.notFound('Job not found');
     return { id: row.id, ...toJobRequest(row) };
   }
 
-  async remove(actor: Actor, userId: string, jobId: string): Promise<void> {
-    const job = await this.findOwned(userId, jobId);
-    if (!(await this.jobs.deleteOwned(actor, userId, job.id, job.headers))) throw ApiError.notFound('Job not found');
+  async remove(actor: Actor, accountId: string, jobId: string): Promise<void> {
+    const job = await this.findOwned(accountId, jobId);
+    if (!(await this.jobs.deleteOwned(actor, accountId, job.id, job.headers))) throw ApiError.notFound('Job not found');
     this.announce({ ...job, nextRunAt: null }, 'deleted');
   }
 
-  pause(actor: Actor, userId: string, jobId: string): Promise<Job> {
-    return this.setSchedule(actor, userId, jobId, JOB_STATUS.paused, () => null, 'paused');
+  pause(actor: Actor, accountId: string, jobId: string): Promise<Job> {
+    return this.setSchedule(actor, accountId, jobId, JOB_STATUS.paused, () => null, 'paused');
   }
 
-  resume(actor: Actor, userId: string, jobId: string): Promise<Job> {
-    return this.setSchedule(actor, userId, jobId, JOB_STATUS.scheduled, (job) => resumeDueOf(scheduleColumnsOf(job), new Date()), 'resumed');
+  resume(actor: Actor, accountId: string, jobId: string): Promise<Job> {
+    return this.setSchedule(actor, accountId, jobId, JOB_STATUS.scheduled, (job) => resumeDueOf(scheduleColumnsOf(job), new Date()), 'resumed');
   }
 
   /** Jobs per status, for the dashboard's cards. */
-  async countByStatus(userId: string): Promise<Partial<Record<JobStatus, number>>> {
-    const rows = await this.jobs.countByStatus(userId);
+  async countByStatus(accountId: string): Promise<Partial<Record<JobStatus, number>>> {
+    const rows = await this.jobs.countByStatus(accountId);
     return Object.fromEntries(rows.map((r) => [r.status, Number(r.count)]));
   }
 
@@ -250,9 +250,9 @@ export class JobsService {
    * Pauses the user's jobs beyond `maxJobs`, the newest first, so the oldest
    * `maxJobs` keep running (billing: a downgrade to a smaller plan). Answers the paused job ids.
    */
-  async pauseJobsBeyondLimit(userId: string, maxJobs: number): Promise<string[]> {
-    const paused = await this.jobs.pauseNewestBeyond(userId, maxJobs);
-    for (const jobId of paused) this.events.emit({ jobId, userId, kind: 'paused', nextRunAt: null });
+  async pauseJobsBeyondLimit(accountId: string, maxJobs: number): Promise<string[]> {
+    const paused = await this.jobs.pauseNewestBeyond(accountId, maxJobs);
+    for (const jobId of paused) this.events.emit({ jobId, accountId, kind: 'paused', nextRunAt: null });
     return paused;
   }
 
@@ -261,42 +261,36 @@ export class JobsService {
    * their next cron instant (billing: after QuotaService.resetExecutions or a
    * bigger plan). Answers how many were resumed.
    */
-  async resumeQuotaHeld(userId: string, now = new Date()): Promise<number> {
-    const held = await this.jobs.quotaHeld(userId);
+  async resumeQuotaHeld(accountId: string, now = new Date()): Promise<number> {
+    const held = await this.jobs.quotaHeld(accountId);
     if (held.length === 0) return 0;
     const next = held.map((j) => nextDueOf(j, now));
     const resumed = await this.jobs.restoreHeld(held.map((j) => j.id), next);
-    held.forEach((j, i) => this.events.emit({ jobId: j.id, userId, kind: 'resumed', nextRunAt: next[i] }));
+    held.forEach((j, i) => this.events.emit({ jobId: j.id, accountId, kind: 'resumed', nextRunAt: next[i] }));
     return resumed;
   }
 
   /** The user's jobs among `ids` (others and malformed ids left out): names and states, for status pages and badges. */
-  summaries(userId: string, ids: string[]): Promise<Array<{ id: string; name: string; status: JobStatus }>> {
+  summaries(accountId: string, ids: string[]): Promise<Array<{ id: string; name: string; status: JobStatus }>> {
     const valid = ids.filter(isUuid);
-    return valid.length ? this.jobs.summaries(userId, valid) : Promise.resolve([]);
+    return valid.length ? this.jobs.summaries(accountId, valid) : Promise.resolve([]);
   }
 
   /** One of the caller's jobs (404 otherwise), for this module's other services. */
-  async findOwned(userId: string, jobId: string): Promise<JobEntity> {
-    const job = isUuid(jobId) ? await this.jobs.findOwned(userId, jobId) : null;
+  async findOwned(accountId: string, jobId: string): Promise<JobEntity> {
+    const job = isUuid(jobId) ? await this.jobs.findOwned(accountId, jobId) : null;
     if (!job) throw ApiError.notFound('Job not found');
     return job;
   }
 
-  private async setSchedule(actor: Actor, userId: string, jobId: string, status: JobStatus, next: (job: JobEntity) => Date | null, kind: 'paused' | 'resumed'): Promise<Job> {
-    const job = await this.findOwned(userId, jobId);
-    if (!(await this.jobs.setSchedule(actor, `job.${kind}`, userId, job.id, status, next(job)))) throw ApiError.notFound('Job not found');
-    const saved = await this.findOwned(userId, jobId);
+  private async setSchedule(actor: Actor, accountId: string, jobId: string, status: JobStatus, next: (job: JobEntity) => Date | null, kind: 'paused' | 'resumed'): Promise<Job> {
+    const job = await this.findOwned(accountId, jobId);
+    if (!(await this.jobs.setSchedule(actor, `job.${kind}`, accountId, job.id, status, next(job)))) throw ApiError.notFound('Job not found');
+    const saved = await this.findOwned(accountId, jobId);
     this.announce(saved, kind);
     return toJob(saved);
   }
 
-  /** The caller's plan as authentication just read it (cached: no query per write; a change on another instance shows within a second). */
-  private async callerPlan(userId: string): Promise<PlanId> {
-    const caller = await this.users.findCaller(userId);
-    if (!caller) throw ApiError.notFound();
-    return caller.plan;
-  }
 
   /** A schedule may not run one job more often than the plan allows (a six-field cron or an interval can fire every second). */
   private assertInterval(definition: Pick<ValidJobDefinition, 'cron_expression' | 'every_seconds' | 'time_zone'>, plan: PlanId): void {
@@ -323,11 +317,11 @@ export class JobsService {
    * executions it would use in 30 days; refused like a save when the plan
    * does not allow it.
    */
-  async preview(userId: string, request: SchedulePreviewDefinition): Promise<SchedulePreview> {
-    const plan = await this.callerPlan(userId);
+  async preview(accountId: string, request: SchedulePreviewDefinition): Promise<SchedulePreview> {
+    const plan = await this.teams.planOf(accountId);
     this.assertInterval(request, plan);
     const now = new Date();
-    const definitionColumns = scheduleOnly(request, userId, now);
+    const definitionColumns = scheduleOnly(request, accountId, now);
     const spec = scheduleSpecOf(storedSchedule(definitionColumns));
     return {
       next_runs: nextFires(spec, request.count, now.getTime()).map((at) => new Date(at).toISOString()),
@@ -354,8 +348,8 @@ export class JobsService {
     }
   }
 
-  private announce(job: Pick<JobEntity, 'id' | 'userId' | 'nextRunAt'>, kind: JobChangeKind): void {
-    this.events.emit({ jobId: job.id, userId: job.userId, kind, nextRunAt: job.nextRunAt });
+  private announce(job: Pick<JobEntity, 'id' | 'accountId' | 'nextRunAt'>, kind: JobChangeKind): void {
+    this.events.emit({ jobId: job.id, accountId: job.accountId, kind, nextRunAt: job.nextRunAt });
   }
 }
 
@@ -379,7 +373,7 @@ type ScheduleFieldColumns = Pick<JobEntity, 'cronExpression' | 'timeZone' | 'eve
  * given; otherwise from the instant the job got its interval, to the second
  * (kept across edits, so an edit does not shift the runs).
  */
-function scheduleOnly(definition: Omit<SchedulePreviewDefinition, 'count'>, userId: string, now: Date, existing: JobEntity | null = null): ScheduleFieldColumns {
+function scheduleOnly(definition: Omit<SchedulePreviewDefinition, 'count'>, accountId: string, now: Date, existing: JobEntity | null = null): ScheduleFieldColumns {
   let anchor: Date | null = null;
   if (definition.every_seconds !== null) {
     if (definition.starts_at !== null) anchor = new Date(definition.starts_at);
@@ -395,7 +389,7 @@ function scheduleOnly(definition: Omit<SchedulePreviewDefinition, 'count'>, user
     startsAt: definition.starts_at === null ? null : new Date(definition.starts_at),
     endsAt: definition.ends_at === null ? null : new Date(definition.ends_at),
     jitterSeconds: definition.jitter_seconds,
-    jitterOffsetMs: jitterOffsetMs(Math.min(definition.jitter_seconds, SCHEDULE_LIMITS.maxJitterSeconds), userId, definition.name),
+    jitterOffsetMs: jitterOffsetMs(Math.min(definition.jitter_seconds, SCHEDULE_LIMITS.maxJitterSeconds), accountId, definition.name),
   };
 }
 
@@ -412,14 +406,14 @@ function storedSchedule(columns: ScheduleFieldColumns): ScheduleColumns {
   };
 }
 
-function columns(definition: ValidJobDefinition, userId: string, existing: JobEntity | null, now: Date): JobDefinitionColumns {
+function columns(definition: ValidJobDefinition, accountId: string, existing: JobEntity | null, now: Date): JobDefinitionColumns {
   return {
     name: definition.name,
     url: definition.url,
     method: definition.method,
     headers: definition.headers,
     body: definition.body,
-    ...scheduleOnly(definition, userId, now, existing),
+    ...scheduleOnly(definition, accountId, now, existing),
     overlap: definition.overlap,
     catchUp: definition.catch_up,
     catchUpWindowSeconds: definition.catch_up_window_seconds,

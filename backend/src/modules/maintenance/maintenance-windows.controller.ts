@@ -14,28 +14,28 @@ export class MaintenanceWindowsController {
 
   @Get()
   list(@CurrentUser() user: AuthenticatedUser): Promise<MaintenanceWindow[]> {
-    return this.windows.list(user.id);
+    return this.windows.list(user.accountId);
   }
 
   @Post()
   @HttpCode(200)
   create(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(maintenanceWindowSchema)) body: MaintenanceWindowDefinition): Promise<MaintenanceWindow> {
-    return this.windows.create(actor, user.id, body);
+    return this.windows.create(actor, user.accountId, body);
   }
 
   @Get(':id')
   get(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<MaintenanceWindow> {
-    return this.windows.get(user.id, id);
+    return this.windows.get(user.accountId, id);
   }
 
   @Put(':id')
   update(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string, @Body(new ZodPipe(maintenanceWindowSchema)) body: MaintenanceWindowDefinition): Promise<MaintenanceWindow> {
-    return this.windows.update(actor, user.id, id, body);
+    return this.windows.update(actor, user.accountId, id, body);
   }
 
   @Delete(':id')
   async remove(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string): Promise<{ message: string }> {
-    await this.windows.remove(actor, user.id, id);
+    await this.windows.remove(actor, user.accountId, id);
     return { message: 'Maintenance window deleted' };
   }
 }

@@ -9,7 +9,7 @@ import { auditChanges, auditedStatement, type Actor } from '../audit';
 
 export interface MaintenanceWindowRow {
   id: string;
-  user_id: string;
+  account_id: string;
   name: string;
   job_id: string | null;
   tag: string | null;
@@ -22,7 +22,7 @@ export interface MaintenanceWindowRow {
   created_at: Date;
 }
 
-const COLUMNS = 'id, user_id, name, job_id, tag, starts_at, ends_at, cron_expression, duration_minutes, time_zone, pause_runs, created_at';
+const COLUMNS = 'id, account_id, name, job_id, tag, starts_at, ends_at, cron_expression, duration_minutes, time_zone, pause_runs, created_at';
 
 /** A window as its audit entries show it (`row`: the row alias); nothing in it is secret. */
 const auditView = (row: string) =>
@@ -44,24 +44,24 @@ export class MaintenanceWindowsRepository {
     private readonly read: ReadDatabase,
   ) {}
 
-  listOwned(userId: string, from: ReadFrom): Promise<MaintenanceWindowRow[]> {
-    return this.read.query(from, `SELECT ${COLUMNS} FROM maintenance_windows WHERE user_id = $1 ORDER BY created_at, id`, [userId]);
+  listOwned(accountId: string, from: ReadFrom): Promise<MaintenanceWindowRow[]> {
+    return this.read.query(from, `SELECT ${COLUMNS} FROM maintenance_windows WHERE account_id = $1 ORDER BY created_at, id`, [accountId]);
   }
 
-  async findOwned(userId: string, windowId: string): Promise<MaintenanceWindowRow | null> {
-    const [row] = await this.db.query(`SELECT ${COLUMNS} FROM maintenance_windows WHERE id = $1 AND user_id = $2`, [windowId, userId]);
+  async findOwned(accountId: string, windowId: string): Promise<MaintenanceWindowRow | null> {
+    const [row] = await this.db.query(`SELECT ${COLUMNS} FROM maintenance_windows WHERE id = $1 AND account_id = $2`, [windowId, accountId]);
     return row ?? null;
   }
 
   /** The user's windows that may still be open at or after `at` (recurring ones, and one-off ones not yet ended). */
-  current(userId: string, at: Date): Promise<MaintenanceWindowRow[]> {
-    return this.db.query(`SELECT ${COLUMNS} FROM maintenance_windows WHERE user_id = $1 AND (ends_at IS NULL OR ends_at > $2) ORDER BY created_at, id`, [userId, at]);
+  current(accountId: string, at: Date): Promise<MaintenanceWindowRow[]> {
+    return this.db.query(`SELECT ${COLUMNS} FROM maintenance_windows WHERE account_id = $1 AND (ends_at IS NULL OR ends_at > $2) ORDER BY created_at, id`, [accountId, at]);
   }
 
   /** The pausing windows of these users that may still be open at or after `at`, read inside the scheduler's claim. */
-  pausing(tx: Queryable, userIds: string[], at: Date): Promise<MaintenanceWindowRow[]> {
-    return tx.query(`SELECT ${COLUMNS} FROM maintenance_windows WHERE user_id = ANY($1::uuid[]) AND pause_runs AND (ends_at IS NULL OR ends_at > $2) ORDER BY created_at, id`, [
-      userIds,
+  pausing(tx: Queryable, accountIds: string[], at: Date): Promise<MaintenanceWindowRow[]> {
+    return tx.query(`SELECT ${COLUMNS} FROM maintenance_windows WHERE account_id = ANY($1::uuid[]) AND pause_runs AND (ends_at IS NULL OR ends_at > $2) ORDER BY created_at, id`, [
+      accountIds,
       at,
     ]);
   }
@@ -70,15 +70,15 @@ export class MaintenanceWindowsRepository {
    * Inserts a window unless the account has `max` already (null then). The
    * user's row is locked first, so two creations at once cannot both pass the count.
    */
-  async insert(actor: Actor, userId: string, window: MaintenanceWindowDefinition, max: number): Promise<MaintenanceWindowRow | null> {
+  async insert(actor: Actor, accountId: string, window: MaintenanceWindowDefinition, max: number): Promise<MaintenanceWindowRow | null> {
     const [, rows] = await pipelinedTransaction<[unknown, MaintenanceWindowRow[]]>(this.db, (tx) => [
-      tx.query(`SELECT 1 FROM users WHERE id = $1 FOR UPDATE`, [userId]),
+      tx.query(`SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE`, [accountId]),
       tx.query(
         ...auditedStatement(actor, {
-          ctes: `c AS (INSERT INTO maintenance_windows (user_id, name, job_id, tag, starts_at, ends_at, cron_expression, duration_minutes, time_zone, pause_runs)
-                 SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 WHERE (SELECT count(*) FROM maintenance_windows WHERE user_id = $1) < $11
+          ctes: `c AS (INSERT INTO maintenance_windows (account_id, name, job_id, tag, starts_at, ends_at, cron_expression, duration_minutes, time_zone, pause_runs)
+                 SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 WHERE (SELECT count(*) FROM maintenance_windows WHERE account_id = $1) < $11
                  RETURNING ${COLUMNS})`,
-          params: [userId, ...values(window), max],
+          params: [accountId, ...values(window), max],
           from: 'c',
           action: 'maintenance_window.created',
           targetType: 'maintenance_window',
@@ -92,14 +92,14 @@ export class MaintenanceWindowsRepository {
   }
 
   /** Replaces the window's definition; null when it is not the user's. */
-  async replace(actor: Actor, userId: string, windowId: string, window: MaintenanceWindowDefinition): Promise<MaintenanceWindowRow | null> {
+  async replace(actor: Actor, accountId: string, windowId: string, window: MaintenanceWindowDefinition): Promise<MaintenanceWindowRow | null> {
     const [row] = returnedRows<MaintenanceWindowRow>(
       await this.db.query(
         ...auditedStatement(actor, {
-          ctes: `b AS (SELECT * FROM maintenance_windows WHERE id = $1 AND user_id = $2 FOR UPDATE),
+          ctes: `b AS (SELECT * FROM maintenance_windows WHERE id = $1 AND account_id = $2 FOR UPDATE),
             c AS (UPDATE maintenance_windows w SET name = $3, job_id = $4, tag = $5, starts_at = $6, ends_at = $7, cron_expression = $8, duration_minutes = $9, time_zone = $10, pause_runs = $11
                   FROM b WHERE w.id = b.id RETURNING w.*)`,
-          params: [windowId, userId, ...values(window)],
+          params: [windowId, accountId, ...values(window)],
           from: 'c JOIN b ON b.id = c.id',
           action: 'maintenance_window.updated',
           targetType: 'maintenance_window',
@@ -112,11 +112,11 @@ export class MaintenanceWindowsRepository {
     return row ?? null;
   }
 
-  async deleteOwned(actor: Actor, userId: string, windowId: string): Promise<boolean> {
+  async deleteOwned(actor: Actor, accountId: string, windowId: string): Promise<boolean> {
     const rows: unknown[] = await this.db.query(
       ...auditedStatement(actor, {
-        ctes: `c AS (DELETE FROM maintenance_windows WHERE id = $1 AND user_id = $2 RETURNING *)`,
-        params: [windowId, userId],
+        ctes: `c AS (DELETE FROM maintenance_windows WHERE id = $1 AND account_id = $2 RETURNING *)`,
+        params: [windowId, accountId],
         from: 'c',
         action: 'maintenance_window.deleted',
         targetType: 'maintenance_window',

@@ -38,7 +38,7 @@ export function pausingKey(jobId: string, fire: Date): string {
 /** A job the scheduler is about to run: is a pausing window open at its due time? */
 export interface DueJob {
   id: string;
-  user_id: string;
+  account_id: string;
   tags: readonly string[];
   fire: Date;
 }
@@ -56,37 +56,37 @@ export class MaintenanceWindowsService {
     private readonly jobs: JobsService,
   ) {}
 
-  async list(userId: string): Promise<MaintenanceWindow[]> {
+  async list(accountId: string): Promise<MaintenanceWindow[]> {
     const now = new Date();
-    return (await this.windows.listOwned(userId, 'replica')).map((row) => toView(row, now));
+    return (await this.windows.listOwned(accountId, 'replica')).map((row) => toView(row, now));
   }
 
-  async get(userId: string, windowId: string): Promise<MaintenanceWindow> {
-    return toView(await this.find(userId, windowId), new Date());
+  async get(accountId: string, windowId: string): Promise<MaintenanceWindow> {
+    return toView(await this.find(accountId, windowId), new Date());
   }
 
-  async create(actor: Actor, userId: string, definition: MaintenanceWindowDefinition): Promise<MaintenanceWindow> {
-    await this.checkJob(userId, definition.job_id);
-    const row = await this.windows.insert(actor, userId, definition, MAINTENANCE_LIMITS.windowsPerAccount);
+  async create(actor: Actor, accountId: string, definition: MaintenanceWindowDefinition): Promise<MaintenanceWindow> {
+    await this.checkJob(accountId, definition.job_id);
+    const row = await this.windows.insert(actor, accountId, definition, MAINTENANCE_LIMITS.windowsPerAccount);
     if (!row) throw ApiError.forbidden(MAINTENANCE_MESSAGES.limit);
     return toView(row, new Date());
   }
 
-  async update(actor: Actor, userId: string, windowId: string, definition: MaintenanceWindowDefinition): Promise<MaintenanceWindow> {
-    const current = await this.find(userId, windowId);
-    await this.checkJob(userId, definition.job_id);
-    const row = await this.windows.replace(actor, userId, current.id, definition);
+  async update(actor: Actor, accountId: string, windowId: string, definition: MaintenanceWindowDefinition): Promise<MaintenanceWindow> {
+    const current = await this.find(accountId, windowId);
+    await this.checkJob(accountId, definition.job_id);
+    const row = await this.windows.replace(actor, accountId, current.id, definition);
     if (!row) throw ApiError.notFound(MAINTENANCE_MESSAGES.notFound);
     return toView(row, new Date());
   }
 
-  async remove(actor: Actor, userId: string, windowId: string): Promise<void> {
-    if (!isUuid(windowId) || !(await this.windows.deleteOwned(actor, userId, windowId))) throw ApiError.notFound(MAINTENANCE_MESSAGES.notFound);
+  async remove(actor: Actor, accountId: string, windowId: string): Promise<void> {
+    if (!isUuid(windowId) || !(await this.windows.deleteOwned(actor, accountId, windowId))) throw ApiError.notFound(MAINTENANCE_MESSAGES.notFound);
   }
 
   /** The window that mutes the job's alerts at `at` (the oldest, when several are open), or null. */
-  async muting(userId: string, job: { job_id: string; tags: readonly string[] }, at: Date): Promise<{ name: string } | null> {
-    const row = openFor(await this.windows.current(userId, at), job, at);
+  async muting(accountId: string, job: { job_id: string; tags: readonly string[] }, at: Date): Promise<{ name: string } | null> {
+    const row = openFor(await this.windows.current(accountId, at), job, at);
     return row ? { name: row.name } : null;
   }
 
@@ -95,8 +95,8 @@ export class MaintenanceWindowsService {
    * or one on a tag the monitor carries (a window on one job names a job, never
    * a monitor), the oldest when several are open; or null.
    */
-  async mutingMonitor(userId: string, monitor: { tags: readonly string[] }, at: Date): Promise<{ name: string } | null> {
-    const windows = (await this.windows.current(userId, at)).filter((w) => w.job_id === null);
+  async mutingMonitor(accountId: string, monitor: { tags: readonly string[] }, at: Date): Promise<{ name: string } | null> {
+    const windows = (await this.windows.current(accountId, at)).filter((w) => w.job_id === null);
     const row = openFor(windows, { job_id: '', tags: monitor.tags }, at);
     return row ? { name: row.name } : null;
   }
@@ -110,11 +110,11 @@ export class MaintenanceWindowsService {
     const paused = new Map<string, string>();
     if (due.length === 0) return paused;
     const earliest = new Date(Math.min(...due.map((d) => d.fire.getTime())));
-    const rows = await this.windows.pausing(tx, [...new Set(due.map((d) => d.user_id))], earliest);
+    const rows = await this.windows.pausing(tx, [...new Set(due.map((d) => d.account_id))], earliest);
     if (rows.length === 0) return paused;
     for (const job of due) {
       const window = openFor(
-        rows.filter((w) => w.user_id === job.user_id),
+        rows.filter((w) => w.account_id === job.account_id),
         { job_id: job.id, tags: job.tags },
         job.fire,
       );
@@ -124,14 +124,14 @@ export class MaintenanceWindowsService {
   }
 
   /** A window may name only one of the owner's own jobs. */
-  private async checkJob(userId: string, jobId: string | null): Promise<void> {
+  private async checkJob(accountId: string, jobId: string | null): Promise<void> {
     if (jobId === null) return;
-    const own = isUuid(jobId) ? await this.jobs.get(userId, jobId).catch(() => null) : null;
+    const own = isUuid(jobId) ? await this.jobs.get(accountId, jobId).catch(() => null) : null;
     if (!own) throw ApiError.invalidField(['body', 'job_id'], MAINTENANCE_MESSAGES.unknownJob);
   }
 
-  private async find(userId: string, windowId: string): Promise<MaintenanceWindowRow> {
-    const row = isUuid(windowId) ? await this.windows.findOwned(userId, windowId) : null;
+  private async find(accountId: string, windowId: string): Promise<MaintenanceWindowRow> {
+    const row = isUuid(windowId) ? await this.windows.findOwned(accountId, windowId) : null;
     if (!row) throw ApiError.notFound(MAINTENANCE_MESSAGES.notFound);
     return row;
   }

@@ -20,48 +20,48 @@ export class MonitorsController {
 
   @Get()
   list(@CurrentUser() user: AuthenticatedUser, @Query(new ZodPipe(tagFilterQuerySchema, 'query')) query: TagFilterQuery): Promise<Monitor[]> {
-    return this.monitors.list(user.id, query.tag ?? null);
+    return this.monitors.list(user.accountId, query.tag ?? null);
   }
 
   /** Pauses, resumes or deletes every monitor carrying a tag; answers exactly those monitors. */
   @Post('bulk-action')
   @HttpCode(200)
   bulkAction(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(bulkTagActionSchema)) body: BulkTagActionRequest): Promise<MonitorBulkTagResult<Monitor>> {
-    return this.monitors.bulkAction(actor, user.id, body);
+    return this.monitors.bulkAction(actor, user.accountId, body);
   }
 
   @Post()
   @HttpCode(200)
   create(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(monitorSchema)) body: MonitorDefinition): Promise<Monitor> {
-    return this.monitors.create(actor, user.id, body);
+    return this.monitors.create(actor, user.accountId, body);
   }
 
   @Put(':id')
   update(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string, @Body(new ZodPipe(monitorSchema)) body: MonitorDefinition): Promise<Monitor> {
-    return this.monitors.update(actor, user.id, id, body);
+    return this.monitors.update(actor, user.accountId, id, body);
   }
 
   @Post(':id/pause')
   @HttpCode(200)
   pause(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string): Promise<Monitor> {
-    return this.monitors.setPaused(actor, user.id, id, true);
+    return this.monitors.setPaused(actor, user.accountId, id, true);
   }
 
   @Post(':id/resume')
   @HttpCode(200)
   resume(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string): Promise<Monitor> {
-    return this.monitors.setPaused(actor, user.id, id, false);
+    return this.monitors.setPaused(actor, user.accountId, id, false);
   }
 
   @Get(':id/events')
   @Header('Cache-Control', 'no-store')
   async events(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<{ events: MonitorEvent[] }> {
-    return { events: await this.monitors.events(user.id, id) };
+    return { events: await this.monitors.events(user.accountId, id) };
   }
 
   @Delete(':id')
   async remove(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string): Promise<{ message: string }> {
-    await this.monitors.remove(actor, user.id, id);
+    await this.monitors.remove(actor, user.accountId, id);
     return { message: 'Monitor deleted' };
   }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TeamsModule } from '../teams/teams.module';
 import { AlertChannelsModule } from '../alert-channels/alert-channels.module';
 import { AuthModule } from '../auth/auth.module';
 import { MaintenanceModule } from '../maintenance/maintenance.module';
@@ -10,7 +11,7 @@ import { MonitorsService } from './monitors.service';
 
 /** Heartbeat monitors (dead man's switches) and their ping URLs. */
 @Module({
-  imports: [AuthModule, QuotaModule, AlertChannelsModule, MaintenanceModule],
+  imports: [AuthModule, QuotaModule, AlertChannelsModule, MaintenanceModule, TeamsModule],
   controllers: [MonitorsController, PingController],
   providers: [MonitorsRepository, MonitorsService, KnownPingTokens],
   exports: [MonitorsService],

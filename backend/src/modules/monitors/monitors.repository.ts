@@ -10,7 +10,7 @@ import { auditChanges, auditedStatement, type Actor } from '../audit';
 
 export interface MonitorRow {
   id: string;
-  user_id: string;
+  account_id: string;
   name: string;
   token: string;
   period_seconds: number | null;
@@ -60,7 +60,7 @@ const bulkEntry = (action: string) => ({
 /** The events that are outcomes: a start ping is neither. */
 const OUTCOME_KINDS = `'success', 'fail', 'missed'`;
 
-/** Every SQL statement on `monitors` and `monitor_events`, one per function; the user's queries are scoped by user id. */
+/** Every SQL statement on `monitors` and `monitor_events`, one per function; the account's queries are scoped by account id. */
 @Injectable()
 export class MonitorsRepository {
   constructor(
@@ -69,38 +69,38 @@ export class MonitorsRepository {
   ) {}
 
   /** Oldest first; with a tag, only the monitors carrying it. */
-  listOwned(userId: string, tag: string | null = null): Promise<MonitorRow[]> {
-    return this.db.query(`SELECT * FROM monitors WHERE user_id = $1 AND ($2::text IS NULL OR tags @> ARRAY[$2::text]) ORDER BY created_at, id`, [userId, tag]);
+  listOwned(accountId: string, tag: string | null = null): Promise<MonitorRow[]> {
+    return this.db.query(`SELECT * FROM monitors WHERE account_id = $1 AND ($2::text IS NULL OR tags @> ARRAY[$2::text]) ORDER BY created_at, id`, [accountId, tag]);
   }
 
-  /** Pauses (as setPausedOwned does) or resumes every monitor of the user carrying `tag`. */
-  async setPausedTagged(actor: Actor, userId: string, tag: string, paused: boolean): Promise<void> {
+  /** Pauses (as setPausedOwned does) or resumes every monitor of the account carrying `tag`. */
+  async setPausedTagged(actor: Actor, accountId: string, tag: string, paused: boolean): Promise<void> {
     await this.db.query(
       ...auditedStatement(actor, {
         ctes: paused
-          ? `c AS (UPDATE monitors SET status = 'paused', due_at = NULL, started_at = NULL WHERE user_id = $1 AND tags @> ARRAY[$2::text] AND status <> 'paused' RETURNING id)`
-          : `c AS (UPDATE monitors SET status = 'new' WHERE user_id = $1 AND tags @> ARRAY[$2::text] AND status = 'paused' RETURNING id)`,
-        params: [userId, tag],
+          ? `c AS (UPDATE monitors SET status = 'paused', due_at = NULL, started_at = NULL WHERE account_id = $1 AND tags @> ARRAY[$2::text] AND status <> 'paused' RETURNING id)`
+          : `c AS (UPDATE monitors SET status = 'new' WHERE account_id = $1 AND tags @> ARRAY[$2::text] AND status = 'paused' RETURNING id)`,
+        params: [accountId, tag],
         ...bulkEntry(paused ? 'monitor.bulk_paused' : 'monitor.bulk_resumed'),
         result: 'SELECT id FROM c',
       }),
     );
   }
 
-  /** Deletes every monitor of the user carrying `tag`; answers the deleted rows. */
-  async deleteTagged(actor: Actor, userId: string, tag: string): Promise<MonitorRow[]> {
+  /** Deletes every monitor of the account carrying `tag`; answers the deleted rows. */
+  async deleteTagged(actor: Actor, accountId: string, tag: string): Promise<MonitorRow[]> {
     return this.db.query(
       ...auditedStatement(actor, {
-        ctes: `c AS (DELETE FROM monitors WHERE user_id = $1 AND tags @> ARRAY[$2::text] RETURNING *)`,
-        params: [userId, tag],
+        ctes: `c AS (DELETE FROM monitors WHERE account_id = $1 AND tags @> ARRAY[$2::text] RETURNING *)`,
+        params: [accountId, tag],
         ...bulkEntry('monitor.bulk_deleted'),
         result: 'SELECT * FROM c',
       }),
     );
   }
 
-  async findOwned(userId: string, monitorId: string): Promise<MonitorRow | null> {
-    const [row] = await this.db.query(`SELECT * FROM monitors WHERE id = $1 AND user_id = $2`, [monitorId, userId]);
+  async findOwned(accountId: string, monitorId: string): Promise<MonitorRow | null> {
+    const [row] = await this.db.query(`SELECT * FROM monitors WHERE id = $1 AND account_id = $2`, [monitorId, accountId]);
     return row ?? null;
   }
 
@@ -109,20 +109,20 @@ export class MonitorsRepository {
     return row ?? null;
   }
 
-  /** The user's monitors by status, for the dashboard only (the plan's limit reads job_counts on the primary): from the replica. */
-  async countByStatus(userId: string): Promise<Partial<Record<MonitorStatus, number>>> {
+  /** The account's monitors by status, for the dashboard only (the plan's limit reads job_counts on the primary): from the replica. */
+  async countByStatus(accountId: string): Promise<Partial<Record<MonitorStatus, number>>> {
     const rows: Array<{ status: MonitorStatus; n: number }> = await this.read.query(
-      'replica',`SELECT status, count(*)::int AS n FROM monitors WHERE user_id = $1 GROUP BY status`, [userId]);
+      'replica',`SELECT status, count(*)::int AS n FROM monitors WHERE account_id = $1 GROUP BY status`, [accountId]);
     return Object.fromEntries(rows.map((r) => [r.status, r.n]));
   }
 
   /** Inserts a monitor, on the creating transaction `tx` (JobLimitService.createWithin's). */
-  async insert(tx: Queryable, actor: Actor, userId: string, token: string, f: MonitorFields): Promise<MonitorRow> {
+  async insert(tx: Queryable, actor: Actor, accountId: string, token: string, f: MonitorFields): Promise<MonitorRow> {
     const [row]: MonitorRow[] = await tx.query(
       ...auditedStatement(actor, {
-        ctes: `c AS (INSERT INTO monitors (user_id, token, name, period_seconds, cron_expression, time_zone, grace_seconds, channel_ids, alert_after_misses, tags)
+        ctes: `c AS (INSERT INTO monitors (account_id, token, name, period_seconds, cron_expression, time_zone, grace_seconds, channel_ids, alert_after_misses, tags)
                VALUES ($1, $2, $3, $4, $5, $6, $7, $8::uuid[], $9, $10::text[]) RETURNING *)`,
-        params: [userId, token, f.name, f.period_seconds, f.cron_expression, f.time_zone, f.grace_seconds, f.channel_ids, f.alert_after_misses, f.tags],
+        params: [accountId, token, f.name, f.period_seconds, f.cron_expression, f.time_zone, f.grace_seconds, f.channel_ids, f.alert_after_misses, f.tags],
         from: 'c',
         action: 'monitor.created',
         targetType: 'monitor',
@@ -135,14 +135,14 @@ export class MonitorsRepository {
   }
 
   /** Replaces the definition; an up monitor's deadline is the one computed for the new schedule. */
-  async updateOwned(actor: Actor, userId: string, monitorId: string, f: MonitorFields, dueAt: Date | null): Promise<MonitorRow | null> {
+  async updateOwned(actor: Actor, accountId: string, monitorId: string, f: MonitorFields, dueAt: Date | null): Promise<MonitorRow | null> {
     const [row] = returnedRows<MonitorRow>(await this.db.query(
       ...auditedStatement(actor, {
-        ctes: `b AS (SELECT * FROM monitors WHERE id = $1 AND user_id = $2 FOR UPDATE),
+        ctes: `b AS (SELECT * FROM monitors WHERE id = $1 AND account_id = $2 FOR UPDATE),
           c AS (UPDATE monitors m SET name = $3, period_seconds = $4, cron_expression = $5, time_zone = $6, grace_seconds = $7, channel_ids = $8::uuid[],
                   due_at = CASE WHEN m.status = 'up' THEN $9::timestamptz ELSE m.due_at END, alert_after_misses = $10, tags = $11::text[]
                 FROM b WHERE m.id = b.id RETURNING m.*)`,
-        params: [monitorId, userId, f.name, f.period_seconds, f.cron_expression, f.time_zone, f.grace_seconds, f.channel_ids, dueAt, f.alert_after_misses, f.tags],
+        params: [monitorId, accountId, f.name, f.period_seconds, f.cron_expression, f.time_zone, f.grace_seconds, f.channel_ids, dueAt, f.alert_after_misses, f.tags],
         from: 'c JOIN b ON b.id = c.id',
         action: 'monitor.updated',
         targetType: 'monitor',
@@ -155,16 +155,16 @@ export class MonitorsRepository {
   }
 
   /** Paused monitors neither go down nor change on pings; resuming waits for the next ping, as a new monitor does. */
-  async setPausedOwned(actor: Actor, userId: string, monitorId: string, paused: boolean): Promise<MonitorRow | null> {
+  async setPausedOwned(actor: Actor, accountId: string, monitorId: string, paused: boolean): Promise<MonitorRow | null> {
     const [row] = returnedRows<MonitorRow>(await this.db.query(
       ...auditedStatement(actor, {
-        ctes: `b AS (SELECT * FROM monitors WHERE id = $1 AND user_id = $2 FOR UPDATE),
+        ctes: `b AS (SELECT * FROM monitors WHERE id = $1 AND account_id = $2 FOR UPDATE),
           c AS (${
             paused
               ? `UPDATE monitors m SET status = 'paused', due_at = NULL, started_at = NULL FROM b WHERE m.id = b.id RETURNING m.*`
               : `UPDATE monitors m SET status = CASE WHEN m.status = 'paused' THEN 'new' ELSE m.status END FROM b WHERE m.id = b.id RETURNING m.*`
           })`,
-        params: [monitorId, userId],
+        params: [monitorId, accountId],
         from: 'c JOIN b ON b.id = c.id',
         action: paused ? 'monitor.paused' : 'monitor.resumed',
         targetType: 'monitor',
@@ -176,11 +176,11 @@ export class MonitorsRepository {
     return row ?? null;
   }
 
-  async deleteOwned(actor: Actor, userId: string, monitorId: string): Promise<boolean> {
+  async deleteOwned(actor: Actor, accountId: string, monitorId: string): Promise<boolean> {
     const rows: unknown[] = await this.db.query(
       ...auditedStatement(actor, {
-        ctes: `c AS (DELETE FROM monitors WHERE id = $1 AND user_id = $2 RETURNING *)`,
-        params: [monitorId, userId],
+        ctes: `c AS (DELETE FROM monitors WHERE id = $1 AND account_id = $2 RETURNING *)`,
+        params: [monitorId, accountId],
         from: 'c',
         action: 'monitor.deleted',
         targetType: 'monitor',
@@ -296,9 +296,9 @@ export class MonitorsRepository {
     return rows.map((r) => ({ subjectId: r.monitor_id, startedAt: new Date(r.started_at), resolvedAt: r.resolved_at ? new Date(r.resolved_at) : null, failures: r.failures }));
   }
 
-  /** The user's monitors among `ids`: their names and states (for status pages and badges). */
-  summaries(userId: string, ids: string[]): Promise<Array<{ id: string; name: string; status: MonitorStatus }>> {
-    return this.db.query(`SELECT id, name, status FROM monitors WHERE user_id = $1 AND id = ANY($2::uuid[])`, [userId, ids]);
+  /** The account's monitors among `ids`: their names and states (for status pages and badges). */
+  summaries(accountId: string, ids: string[]): Promise<Array<{ id: string; name: string; status: MonitorStatus }>> {
+    return this.db.query(`SELECT id, name, status FROM monitors WHERE account_id = $1 AND id = ANY($2::uuid[])`, [accountId, ids]);
   }
 
   /** Keeps the latest EVENTS_KEPT events of each monitor. */

@@ -9,7 +9,7 @@ import { ApiError } from '../../common/http/api-error';
 import type { FailureEpisode, OutcomeDay } from '../../common/history/outcome-history';
 import { isUuid } from '../../common/validation/uuid';
 import { AlertChannelsService } from '../alert-channels/alert-channels.service';
-import { UsersService } from '../auth/users.service';
+import { TeamsService } from '../teams/teams.service';
 import { MailService } from '../mail/mail.service';
 import { MaintenanceWindowsService } from '../maintenance/maintenance-windows.service';
 import { JobLimitService } from '../quota/job-limit.service';
@@ -40,7 +40,7 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly monitors: MonitorsRepository,
-    private readonly users: UsersService,
+    private readonly teams: TeamsService,
     private readonly jobLimit: JobLimitService,
     private readonly mail: MailService,
     private readonly channels: AlertChannelsService,
@@ -61,64 +61,64 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Oldest first; with a tag, only the monitors carrying it. */
-  async list(userId: string, tag: string | null = null): Promise<Monitor[]> {
-    return (await this.monitors.listOwned(userId, tag)).map((row) => this.view(row));
+  async list(accountId: string, tag: string | null = null): Promise<Monitor[]> {
+    return (await this.monitors.listOwned(accountId, tag)).map((row) => this.view(row));
   }
 
-  /** Pauses, resumes or deletes every monitor of the user carrying the tag; answers exactly those (after the action, or as they were before a delete). */
-  async bulkAction(actor: Actor, userId: string, request: BulkTagActionRequest): Promise<MonitorBulkTagResult<Monitor>> {
+  /** Pauses, resumes or deletes every monitor of the account carrying the tag; answers exactly those (after the action, or as they were before a delete). */
+  async bulkAction(actor: Actor, accountId: string, request: BulkTagActionRequest): Promise<MonitorBulkTagResult<Monitor>> {
     const { action, tag } = request;
     let rows: MonitorRow[];
-    if (action === 'delete') rows = await this.monitors.deleteTagged(actor, userId, tag);
+    if (action === 'delete') rows = await this.monitors.deleteTagged(actor, accountId, tag);
     else {
-      await this.monitors.setPausedTagged(actor, userId, tag, action === 'pause');
-      rows = await this.monitors.listOwned(userId, tag);
+      await this.monitors.setPausedTagged(actor, accountId, tag, action === 'pause');
+      rows = await this.monitors.listOwned(accountId, tag);
     }
     return { action, tag, count: rows.length, monitors: rows.map((row) => this.view(row)) };
   }
 
-  async get(userId: string, monitorId: string): Promise<Monitor> {
-    return this.view(await this.find(userId, monitorId));
+  async get(accountId: string, monitorId: string): Promise<Monitor> {
+    return this.view(await this.find(accountId, monitorId));
   }
 
-  async create(actor: Actor, userId: string, definition: MonitorDefinition): Promise<Monitor> {
-    const fields = await this.checked(userId, definition);
-    const plan = await this.users.getPlan(userId);
+  async create(actor: Actor, accountId: string, definition: MonitorDefinition): Promise<Monitor> {
+    const fields = await this.checked(accountId, definition);
+    const plan = await this.teams.planOf(accountId);
     const token = randomBytes(18).toString('base64url');
-    const row = await this.jobLimit.createWithin(userId, plan, (tx) => this.monitors.insert(tx, actor, userId, token, fields));
+    const row = await this.jobLimit.createWithin(accountId, plan, (tx) => this.monitors.insert(tx, actor, accountId, token, fields));
     return this.view(row);
   }
 
   /** Replaces the definition (the ping URL stays); an up monitor's deadline follows the new schedule from its last ping. */
-  async update(actor: Actor, userId: string, monitorId: string, definition: MonitorDefinition): Promise<Monitor> {
-    const current = await this.find(userId, monitorId);
-    const fields = await this.checked(userId, definition);
+  async update(actor: Actor, accountId: string, monitorId: string, definition: MonitorDefinition): Promise<Monitor> {
+    const current = await this.find(accountId, monitorId);
+    const fields = await this.checked(accountId, definition);
     const dueAt = current.last_ping_at ? deadline(fields, new Date(current.last_ping_at)) : null;
-    const row = await this.monitors.updateOwned(actor, userId, current.id, fields, dueAt);
+    const row = await this.monitors.updateOwned(actor, accountId, current.id, fields, dueAt);
     if (!row) throw ApiError.notFound(MONITOR_MESSAGES.notFound);
     return this.view(row);
   }
 
-  async setPaused(actor: Actor, userId: string, monitorId: string, paused: boolean): Promise<Monitor> {
-    const row = isUuid(monitorId) ? await this.monitors.setPausedOwned(actor, userId, monitorId, paused) : null;
+  async setPaused(actor: Actor, accountId: string, monitorId: string, paused: boolean): Promise<Monitor> {
+    const row = isUuid(monitorId) ? await this.monitors.setPausedOwned(actor, accountId, monitorId, paused) : null;
     if (!row) throw ApiError.notFound(MONITOR_MESSAGES.notFound);
     return this.view(row);
   }
 
-  async remove(actor: Actor, userId: string, monitorId: string): Promise<void> {
-    if (!isUuid(monitorId) || !(await this.monitors.deleteOwned(actor, userId, monitorId))) throw ApiError.notFound(MONITOR_MESSAGES.notFound);
+  async remove(actor: Actor, accountId: string, monitorId: string): Promise<void> {
+    if (!isUuid(monitorId) || !(await this.monitors.deleteOwned(actor, accountId, monitorId))) throw ApiError.notFound(MONITOR_MESSAGES.notFound);
   }
 
   /** The monitor's latest pings and missed pings, newest first. */
-  async events(userId: string, monitorId: string): Promise<MonitorEvent[]> {
-    const monitor = await this.find(userId, monitorId);
+  async events(accountId: string, monitorId: string): Promise<MonitorEvent[]> {
+    const monitor = await this.find(accountId, monitorId);
     return this.monitors.events(monitor.id, MONITOR_LIMITS.recentEvents);
   }
 
-  /** The user's monitors among `ids` (others and malformed ids left out): names and states, for status pages and badges. */
-  summaries(userId: string, ids: string[]): Promise<Array<{ id: string; name: string; status: MonitorStatus }>> {
+  /** The account's monitors among `ids` (others and malformed ids left out): names and states, for status pages and badges. */
+  summaries(accountId: string, ids: string[]): Promise<Array<{ id: string; name: string; status: MonitorStatus }>> {
     const valid = ids.filter(isUuid);
-    return valid.length ? this.monitors.summaries(userId, valid) : Promise.resolve([]);
+    return valid.length ? this.monitors.summaries(accountId, valid) : Promise.resolve([]);
   }
 
   /** The monitors' outcomes per UTC day since `since` (the caller has checked they are one owner's). */
@@ -131,9 +131,9 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
     return monitorIds.length ? this.monitors.failureEpisodes(monitorIds, since, limit, from) : Promise.resolve([]);
   }
 
-  /** For the dashboard: the user's monitors by status. */
-  countByStatus(userId: string): Promise<Partial<Record<MonitorStatus, number>>> {
-    return this.monitors.countByStatus(userId);
+  /** For the dashboard: the account's monitors by status. */
+  countByStatus(accountId: string): Promise<Partial<Record<MonitorStatus, number>>> {
+    return this.monitors.countByStatus(accountId);
   }
 
   /** `kind`: a success ping, a failure ping, or the start of a run (measures its time). Unknown tokens are a 404. */
@@ -177,16 +177,16 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
     void this.background.track((async () => {
       // A monitor going down inside a maintenance window (account-wide or on one of its tags) alerts no one. Recoveries
       // are never muted, as for jobs: one may close an episode (a PagerDuty incident) opened before the window.
-      const muted = event === 'failed' ? await this.maintenance.mutingMonitor(row.user_id, row, new Date()) : null;
+      const muted = event === 'failed' ? await this.maintenance.mutingMonitor(row.account_id, row, new Date()) : null;
       if (muted) {
         this.logger.log(`Alert for monitor ${row.id} (${event}) muted by maintenance window "${muted.name}"`);
         return;
       }
-      const user = await this.users.findById(row.user_id);
+      const user = await this.teams.ownerOf(row.account_id);
       const dashboard = `${this.config.publicUrl}/dashboard`;
       const subject = event === 'failed' ? `Cronbeam: monitor "${row.name}" is down` : `Cronbeam: monitor "${row.name}" is up again`;
       if (user) await this.mail.send({ to: user.email, subject, text: `${detail}\n\nLogs: ${dashboard}` });
-      await this.channels.notifyMonitor(row.user_id, row.id, row.channel_ids, {
+      await this.channels.notifyMonitor(row.account_id, row.id, row.channel_ids, {
         event,
         jobName: row.name,
         jobUrl: this.pingUrl(row.token),
@@ -198,16 +198,16 @@ export class MonitorsService implements OnModuleInit, OnModuleDestroy {
     })().catch((error: Error) => this.logger.warn(`Alert for monitor ${row.id} not sent: ${error.message}`)));
   }
 
-  private async find(userId: string, monitorId: string): Promise<MonitorRow> {
-    const row = isUuid(monitorId) ? await this.monitors.findOwned(userId, monitorId) : null;
+  private async find(accountId: string, monitorId: string): Promise<MonitorRow> {
+    const row = isUuid(monitorId) ? await this.monitors.findOwned(accountId, monitorId) : null;
     if (!row) throw ApiError.notFound(MONITOR_MESSAGES.notFound);
     return row;
   }
 
-  /** The definition as stored, after checking that the channels it names are the user's. */
-  private async checked(userId: string, d: MonitorDefinition): Promise<MonitorFields> {
+  /** The definition as stored, after checking that the channels it names are the account's. */
+  private async checked(accountId: string, d: MonitorDefinition): Promise<MonitorFields> {
     if (d.channel_ids) {
-      const own = await this.channels.ownedIds(userId);
+      const own = await this.channels.ownedIds(accountId);
       const stranger = d.channel_ids.findIndex((id) => !own.has(id));
       if (stranger >= 0) throw ApiError.invalidField(['body', 'channel_ids', stranger], MONITOR_MESSAGES.unknownChannel);
     }

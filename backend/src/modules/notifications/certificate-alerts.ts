@@ -2,7 +2,7 @@ import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import { concatMap, filter, type Subscription } from 'rxjs';
 import { AppConfig } from '../../config/app-config';
 import { AlertChannelsService } from '../alert-channels/alert-channels.service';
-import { UsersService } from '../auth/users.service';
+import { TeamsService } from '../teams/teams.service';
 import { JobsService } from '../jobs/jobs.service';
 import { MailService } from '../mail/mail.service';
 import { RunsService, type ExecutionOutcome } from '../runs/runs.service';
@@ -38,7 +38,7 @@ export class CertificateAlerts implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly runs: RunsService,
     private readonly jobs: JobsService,
-    private readonly users: UsersService,
+    private readonly teams: TeamsService,
     private readonly mail: MailService,
     private readonly channels: AlertChannelsService,
     private readonly config: AppConfig,
@@ -74,7 +74,7 @@ export class CertificateAlerts implements OnModuleInit, OnModuleDestroy {
       if (seen !== null) this.remember(outcome.jobId, seen);
       if (!change) return;
       const expiresAt = change.expiresAt;
-      const [job, user] = await Promise.all([this.jobs.get(change.userId, outcome.jobId).catch(() => null), this.users.findById(change.userId)]);
+      const [job, user] = await Promise.all([this.jobs.get(change.accountId, outcome.jobId).catch(() => null), this.teams.ownerOf(change.accountId)]);
       if (!job || !user) return;
       const host = new URL(job.url).host;
       const days = Math.max(0, Math.floor((expiresAt.getTime() - Date.now()) / DAY_MS));
@@ -88,7 +88,7 @@ export class CertificateAlerts implements OnModuleInit, OnModuleDestroy {
       await this.mail.send({ to: user.email, subject, text: `${detail}\n\nJob: ${job.name}\nTarget: ${job.url}\n\nLogs: ${dashboard}` });
       // Not awaited: a channel's retries must not hold up the next job's certificate.
       this.channels
-        .notify(change.userId, outcome.jobId, {
+        .notify(change.accountId, outcome.jobId, {
           event: change.stage === 'expired' ? 'certificate_expired' : 'certificate_expiring',
           jobName: job.name,
           jobUrl: job.url,

@@ -65,12 +65,12 @@ export class EventsController {
     const release = this.slots.take(user.id);
     // The response closes on every path (ended here, client gone, never started): the slot is given back once.
     req.res!.once('close', release);
-    const live = this.runs.outcomes$.pipe(filter((o) => o.userId === user.id));
-    const executions = resumeAfter === null ? live : this.resumed(user.id, resumeAfter, live);
+    const live = this.runs.outcomes$.pipe(filter((o) => o.accountId === user.accountId));
+    const executions = resumeAfter === null ? live : this.resumed(user.accountId, resumeAfter, live);
     const heartbeat = interval(HEARTBEAT_MS).pipe(map((): MessageEvent => ({ type: 'ping', data: {} })));
     // Each change of one of the caller's n8n deployments (a step started or ended), with the whole deployment.
     const deployments = this.deployments.changes$.pipe(
-      filter((c) => c.userId === user.id),
+      filter((c) => c.accountId === user.accountId),
       map((c): MessageEvent => ({ type: 'deployment', data: c.deployment })),
     );
     return merge(executions.pipe(map(toMessage)), deployments, heartbeat).pipe(takeUntil(this.sessionEnded(user)));
@@ -102,7 +102,7 @@ export class EventsController {
    * once (from the history) and none falls in the gap. An unknown id (pruned,
    * or not the caller's) replays nothing.
    */
-  private resumed(userId: string, lastRunId: string, live: Observable<StoredOutcome>): Observable<StoredOutcome> {
+  private resumed(accountId: string, lastRunId: string, live: Observable<StoredOutcome>): Observable<StoredOutcome> {
     return new Observable<StoredOutcome>((subscriber) => {
       let held: StoredOutcome[] | null = [];
       let replayed = new Set<string>();
@@ -113,7 +113,7 @@ export class EventsController {
         },
         error: (e: unknown) => subscriber.error(e),
       });
-      this.runs.outcomesAfter(userId, lastRunId, EVENT_REPLAY_LIMIT).then(
+      this.runs.outcomesAfter(accountId, lastRunId, EVENT_REPLAY_LIMIT).then(
         (missed) => {
           // An outcome stored while the history was read may be published after it: the set (at most
           // EVENT_REPLAY_LIMIT ids) keeps it from being sent twice.

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TeamsModule } from '../teams/teams.module';
 import { AlertChannelsModule } from '../alert-channels/alert-channels.module';
 import { AuthModule } from '../auth/auth.module';
 import { DeploymentsModule } from '../deployments/deployments.module';
@@ -13,7 +14,7 @@ import { CertificateAlerts } from './certificate-alerts';
 
 /** Tells users about executions: failure/recovery emails and the SSE stream. */
 @Module({
-  imports: [RunsModule, JobsModule, AuthModule, DeploymentsModule, AlertChannelsModule, MaintenanceModule],
+  imports: [RunsModule, JobsModule, AuthModule, DeploymentsModule, AlertChannelsModule, MaintenanceModule, TeamsModule],
   controllers: [EventsController],
   providers: [JobAlertStatesRepository, FailureAlerts, CertificateAlerts, EventStreamSlots],
 })

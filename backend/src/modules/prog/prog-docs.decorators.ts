@@ -15,7 +15,11 @@ export function ProgOperation(summary: string, description?: string) {
     ApiOperation({ summary, description }),
     ApiSecurity('ApiKey'),
     ApiSecurity('BearerApiKey'),
-    ApiHeader({ name: 'X-User-ID', required: false, description: 'Your user id; required with X-API-Key, optional with Authorization: Bearer.' }),
+    ApiHeader({
+      name: 'X-User-ID',
+      required: false,
+      description: 'The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer.',
+    }),
     JsonResponse(401, 'Missing, unknown or mismatched key and user id', ref('MessageError'), { detail: 'Invalid API key' }),
     ApiResponse({
       status: 429,

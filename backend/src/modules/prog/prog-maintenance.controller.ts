@@ -35,7 +35,7 @@ export class ProgMaintenanceController {
   @ProgOperation('List your maintenance windows', 'Oldest first, ended ones included.')
   @JsonResponse(200, 'All maintenance windows of the key owner', { type: 'array', items: maintenanceWindowRef() }, [MAINTENANCE_WINDOW_EXAMPLE])
   list(@CurrentUser() user: AuthenticatedUser): Promise<MaintenanceWindow[]> {
-    return this.windows.list(user.id);
+    return this.windows.list(user.accountId);
   }
 
   @Post()
@@ -50,7 +50,7 @@ export class ProgMaintenanceController {
   @JsonResponse(200, 'The window', maintenanceWindowRef(), MAINTENANCE_WINDOW_EXAMPLE)
   @JsonResponse(403, 'The account has as many as it may', { $ref: '#/components/schemas/MessageError' }, { detail: MAINTENANCE_MESSAGES.limit })
   create(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(maintenanceWindowSchema)) body: MaintenanceWindowDefinition): Promise<MaintenanceWindow> {
-    return this.windows.create(actor, user.id, body);
+    return this.windows.create(actor, user.accountId, body);
   }
 
   @Get(':window_id')
@@ -58,7 +58,7 @@ export class ProgMaintenanceController {
   @WindowIdParam()
   @JsonResponse(200, 'The window', maintenanceWindowRef(), MAINTENANCE_WINDOW_EXAMPLE)
   get(@CurrentUser() user: AuthenticatedUser, @Param('window_id') windowId: string): Promise<MaintenanceWindow> {
-    return this.windows.get(user.id, windowId);
+    return this.windows.get(user.accountId, windowId);
   }
 
   @Put(':window_id')
@@ -67,7 +67,7 @@ export class ProgMaintenanceController {
   @WindowBody()
   @JsonResponse(200, 'The updated window', maintenanceWindowRef(), MAINTENANCE_WINDOW_EXAMPLE)
   update(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('window_id') windowId: string, @Body(new ZodPipe(maintenanceWindowSchema)) body: MaintenanceWindowDefinition): Promise<MaintenanceWindow> {
-    return this.windows.update(actor, user.id, windowId, body);
+    return this.windows.update(actor, user.accountId, windowId, body);
   }
 
   @Delete(':window_id')
@@ -75,7 +75,7 @@ export class ProgMaintenanceController {
   @WindowIdParam()
   @JsonResponse(200, 'Deleted', MESSAGE_SCHEMA, { message: 'Maintenance window deleted' })
   async remove(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('window_id') windowId: string): Promise<{ message: string }> {
-    await this.windows.remove(actor, user.id, windowId);
+    await this.windows.remove(actor, user.accountId, windowId);
     return { message: 'Maintenance window deleted' };
   }
 }

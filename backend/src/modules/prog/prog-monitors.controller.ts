@@ -24,7 +24,7 @@ export class ProgMonitorsController {
   @ProgOperation('List your monitors', 'Oldest first; with ?tag=, only the monitors carrying that tag.')
   @JsonResponse(200, 'The monitors of the key owner', { type: 'array', items: monitorRef() }, [MONITOR_EXAMPLE])
   list(@CurrentUser() user: AuthenticatedUser, @Query(new ZodPipe(tagFilterQuerySchema, 'query')) query: TagFilterQuery): Promise<Monitor[]> {
-    return this.monitors.list(user.id, query.tag ?? null);
+    return this.monitors.list(user.accountId, query.tag ?? null);
   }
 
   @Post('bulk-action')
@@ -41,7 +41,7 @@ export class ProgMonitorsController {
     { action: 'pause', tag: 'backups', count: 1, monitors: [{ ...MONITOR_EXAMPLE, status: 'paused', due_at: null }] },
   )
   bulkAction(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(bulkTagActionSchema)) body: BulkTagActionRequest): Promise<MonitorBulkTagResult<Monitor>> {
-    return this.monitors.bulkAction(actor, user.id, body);
+    return this.monitors.bulkAction(actor, user.accountId, body);
   }
 
   @Post()
@@ -55,7 +55,7 @@ export class ProgMonitorsController {
   @JsonResponse(200, 'The created monitor', monitorRef(), { ...MONITOR_EXAMPLE, status: 'new', last_ping_at: null, last_duration_ms: null, due_at: null })
   @JobLimitResponse()
   create(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(monitorSchema)) body: MonitorDefinition): Promise<Monitor> {
-    return this.monitors.create(actor, user.id, body);
+    return this.monitors.create(actor, user.accountId, body);
   }
 
   @Get(':monitor_id')
@@ -63,7 +63,7 @@ export class ProgMonitorsController {
   @MonitorIdParam()
   @JsonResponse(200, 'The monitor', monitorRef(), MONITOR_EXAMPLE)
   get(@CurrentUser() user: AuthenticatedUser, @Param('monitor_id') monitorId: string): Promise<Monitor> {
-    return this.monitors.get(user.id, monitorId);
+    return this.monitors.get(user.accountId, monitorId);
   }
 
   @Put(':monitor_id')
@@ -76,7 +76,7 @@ export class ProgMonitorsController {
     @Param('monitor_id') monitorId: string,
     @Body(new ZodPipe(monitorSchema)) body: MonitorDefinition,
   ): Promise<Monitor> {
-    return this.monitors.update(actor, user.id, monitorId, body);
+    return this.monitors.update(actor, user.accountId, monitorId, body);
   }
 
   @Delete(':monitor_id')
@@ -84,7 +84,7 @@ export class ProgMonitorsController {
   @MonitorIdParam()
   @JsonResponse(200, 'Deleted', { type: 'object', properties: { message: { type: 'string' } } }, { message: 'Monitor deleted' })
   async remove(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('monitor_id') monitorId: string): Promise<{ message: string }> {
-    await this.monitors.remove(actor, user.id, monitorId);
+    await this.monitors.remove(actor, user.accountId, monitorId);
     return { message: 'Monitor deleted' };
   }
 
@@ -94,7 +94,7 @@ export class ProgMonitorsController {
   @MonitorIdParam()
   @JsonResponse(200, 'The paused monitor', monitorRef(), { ...MONITOR_EXAMPLE, status: 'paused', due_at: null })
   pause(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('monitor_id') monitorId: string): Promise<Monitor> {
-    return this.monitors.setPaused(actor, user.id, monitorId, true);
+    return this.monitors.setPaused(actor, user.accountId, monitorId, true);
   }
 
   @Post(':monitor_id/resume')
@@ -103,7 +103,7 @@ export class ProgMonitorsController {
   @MonitorIdParam()
   @JsonResponse(200, 'The resumed monitor', monitorRef(), { ...MONITOR_EXAMPLE, status: 'new', due_at: null })
   resume(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('monitor_id') monitorId: string): Promise<Monitor> {
-    return this.monitors.setPaused(actor, user.id, monitorId, false);
+    return this.monitors.setPaused(actor, user.accountId, monitorId, false);
   }
 
   @Get(':monitor_id/events')
@@ -112,6 +112,6 @@ export class ProgMonitorsController {
   @MonitorIdParam()
   @JsonResponse(200, 'The events', MONITOR_EVENTS.schema, MONITOR_EVENTS.example)
   async events(@CurrentUser() user: AuthenticatedUser, @Param('monitor_id') monitorId: string): Promise<{ events: MonitorEvent[] }> {
-    return { events: await this.monitors.events(user.id, monitorId) };
+    return { events: await this.monitors.events(user.accountId, monitorId) };
   }
 }

@@ -50,7 +50,7 @@ export class ProgStatusPagesController {
   @ProgOperation('List your status pages', 'Oldest first.')
   @JsonResponse(200, 'All status pages of the key owner', { type: 'array', items: statusPageRef() }, [STATUS_PAGE_EXAMPLE])
   list(@CurrentUser() user: AuthenticatedUser): Promise<StatusPage[]> {
-    return this.pages.list(user.id);
+    return this.pages.list(user.accountId);
   }
 
   @Post()
@@ -64,7 +64,7 @@ export class ProgStatusPagesController {
   @JsonResponse(200, 'The published page', statusPageRef(), STATUS_PAGE_EXAMPLE)
   @LimitReached(STATUS_PAGE_MESSAGES.pageLimit)
   create(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(statusPageSchema)) body: StatusPageDefinition): Promise<StatusPage> {
-    return this.pages.create(actor, user.id, body);
+    return this.pages.create(actor, user.accountId, body);
   }
 
   @Get(':page_id')
@@ -72,7 +72,7 @@ export class ProgStatusPagesController {
   @PageIdParam()
   @JsonResponse(200, 'The page', statusPageRef(), STATUS_PAGE_EXAMPLE)
   get(@CurrentUser() user: AuthenticatedUser, @Param('page_id') pageId: string): Promise<StatusPage> {
-    return this.pages.get(user.id, pageId);
+    return this.pages.get(user.accountId, pageId);
   }
 
   @Put(':page_id')
@@ -81,7 +81,7 @@ export class ProgStatusPagesController {
   @StatusBody(statusPageSchema, 'The full definition', STATUS_PAGE_DEFINITION_EXAMPLE)
   @JsonResponse(200, 'The updated page', statusPageRef(), STATUS_PAGE_EXAMPLE)
   update(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('page_id') pageId: string, @Body(new ZodPipe(statusPageSchema)) body: StatusPageDefinition): Promise<StatusPage> {
-    return this.pages.update(actor, user.id, pageId, body);
+    return this.pages.update(actor, user.accountId, pageId, body);
   }
 
   @Delete(':page_id')
@@ -89,7 +89,7 @@ export class ProgStatusPagesController {
   @PageIdParam()
   @JsonResponse(200, 'Deleted', MESSAGE_SCHEMA, message('Status page deleted'))
   async remove(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('page_id') pageId: string): Promise<{ message: string }> {
-    await this.pages.remove(actor, user.id, pageId);
+    await this.pages.remove(actor, user.accountId, pageId);
     return { message: 'Status page deleted' };
   }
 
@@ -99,7 +99,7 @@ export class ProgStatusPagesController {
   @PageIdParam()
   @JsonResponse(200, 'The incidents', { type: 'object', properties: { incidents: { type: 'array', items: statusIncidentRef() } }, required: ['incidents'] }, { incidents: [STATUS_INCIDENT_EXAMPLE] })
   async incidents(@CurrentUser() user: AuthenticatedUser, @Param('page_id') pageId: string): Promise<{ incidents: StatusIncident[] }> {
-    return { incidents: await this.pages.incidents(user.id, pageId, 'replica') };
+    return { incidents: await this.pages.incidents(user.accountId, pageId, 'replica') };
   }
 
   @Put(':page_id/incidents/note')
@@ -108,7 +108,7 @@ export class ProgStatusPagesController {
   @StatusBody(incidentNoteSchema, 'A note on a job incident', { job_id: STATUS_INCIDENT_EXAMPLE.job_id, started_at: STATUS_INCIDENT_EXAMPLE.started_at, note: STATUS_INCIDENT_EXAMPLE.note })
   @JsonResponse(200, 'The incident with its note', statusIncidentRef(), STATUS_INCIDENT_EXAMPLE)
   note(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('page_id') pageId: string, @Body(new ZodPipe(incidentNoteSchema)) body: IncidentNoteDefinition): Promise<StatusIncident> {
-    return this.pages.setNote(actor, user.id, pageId, body);
+    return this.pages.setNote(actor, user.accountId, pageId, body);
   }
 }
 
@@ -123,7 +123,7 @@ export class ProgStatusBadgesController {
   @ProgOperation('List your badges')
   @JsonResponse(200, 'All badges of the key owner', { type: 'array', items: statusBadgeRef() }, [STATUS_BADGE_EXAMPLE])
   list(@CurrentUser() user: AuthenticatedUser): Promise<StatusBadge[]> {
-    return this.pages.badges(user.id);
+    return this.pages.badges(user.accountId);
   }
 
   @Post()
@@ -133,7 +133,7 @@ export class ProgStatusBadgesController {
   @JsonResponse(200, 'The badge', statusBadgeRef(), STATUS_BADGE_EXAMPLE)
   @LimitReached(STATUS_PAGE_MESSAGES.badgeLimit)
   create(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(badgeSchema)) body: BadgeDefinition): Promise<StatusBadge> {
-    return this.pages.createBadge(actor, user.id, body);
+    return this.pages.createBadge(actor, user.accountId, body);
   }
 
   @Post(':badge_id/rotate')
@@ -142,7 +142,7 @@ export class ProgStatusBadgesController {
   @BadgeIdParam()
   @JsonResponse(200, 'The badge with its new URL', statusBadgeRef(), STATUS_BADGE_EXAMPLE)
   rotate(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('badge_id') badgeId: string): Promise<StatusBadge> {
-    return this.pages.rotateBadge(actor, user.id, badgeId);
+    return this.pages.rotateBadge(actor, user.accountId, badgeId);
   }
 
   @Delete(':badge_id')
@@ -150,7 +150,7 @@ export class ProgStatusBadgesController {
   @BadgeIdParam()
   @JsonResponse(200, 'Revoked', MESSAGE_SCHEMA, message('Badge revoked'))
   async remove(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('badge_id') badgeId: string): Promise<{ message: string }> {
-    await this.pages.removeBadge(actor, user.id, badgeId);
+    await this.pages.removeBadge(actor, user.accountId, badgeId);
     return { message: 'Badge revoked' };
   }
 }

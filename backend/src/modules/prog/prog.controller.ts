@@ -42,7 +42,7 @@ export class ProgController {
   @JsonResponse(200, 'The created job', schemaRef('Job'), JOB_EXAMPLE)
   @JobLimitResponse()
   create(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(jobDefinitionSchema)) body: ValidJobDefinition): Promise<Job> {
-    return this.jobs.create(actor, user.id, body);
+    return this.jobs.create(actor, user.accountId, body);
   }
 
   @Post('jobs/bulk')
@@ -58,7 +58,7 @@ export class ProgController {
   @JsonResponse(422, 'An item is invalid (its index is in loc), or more than the maximum were sent', schemaRef('ValidationError'), BULK_VALIDATION_EXAMPLE)
   @JobLimitResponse()
   async createMany(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(jobBulkRequestSchema)) body: JobBulkRequest): Promise<JobBulkResult> {
-    const jobs = await this.jobs.createMany(actor, user.id, body.jobs);
+    const jobs = await this.jobs.createMany(actor, user.accountId, body.jobs);
     return { created: jobs.length, jobs };
   }
 
@@ -74,7 +74,7 @@ export class ProgController {
   @ApiBody({ schema: schemaRef('SchedulePreviewRequest'), examples: { interval: { summary: 'Every 30 seconds with up to 10 s of jitter', value: SCHEDULE_PREVIEW_REQUEST_EXAMPLE } } })
   @JsonResponse(200, 'The next runs and the executions in 30 days', schemaRef('SchedulePreview'), SCHEDULE_PREVIEW_EXAMPLE)
   previewSchedule(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(schedulePreviewSchema)) body: SchedulePreviewDefinition): Promise<SchedulePreview> {
-    return this.jobs.preview(user.id, body);
+    return this.jobs.preview(user.accountId, body);
   }
 
   @Get('jobs')
@@ -82,7 +82,7 @@ export class ProgController {
   @ProgOperation('List your jobs', 'Oldest first; with ?tag=, only the jobs carrying that tag.')
   @JsonResponse(200, 'The jobs of the key owner', { type: 'array', items: schemaRef('Job') }, [JOB_EXAMPLE])
   list(@CurrentUser() user: AuthenticatedUser, @Query(new ZodPipe(tagFilterQuerySchema, 'query')) query: TagFilterQuery): Promise<Job[]> {
-    return this.jobs.list(user.id, 'replica', query.tag ?? null);
+    return this.jobs.list(user.accountId, 'replica', query.tag ?? null);
   }
 
   @Post('jobs/bulk-action')
@@ -96,7 +96,7 @@ export class ProgController {
   @ApiBody({ schema: { type: 'object', required: ['action', 'tag'], properties: { action: { type: 'string', enum: [...BULK_TAG_ACTIONS] }, tag: { type: 'string' } } }, examples: { pause: { summary: 'Pause every backup job', value: BULK_TAG_ACTION_EXAMPLE } } })
   @JsonResponse(200, 'The jobs that carry the tag', BULK_TAG_RESULT_SCHEMA, BULK_TAG_RESULT_EXAMPLE)
   bulkAction(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(bulkTagActionSchema)) body: BulkTagActionRequest): Promise<JobBulkTagResult<Job>> {
-    return this.jobs.bulkAction(actor, user.id, body);
+    return this.jobs.bulkAction(actor, user.accountId, body);
   }
 
   @Get('jobs/export')
@@ -104,7 +104,7 @@ export class ProgController {
   @ProgOperation('Export all jobs', 'Every job definition, oldest first, in the format POST /prog/jobs/import takes back.')
   @JsonResponse(200, 'The export', schemaRef('JobExport'), EXPORT_EXAMPLE)
   exportAll(@CurrentUser() user: AuthenticatedUser): Promise<JobExport> {
-    return this.transfers.exportAll(user.id);
+    return this.transfers.exportAll(user.accountId);
   }
 
   @Post('jobs/import')
@@ -118,7 +118,7 @@ export class ProgController {
   @JsonResponse(200, 'What was (or would be) created and refused', schemaRef('JobImportResult'), IMPORT_RESULT_EXAMPLE)
   @JsonResponse(422, 'The request or the file is not readable', schemaRef('ValidationError'), VALIDATION_EXAMPLE)
   importJobs(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(jobImportRequestSchema)) body: JobImportRequest): Promise<JobImportResult> {
-    return this.transfers.importJobs(actor, user.id, body);
+    return this.transfers.importJobs(actor, user.accountId, body);
   }
 
   @Post('jobs/:job_id/clone')
@@ -130,7 +130,7 @@ export class ProgController {
   @JsonResponse(200, 'The new job', schemaRef('Job'), JOB_EXAMPLE)
   @JobLimitResponse()
   clone(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('job_id') jobId: string, @Body(new ZodPipe(jobCloneRequestSchema)) body: { name?: string }): Promise<Job> {
-    return this.transfers.clone(actor, user.id, jobId, body.name);
+    return this.transfers.clone(actor, user.accountId, jobId, body.name);
   }
 
   @Get('jobs/:job_id')
@@ -139,7 +139,7 @@ export class ProgController {
   @JobIdParam()
   @JsonResponse(200, 'The job', schemaRef('Job'), JOB_EXAMPLE)
   get(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string): Promise<Job> {
-    return this.jobs.get(user.id, jobId);
+    return this.jobs.get(user.accountId, jobId);
   }
 
   @Put('jobs/:job_id')
@@ -153,7 +153,7 @@ export class ProgController {
     @Param('job_id') jobId: string,
     @Body(new ZodPipe(jobDefinitionSchema)) body: ValidJobDefinition,
   ): Promise<Job> {
-    return this.jobs.update(actor, user.id, jobId, body);
+    return this.jobs.update(actor, user.accountId, jobId, body);
   }
 
   @Delete('jobs/:job_id')
@@ -162,7 +162,7 @@ export class ProgController {
   @JobIdParam()
   @JsonResponse(200, 'Deleted', { type: 'object', properties: { message: { type: 'string' } } }, { message: 'Job deleted' })
   async remove(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('job_id') jobId: string): Promise<{ message: string }> {
-    await this.jobs.remove(actor, user.id, jobId);
+    await this.jobs.remove(actor, user.accountId, jobId);
     return { message: 'Job deleted' };
   }
 
@@ -192,7 +192,7 @@ export class ProgController {
     @Param('job_id') jobId: string,
     @Body(new ZodPipe(signingSecretRotationSchema)) body: { overlap_seconds: number },
   ): Promise<SigningSecretRotation> {
-    return this.jobs.rotateSigningSecret(actor, user.id, jobId, body.overlap_seconds);
+    return this.jobs.rotateSigningSecret(actor, user.accountId, jobId, body.overlap_seconds);
   }
 
   @Post('jobs/:job_id/pause')
@@ -202,7 +202,7 @@ export class ProgController {
   @JobIdParam()
   @JsonResponse(200, 'The paused job', schemaRef('Job'), PAUSED_JOB_EXAMPLE)
   pause(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('job_id') jobId: string): Promise<Job> {
-    return this.jobs.pause(actor, user.id, jobId);
+    return this.jobs.pause(actor, user.accountId, jobId);
   }
 
   @Post('jobs/:job_id/resume')
@@ -212,7 +212,7 @@ export class ProgController {
   @JobIdParam()
   @JsonResponse(200, 'The resumed job', schemaRef('Job'), RESUMED_JOB_EXAMPLE)
   resume(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('job_id') jobId: string): Promise<Job> {
-    return this.jobs.resume(actor, user.id, jobId);
+    return this.jobs.resume(actor, user.accountId, jobId);
   }
 
   @Get('jobs/:job_id/logs')
@@ -221,7 +221,7 @@ export class ProgController {
   @JobIdParam()
   @JsonResponse(200, 'Execution log', schemaRef('JobLogsResponse'), JOB_LOGS_EXAMPLE)
   async logs(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string): Promise<JobLogsResponse> {
-    return { logs: await this.runs.logs(user.id, jobId, JOB_LOGS_LIMITS.default) };
+    return { logs: await this.runs.logs(user.accountId, jobId, JOB_LOGS_LIMITS.default) };
   }
 
   @Get('jobs/:job_id/callback-deliveries')
@@ -233,7 +233,7 @@ export class ProgController {
   @JobIdParam()
   @JsonResponse(200, 'Callback delivery log', CALLBACK_DELIVERIES_SCHEMA, CALLBACK_DELIVERIES_EXAMPLE)
   async callbackDeliveries(@CurrentUser() user: AuthenticatedUser, @Param('job_id') jobId: string): Promise<{ deliveries: CallbackDelivery[] }> {
-    return { deliveries: await this.channels.callbackDeliveries(user.id, jobId) };
+    return { deliveries: await this.channels.callbackDeliveries(user.accountId, jobId) };
   }
 
   @Post('jobs/:job_id/run')
@@ -243,6 +243,6 @@ export class ProgController {
   @JobIdParam()
   @JsonResponse(200, 'The run', schemaRef('JobLogEntry'), JOB_LOGS_EXAMPLE.logs[0])
   run(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('job_id') jobId: string): Promise<JobLogEntry> {
-    return this.runs.runNow(actor, user.id, jobId);
+    return this.runs.runNow(actor, user.accountId, jobId);
   }
 }

@@ -25,19 +25,19 @@ export class JobLimitService {
   }
 
   /**
-   * How many more jobs or monitors the user may create now: for previews
+   * How many more jobs or monitors the account may create now: for previews
    * (the import's dry run). Read without the lock, so a creation still
    * checks under it.
    */
-  async slotsLeft(userId: string, plan: PlanId): Promise<number> {
-    return Math.max(0, this.max(plan) - (await this.slots.used(userId)));
+  async slotsLeft(accountId: string, plan: PlanId): Promise<number> {
+    return Math.max(0, this.max(plan) - (await this.slots.used(accountId)));
   }
 
   /**
-   * Runs `insert` (one statement creating jobs or monitors of the user on
-   * `tx`) and keeps what it created only if the user's jobs and monitors stay
+   * Runs `insert` (one statement creating jobs or monitors of the account on
+   * `tx`) and keeps what it created only if the account's jobs and monitors stay
    * within the plan's limit; otherwise nothing is created and the answer is
-   * 403 "Job limit exceeded". One transaction: the insert, then the user's
+   * 403 "Job limit exceeded". One transaction: the insert, then the account's
    * lock, then the check (its own statement, so it counts every creation
    * committed before the lock was granted, and this one), then the commit,
    * which releases the lock. Two creations therefore cannot both take the
@@ -45,14 +45,14 @@ export class JobLimitService {
    * held while the server checks and commits, never across a turn of this
    * process's event loop.
    */
-  async createWithin<T>(userId: string, plan: PlanId, insert: (tx: Queryable) => Promise<T>): Promise<T> {
+  async createWithin<T>(accountId: string, plan: PlanId, insert: (tx: Queryable) => Promise<T>): Promise<T> {
     const max = this.max(plan);
     try {
-      const [created] = await pipelinedTransaction<[T, void, void]>(this.db, (tx) => [insert(tx), this.slots.lock(tx, userId), this.slots.check(tx, userId, max)]);
+      const [created] = await pipelinedTransaction<[T, void, void]>(this.db, (tx) => [insert(tx), this.slots.lock(tx, accountId), this.slots.check(tx, accountId, max)]);
       return created;
     } catch (error) {
       if (!isPlanSlotsExceeded(error)) throw error;
-      const detail: JobLimitExceeded = { error: 'Job limit exceeded', plan, job_count: await this.slots.used(userId), max_jobs: max };
+      const detail: JobLimitExceeded = { error: 'Job limit exceeded', plan, job_count: await this.slots.used(accountId), max_jobs: max };
       throw ApiError.forbidden(detail);
     }
   }

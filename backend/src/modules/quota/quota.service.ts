@@ -13,7 +13,7 @@ export function usagePeriodOf(instant: Date): string {
 
 /** Executions a user wants to start now in one period. */
 export interface QuotaRequest {
-  userId: string;
+  accountId: string;
   plan: string;
   period: string;
   wanted: number;
@@ -21,12 +21,12 @@ export interface QuotaRequest {
 
 /** Executions given back to a period (claims undone before they ran). */
 export interface QuotaRefund {
-  userId: string;
+  accountId: string;
   period: string;
   count: number;
 }
 
-const key = (userId: string, period: string) => `${userId}|${period}`;
+const key = (accountId: string, period: string) => `${accountId}|${period}`;
 
 /**
  * The monthly execution quota (`usage_periods`; the plan's job limit is
@@ -41,27 +41,27 @@ export class QuotaService {
     return PLAN_LIMITS[isPlanId(plan) ? plan : 'free'].executionsPerMonth;
   }
 
-  /** The key under which reserve() answers a user's grant for a period. */
-  grantKey(userId: string, period: string): string {
-    return key(userId, period);
+  /** The key under which reserve() answers an account's grant for a period. */
+  grantKey(accountId: string, period: string): string {
+    return key(accountId, period);
   }
 
   /**
-   * Reserves executions against each user's quota and answers how many each
+   * Reserves executions against each account's quota and answers how many each
    * may start (by grantKey). Rows are locked in a fixed order, so claimers on
    * several instances queue behind each other instead of deadlocking or overspending.
    */
   async reserve(tx: Queryable, requests: QuotaRequest[]): Promise<Map<string, number>> {
     const granted = new Map<string, number>();
     if (requests.length === 0) return granted;
-    const sorted = [...requests].sort((a, b) => key(a.userId, a.period).localeCompare(key(b.userId, b.period)));
-    const keys = { userIds: sorted.map((r) => r.userId), periods: sorted.map((r) => r.period) };
+    const sorted = [...requests].sort((a, b) => key(a.accountId, a.period).localeCompare(key(b.accountId, b.period)));
+    const keys = { accountIds: sorted.map((r) => r.accountId), periods: sorted.map((r) => r.period) };
     await this.periods.ensure(tx, keys);
     const rows = await this.periods.lockForUpdate(tx, keys);
-    const used = new Map(rows.map((r) => [key(r.user_id, r.period), Number(r.executions)]));
+    const used = new Map(rows.map((r) => [key(r.account_id, r.period), Number(r.executions)]));
     const add = sorted.map((r) => {
-      const allowed = Math.max(0, Math.min(r.wanted, this.executionLimit(r.plan) - (used.get(key(r.userId, r.period)) ?? 0)));
-      granted.set(key(r.userId, r.period), allowed);
+      const allowed = Math.max(0, Math.min(r.wanted, this.executionLimit(r.plan) - (used.get(key(r.accountId, r.period)) ?? 0)));
+      granted.set(key(r.accountId, r.period), allowed);
       return allowed;
     });
     await this.periods.add(tx, keys, add);
@@ -71,30 +71,30 @@ export class QuotaService {
   /** Gives executions back (never below zero), in the same lock order as reserve(). */
   async refund(tx: Queryable, refunds: QuotaRefund[]): Promise<void> {
     if (refunds.length === 0) return;
-    const sorted = [...refunds].sort((a, b) => key(a.userId, a.period).localeCompare(key(b.userId, b.period)));
-    await this.periods.add(tx, { userIds: sorted.map((r) => r.userId), periods: sorted.map((r) => r.period) }, sorted.map((r) => -r.count));
+    const sorted = [...refunds].sort((a, b) => key(a.accountId, a.period).localeCompare(key(b.accountId, b.period)));
+    await this.periods.add(tx, { accountIds: sorted.map((r) => r.accountId), periods: sorted.map((r) => r.period) }, sorted.map((r) => -r.count));
   }
 
-  /** Executions the user has started in the period containing `now`. */
-  async executionsUsed(userId: string, now = new Date()): Promise<number> {
-    const [row] = await this.periods.usedIn([userId], usagePeriodOf(now));
+  /** Executions the account has started in the period containing `now`. */
+  async executionsUsed(accountId: string, now = new Date()): Promise<number> {
+    const [row] = await this.periods.usedIn([accountId], usagePeriodOf(now));
     return row ? Number(row.executions) : 0;
   }
 
-  /** Users (of those given) who still have executions left in the period containing `now` under their plan. */
+  /** Accounts (of those given) that still have executions left in the period containing `now` under their plan. */
   async usersWithExecutionsLeft(plans: ReadonlyMap<string, string>, now = new Date()): Promise<Set<string>> {
-    const userIds = [...plans.keys()];
-    if (userIds.length === 0) return new Set();
-    const used = new Map((await this.periods.usedIn(userIds, usagePeriodOf(now))).map((r) => [r.user_id, Number(r.executions)]));
-    return new Set(userIds.filter((id) => (used.get(id) ?? 0) < this.executionLimit(plans.get(id)!)));
+    const accountIds = [...plans.keys()];
+    if (accountIds.length === 0) return new Set();
+    const used = new Map((await this.periods.usedIn(accountIds, usagePeriodOf(now))).map((r) => [r.account_id, Number(r.executions)]));
+    return new Set(accountIds.filter((id) => (used.get(id) ?? 0) < this.executionLimit(plans.get(id)!)));
   }
 
   /**
-   * Starts the user's execution count afresh for the current period (billing:
+   * Starts the account's execution count afresh for the current period (billing:
    * a new paid cycle). Jobs held in quota_reached are then resumed by
    * JobsService.resumeQuotaHeld (or by the next housekeeping round).
    */
-  async resetExecutions(userId: string, now = new Date()): Promise<void> {
-    await this.periods.reset(userId, usagePeriodOf(now));
+  async resetExecutions(accountId: string, now = new Date()): Promise<void> {
+    await this.periods.reset(accountId, usagePeriodOf(now));
   }
 }

@@ -5,12 +5,12 @@ import type { Queryable } from '../../common/database/transaction';
 
 /** One (user, period) pair per element, as parallel arrays for unnest(). */
 export interface PeriodKeys {
-  userIds: string[];
+  accountIds: string[];
   periods: string[];
 }
 
 export interface UsageRow {
-  user_id: string;
+  account_id: string;
   period: string;
   executions: number;
 }
@@ -23,22 +23,22 @@ export class UsagePeriodsRepository {
   /** Creates the missing rows (at zero), in key order. */
   async ensure(tx: Queryable, keys: PeriodKeys): Promise<void> {
     await tx.query(
-      `INSERT INTO usage_periods (user_id, period_start)
+      `INSERT INTO usage_periods (account_id, period_start)
        SELECT * FROM unnest($1::uuid[], $2::date[]) ORDER BY 1, 2
        ON CONFLICT DO NOTHING`,
-      [keys.userIds, keys.periods],
+      [keys.accountIds, keys.periods],
     );
   }
 
   /** Locks the rows in a fixed order (user, period), so concurrent claimers queue instead of deadlocking. */
   lockForUpdate(tx: Queryable, keys: PeriodKeys): Promise<UsageRow[]> {
     return tx.query(
-      `SELECT u.user_id, to_char(u.period_start, 'YYYY-MM-DD') AS period, u.executions
-       FROM usage_periods u JOIN unnest($1::uuid[], $2::date[]) AS w(user_id, period_start)
-         ON u.user_id = w.user_id AND u.period_start = w.period_start
-       ORDER BY u.user_id, u.period_start
+      `SELECT u.account_id, to_char(u.period_start, 'YYYY-MM-DD') AS period, u.executions
+       FROM usage_periods u JOIN unnest($1::uuid[], $2::date[]) AS w(account_id, period_start)
+         ON u.account_id = w.account_id AND u.period_start = w.period_start
+       ORDER BY u.account_id, u.period_start
        FOR UPDATE OF u`,
-      [keys.userIds, keys.periods],
+      [keys.accountIds, keys.periods],
     );
   }
 
@@ -46,23 +46,23 @@ export class UsagePeriodsRepository {
   async add(tx: Queryable, keys: PeriodKeys, counts: number[]): Promise<void> {
     await tx.query(
       `UPDATE usage_periods u SET executions = greatest(0, u.executions + w.n)
-       FROM unnest($1::uuid[], $2::date[], $3::int[]) AS w(user_id, period_start, n)
-       WHERE u.user_id = w.user_id AND u.period_start = w.period_start AND w.n <> 0`,
-      [keys.userIds, keys.periods, counts],
+       FROM unnest($1::uuid[], $2::date[], $3::int[]) AS w(account_id, period_start, n)
+       WHERE u.account_id = w.account_id AND u.period_start = w.period_start AND w.n <> 0`,
+      [keys.accountIds, keys.periods, counts],
     );
   }
 
-  /** The executions each user has used in the period (users without a row are absent). */
-  usedIn(userIds: string[], period: string): Promise<UsageRow[]> {
+  /** The executions each account has used in the period (accounts without a row are absent). */
+  usedIn(accountIds: string[], period: string): Promise<UsageRow[]> {
     return this.db.query(
-      `SELECT user_id, to_char(period_start, 'YYYY-MM-DD') AS period, executions
-       FROM usage_periods WHERE user_id = ANY($1::uuid[]) AND period_start = $2::date`,
-      [userIds, period],
+      `SELECT account_id, to_char(period_start, 'YYYY-MM-DD') AS period, executions
+       FROM usage_periods WHERE account_id = ANY($1::uuid[]) AND period_start = $2::date`,
+      [accountIds, period],
     );
   }
 
-  /** Sets the user's count for the period to zero (a new billing cycle starts the quota afresh). */
-  async reset(userId: string, period: string): Promise<void> {
-    await this.db.query(`UPDATE usage_periods SET executions = 0 WHERE user_id = $1 AND period_start = $2::date`, [userId, period]);
+  /** Sets the account's count for the period to zero (a new billing cycle starts the quota afresh). */
+  async reset(accountId: string, period: string): Promise<void> {
+    await this.db.query(`UPDATE usage_periods SET executions = 0 WHERE account_id = $1 AND period_start = $2::date`, [accountId, period]);
   }
 }

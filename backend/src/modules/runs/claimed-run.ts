@@ -6,7 +6,7 @@ import { DEFAULT_RETRY_POLICY } from '@cronbeam/shared/jobs/retry-policy';
 export interface ClaimedRun {
   runId: string;
   jobId: string;
-  userId: string;
+  accountId: string;
   trigger: RunTrigger;
   scheduledFor: Date;
   attempt: number;
@@ -37,7 +37,7 @@ export interface ClaimedRun {
 export interface LeasedRunRow {
   id: string;
   job_id: string;
-  user_id: string;
+  account_id: string;
   trigger: RunTrigger;
   scheduled_for: Date;
   attempt: number;
@@ -81,7 +81,7 @@ export function toClaimedRun(row: LeasedRunRow, job: JobRequest): ClaimedRun {
   return {
     runId: row.id,
     jobId: row.job_id,
-    userId: row.user_id,
+    accountId: row.account_id,
     trigger: row.trigger,
     scheduledFor: new Date(row.scheduled_for),
     attempt: Number(row.attempt),

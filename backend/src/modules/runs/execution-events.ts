@@ -6,7 +6,7 @@ import type { RunOutcome, RunTrigger } from '@cronbeam/shared/jobs/job-types';
 export interface ExecutionOutcome {
   runId: string;
   jobId: string;
-  userId: string;
+  accountId: string;
   trigger: RunTrigger;
   attempt: number;
   scheduledFor: Date;

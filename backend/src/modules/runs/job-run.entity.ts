@@ -10,8 +10,8 @@ export class JobRunEntity {
   @Column('uuid', { name: 'job_id' })
   jobId: string;
 
-  @Column('uuid', { name: 'user_id' })
-  userId: string;
+  @Column('uuid', { name: 'account_id' })
+  accountId: string;
 
   @Column('text')
   trigger: RunTrigger;

@@ -11,8 +11,8 @@ import { JobRunEntity } from './job-run.entity';
 
 const { queued: QUEUED, running: RUNNING, done: DONE } = RUN_STATE;
 
-/** The finished run $2 of user $1 (runs go with their job, and a job with its user: user_id scopes them). */
-const STORED_ANCHOR = `id = $2 AND user_id = $1 AND state = '${DONE}' AND finished_at IS NOT NULL`;
+/** The finished run $2 of user $1 (runs go with their job, and a job with its user: account_id scopes them). */
+const STORED_ANCHOR = `id = $2 AND account_id = $1 AND state = '${DONE}' AND finished_at IS NOT NULL`;
 
 /**
  * A run executed in a window was scheduled and created at most this many days
@@ -34,12 +34,12 @@ const FINAL_OUTCOMES = `SELECT r.id, r.job_id, r.executed_at, r.status FROM job_
       WHERE n.job_id = r.job_id AND n.scheduled_for = r.scheduled_for AND n.attempt = r.attempt + 1 AND n.trigger = '${RUN_TRIGGER.retry}'))`;
 
 /** The columns every lease returns. */
-const LEASED_COLUMNS = 'id, job_id, user_id, trigger, scheduled_for, attempt, due_at, possible_duplicate';
+const LEASED_COLUMNS = 'id, job_id, account_id, trigger, scheduled_for, attempt, due_at, possible_duplicate';
 
 /** Runs to insert at claim time, as parallel arrays for a single unnest() INSERT. */
 export interface NewRunRows {
   jobIds: string[];
-  userIds: string[];
+  accountIds: string[];
   triggers: RunTrigger[];
   scheduledFor: Date[];
   states: string[];
@@ -79,7 +79,7 @@ export interface FinishedRunRows {
 export interface RetryRows {
   afterRunIds: string[];
   jobIds: string[];
-  userIds: string[];
+  accountIds: string[];
   scheduledFor: Date[];
   attempts: number[];
   dueAt: Date[];
@@ -103,25 +103,25 @@ export class JobRunsRepository {
   insertClaimed(tx: Queryable, rows: NewRunRows): Promise<LeasedRunRow[]> {
     return tx.query(
       `WITH new_runs AS (
-         INSERT INTO job_runs (job_id, user_id, trigger, scheduled_for, due_at, state, status, lease_owner, lease_expires_at, executed_at, finished_at, error_message, skip_reason)
-         SELECT v.job_id, v.user_id, v.trigger, v.scheduled_for, v.scheduled_for, v.state, v.status, v.lease_owner, v.lease_expires_at, v.executed_at, v.executed_at, v.error_message, v.skip_reason
+         INSERT INTO job_runs (job_id, account_id, trigger, scheduled_for, due_at, state, status, lease_owner, lease_expires_at, executed_at, finished_at, error_message, skip_reason)
+         SELECT v.job_id, v.account_id, v.trigger, v.scheduled_for, v.scheduled_for, v.state, v.status, v.lease_owner, v.lease_expires_at, v.executed_at, v.executed_at, v.error_message, v.skip_reason
          FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::timestamptz[], $10::text[], $11::text[])
-           AS v(job_id, user_id, trigger, scheduled_for, state, status, lease_owner, lease_expires_at, executed_at, error_message, skip_reason)
+           AS v(job_id, account_id, trigger, scheduled_for, state, status, lease_owner, lease_expires_at, executed_at, error_message, skip_reason)
          ON CONFLICT (job_id, scheduled_for, attempt) WHERE trigger <> '${RUN_TRIGGER.manual}' DO NOTHING
          RETURNING ${LEASED_COLUMNS}, state
        )
        SELECT ${LEASED_COLUMNS} FROM new_runs WHERE state = '${RUNNING}'`,
-      [rows.jobIds, rows.userIds, rows.triggers, rows.scheduledFor, rows.states, rows.statuses, rows.leaseOwners, rows.leaseExpiries, rows.executedAt, rows.errors, rows.skipReasons],
+      [rows.jobIds, rows.accountIds, rows.triggers, rows.scheduledFor, rows.states, rows.statuses, rows.leaseOwners, rows.leaseExpiries, rows.executedAt, rows.errors, rows.skipReasons],
     );
   }
 
   /** Inserts a manual run ("run now"), leased to `owner`. */
-  async insertManual(tx: Queryable, run: { jobId: string; userId: string; at: Date; owner: string; leaseExpiry: Date }): Promise<LeasedRunRow> {
+  async insertManual(tx: Queryable, run: { jobId: string; accountId: string; at: Date; owner: string; leaseExpiry: Date }): Promise<LeasedRunRow> {
     const [row]: LeasedRunRow[] = await tx.query(
-      `INSERT INTO job_runs (job_id, user_id, trigger, scheduled_for, due_at, state, lease_owner, lease_expires_at)
+      `INSERT INTO job_runs (job_id, account_id, trigger, scheduled_for, due_at, state, lease_owner, lease_expires_at)
        VALUES ($1, $2, '${RUN_TRIGGER.manual}', $3, $3, '${RUNNING}', $4, $5)
        RETURNING ${LEASED_COLUMNS}`,
-      [run.jobId, run.userId, run.at, run.owner, run.leaseExpiry],
+      [run.jobId, run.accountId, run.at, run.owner, run.leaseExpiry],
     );
     return row;
   }
@@ -212,13 +212,13 @@ export class JobRunsRepository {
   }
 
   /** Deletes unstarted first attempts leased to `owner`; answers whose and when they were, for the quota refund. */
-  deleteUnstartedFirstAttempts(tx: Queryable, runIds: string[], owner: string): Promise<Array<{ user_id: string; scheduled_for: Date }>> {
+  deleteUnstartedFirstAttempts(tx: Queryable, runIds: string[], owner: string): Promise<Array<{ account_id: string; scheduled_for: Date }>> {
     return tx.query(
       `DELETE FROM job_runs
        WHERE id = ANY($1::uuid[]) AND state = '${RUNNING}' AND lease_owner = $2 AND attempt = 1
-       RETURNING user_id, scheduled_for`,
+       RETURNING account_id, scheduled_for`,
       [runIds, owner],
-    ).then((result) => returnedRows<{ user_id: string; scheduled_for: Date }>(result));
+    ).then((result) => returnedRows<{ account_id: string; scheduled_for: Date }>(result));
   }
 
   /** Records unstarted retries leased to `owner` as skipped: their job was paused. */
@@ -247,15 +247,15 @@ export class JobRunsRepository {
   }
 
   /** Records unstarted runs leased to `owner` as skipped because their job's previous run was in flight; answers them for the quota refund. */
-  skipOverlapping(tx: Queryable, runIds: string[], owner: string): Promise<Array<{ user_id: string; scheduled_for: Date }>> {
+  skipOverlapping(tx: Queryable, runIds: string[], owner: string): Promise<Array<{ account_id: string; scheduled_for: Date }>> {
     return tx.query(
       `UPDATE job_runs SET state = '${DONE}', status = '${RUN_OUTCOME.skipped}', skip_reason = 'overlap',
          error_message = 'Skipped: the previous run of this job was still in flight (overlap: skip)',
          executed_at = due_at, finished_at = now(), lease_owner = NULL, lease_expires_at = NULL
        WHERE id = ANY($1::uuid[]) AND state = '${RUNNING}' AND lease_owner = $2
-       RETURNING user_id, scheduled_for`,
+       RETURNING account_id, scheduled_for`,
       [runIds, owner],
-    ).then((result) => returnedRows<{ user_id: string; scheduled_for: Date }>(result));
+    ).then((result) => returnedRows<{ account_id: string; scheduled_for: Date }>(result));
   }
 
   /** The earliest instant a queued run falls due or a lease expires. */
@@ -291,23 +291,23 @@ export class JobRunsRepository {
    */
   async queueRetries(tx: Queryable, rows: RetryRows): Promise<void> {
     await tx.query(
-      `INSERT INTO job_runs (job_id, user_id, trigger, scheduled_for, attempt, due_at, state)
-       SELECT v.job_id, v.user_id, '${RUN_TRIGGER.retry}', v.scheduled_for, v.attempt, v.due_at, '${QUEUED}'
+      `INSERT INTO job_runs (job_id, account_id, trigger, scheduled_for, attempt, due_at, state)
+       SELECT v.job_id, v.account_id, '${RUN_TRIGGER.retry}', v.scheduled_for, v.attempt, v.due_at, '${QUEUED}'
        FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::timestamptz[], $5::int[], $6::timestamptz[])
-         AS v(after_run_id, job_id, user_id, scheduled_for, attempt, due_at)
+         AS v(after_run_id, job_id, account_id, scheduled_for, attempt, due_at)
        WHERE EXISTS (SELECT 1 FROM job_runs f WHERE f.id = v.after_run_id)
        ON CONFLICT (job_id, scheduled_for, attempt) WHERE trigger <> '${RUN_TRIGGER.manual}' DO NOTHING`,
-      [rows.afterRunIds, rows.jobIds, rows.userIds, rows.scheduledFor, rows.attempts, rows.dueAt],
+      [rows.afterRunIds, rows.jobIds, rows.accountIds, rows.scheduledFor, rows.attempts, rows.dueAt],
     );
   }
 
   /** A job's finished runs, newest first; skipped and missed runs never executed and sort by the instant they were due. Shown only: from the replica. */
-  latestFinished(userId: string, jobId: string, limit: number): Promise<JobRunEntity[]> {
+  latestFinished(accountId: string, jobId: string, limit: number): Promise<JobRunEntity[]> {
     return this.read
       .manager('replica')
       .getRepository(JobRunEntity)
       .createQueryBuilder('r')
-      .where('r.job_id = :jobId AND r.user_id = :userId AND r.state = :state', { jobId, userId, state: DONE })
+      .where('r.job_id = :jobId AND r.account_id = :accountId AND r.state = :state', { jobId, accountId, state: DONE })
       .orderBy('COALESCE(r.executed_at, r.scheduled_for)', 'DESC')
       .addOrderBy('r.created_at', 'DESC')
       .limit(limit)
@@ -319,32 +319,32 @@ export class JobRunsRepository {
     await this.db.query(`UPDATE job_runs SET alert_note = $3 WHERE id = $1 AND scheduled_for = $2`, [runId, scheduledFor, note]);
   }
 
-  /** Whether `runId` is a finished run of the user's that has been stored. */
-  async isStoredRunOf(userId: string, runId: string): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(`SELECT 1 FROM job_runs WHERE ${STORED_ANCHOR}`, [userId, runId]);
+  /** Whether `runId` is a finished run of the account's that has been stored. */
+  async isStoredRunOf(accountId: string, runId: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(`SELECT 1 FROM job_runs WHERE ${STORED_ANCHOR}`, [accountId, runId]);
     return rows.length > 0;
   }
 
   /**
-   * The user's executions stored since the run `afterRunId` (its whole write
+   * The account's executions stored since the run `afterRunId` (its whole write
    * batch included, itself excluded), oldest first. The anchor's time stays in
    * SQL: a JavaScript Date would drop its microseconds.
    */
-  storedSince(userId: string, afterRunId: string, limit: number): Promise<FinishedRunRow[]> {
+  storedSince(accountId: string, afterRunId: string, limit: number): Promise<FinishedRunRow[]> {
     return this.db.query(
-      `SELECT r.id, r.job_id, r.user_id, r.trigger, r.attempt, r.scheduled_for, r.due_at, r.executed_at, r.status,
+      `SELECT r.id, r.job_id, r.account_id, r.trigger, r.attempt, r.scheduled_for, r.due_at, r.executed_at, r.status,
               r.response_code, r.duration_ms, r.error_message,
               (r.status = '${RUN_OUTCOME.failed}' AND EXISTS (
                  SELECT 1 FROM job_runs n
                  WHERE n.job_id = r.job_id AND n.scheduled_for = r.scheduled_for AND n.attempt = r.attempt + 1 AND n.trigger = '${RUN_TRIGGER.retry}'
               )) AS will_retry
        FROM job_runs r
-       WHERE r.user_id = $1
+       WHERE r.account_id = $1
          AND r.state = '${DONE}' AND r.status IN ('${RUN_OUTCOME.success}', '${RUN_OUTCOME.failed}') AND r.executed_at IS NOT NULL
          AND r.finished_at >= (SELECT finished_at FROM job_runs WHERE ${STORED_ANCHOR}) AND r.id <> $2
        ORDER BY r.finished_at, r.executed_at, r.id
        LIMIT $3`,
-      [userId, afterRunId, limit],
+      [accountId, afterRunId, limit],
     );
   }
 

@@ -212,7 +212,7 @@ export class RunRecorder {
         await this.runs.queueRetries(tx, {
           afterRunIds: retries.map((f) => f.run.runId),
           jobIds: retries.map((f) => f.run.jobId),
-          userIds: retries.map((f) => f.run.userId),
+          accountIds: retries.map((f) => f.run.accountId),
           scheduledFor: retries.map((f) => f.run.scheduledFor),
           attempts: retries.map((f) => f.run.attempt + 1),
           dueAt: retries.map((f) => f.retryAt!),
@@ -234,7 +234,7 @@ function toOutcome(f: Finished): ExecutionOutcome {
   return {
     runId: f.run.runId,
     jobId: f.run.jobId,
-    userId: f.run.userId,
+    accountId: f.run.accountId,
     trigger: f.run.trigger,
     attempt: f.run.attempt,
     scheduledFor: f.run.scheduledFor,

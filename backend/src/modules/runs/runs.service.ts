@@ -31,8 +31,8 @@ export const OUTCOME_UNKNOWN =
 
 /** A run a claim creates: leased to this instance, or already finished as skipped (quota) or missed (outage). */
 export type NewRun =
-  | { jobId: string; userId: string; trigger: RunTrigger; scheduledFor: Date; outcome: 'leased'; timeoutMs: number | null }
-  | { jobId: string; userId: string; trigger: RunTrigger; scheduledFor: Date; outcome: Extract<RunOutcome, 'skipped' | 'missed'>; error: string; skipReason?: string };
+  | { jobId: string; accountId: string; trigger: RunTrigger; scheduledFor: Date; outcome: 'leased'; timeoutMs: number | null }
+  | { jobId: string; accountId: string; trigger: RunTrigger; scheduledFor: Date; outcome: Extract<RunOutcome, 'skipped' | 'missed'>; error: string; skipReason?: string };
 
 /** A stored execution as the event stream replays it (no response body or alert flag: the stream sends neither). */
 export type StoredOutcome = Omit<ExecutionOutcome, 'responseBody' | 'notifyOnFailure' | 'callbackUrl'>;
@@ -40,7 +40,7 @@ export type StoredOutcome = Omit<ExecutionOutcome, 'responseBody' | 'notifyOnFai
 /** A saved job as "run now" needs it. */
 export interface RunnableJob extends JobRequest {
   id: string;
-  userId: string;
+  accountId: string;
   plan: string;
 }
 
@@ -114,13 +114,13 @@ export class RunsService {
    * so the anchor's whole batch is replayed (less the anchor): a client may
    * see an outcome twice, never miss one.
    */
-  async outcomesAfter(userId: string, afterRunId: string, limit: number): Promise<StoredOutcome[] | null> {
-    if (!(await this.runs.isStoredRunOf(userId, afterRunId))) return null;
-    const rows = await this.runs.storedSince(userId, afterRunId, limit);
+  async outcomesAfter(accountId: string, afterRunId: string, limit: number): Promise<StoredOutcome[] | null> {
+    if (!(await this.runs.isStoredRunOf(accountId, afterRunId))) return null;
+    const rows = await this.runs.storedSince(accountId, afterRunId, limit);
     return rows.map((r) => ({
       runId: r.id,
       jobId: r.job_id,
-      userId: r.user_id,
+      accountId: r.account_id,
       trigger: r.trigger,
       attempt: r.attempt,
       scheduledFor: r.scheduled_for,
@@ -189,8 +189,8 @@ export class RunsService {
   }
 
   /** The newest finished runs of a job (the caller has checked the job is the user's). */
-  async latestLogs(userId: string, jobId: string, limit: number): Promise<JobLogEntry[]> {
-    return (await this.runs.latestFinished(userId, jobId, limit)).map(toLogEntry);
+  async latestLogs(accountId: string, jobId: string, limit: number): Promise<JobLogEntry[]> {
+    return (await this.runs.latestFinished(accountId, jobId, limit)).map(toLogEntry);
   }
 
   /**
@@ -205,12 +205,12 @@ export class RunsService {
   async runNow(job: RunnableJob, alsoInTransaction: (tx: Queryable, runId: string) => Promise<void> = async () => undefined): Promise<JobLogEntry> {
     const now = new Date();
     const run = await this.db.transaction(async (tx): Promise<ClaimedRun> => {
-      const granted = await this.quota.reserve(tx, [{ userId: job.userId, plan: job.plan, period: usagePeriodOf(now), wanted: 1 }]);
+      const granted = await this.quota.reserve(tx, [{ accountId: job.accountId, plan: job.plan, period: usagePeriodOf(now), wanted: 1 }]);
       if ((granted.values().next().value ?? 0) < 1) {
         throw ApiError.forbidden({ error: 'Execution quota exceeded', plan: job.plan, execution_quota: this.quota.executionLimit(job.plan) });
       }
       try {
-        const row = await this.runs.insertManual(tx, { jobId: job.id, userId: job.userId, at: now, owner: this.owner.id, leaseExpiry: this.settings.leaseExpiry(now, now.getTime(), job.timeoutMs) });
+        const row = await this.runs.insertManual(tx, { jobId: job.id, accountId: job.accountId, at: now, owner: this.owner.id, leaseExpiry: this.settings.leaseExpiry(now, now.getTime(), job.timeoutMs) });
         const run = toClaimedRun(row, job);
         await alsoInTransaction(tx, run.runId);
         return run;
@@ -244,11 +244,11 @@ export class RunsService {
 
   /** Inserts the runs of a claim inside its transaction; answers the leased ones (a due time already taken is skipped). */
   insertClaimed(tx: Queryable, runs: NewRun[], now: number): Promise<LeasedRunRow[]> {
-    const rows: NewRunRows = { jobIds: [], userIds: [], triggers: [], scheduledFor: [], states: [], statuses: [], leaseOwners: [], leaseExpiries: [], executedAt: [], errors: [], skipReasons: [] };
+    const rows: NewRunRows = { jobIds: [], accountIds: [], triggers: [], scheduledFor: [], states: [], statuses: [], leaseOwners: [], leaseExpiries: [], executedAt: [], errors: [], skipReasons: [] };
     for (const run of runs) {
       const leased = run.outcome === 'leased';
       rows.jobIds.push(run.jobId);
-      rows.userIds.push(run.userId);
+      rows.accountIds.push(run.accountId);
       rows.triggers.push(run.trigger);
       rows.scheduledFor.push(run.scheduledFor);
       rows.states.push(leased ? RUN_STATE.running : RUN_STATE.done);
@@ -327,7 +327,7 @@ export class RunsService {
     if (runIds.length === 0) return;
     await this.db.transaction(async (tx) => {
       const gone = await this.runs.deleteUnstartedFirstAttempts(tx, runIds, this.owner.id);
-      await this.quota.refund(tx, refundsOf(gone, (userId, period) => this.quota.grantKey(userId, period)));
+      await this.quota.refund(tx, refundsOf(gone, (accountId, period) => this.quota.grantKey(accountId, period)));
       await this.runs.skipWithdrawn(tx, runIds, this.owner.id);
     });
   }
@@ -346,7 +346,7 @@ export class RunsService {
     if (runIds.length === 0) return;
     await this.db.transaction(async (tx) => {
       const skipped = await this.runs.skipOverlapping(tx, runIds, this.owner.id);
-      await this.quota.refund(tx, refundsOf(skipped, (userId, period) => this.quota.grantKey(userId, period)));
+      await this.quota.refund(tx, refundsOf(skipped, (accountId, period) => this.quota.grantKey(accountId, period)));
     });
   }
 
@@ -368,12 +368,12 @@ export class RunsService {
 }
 
 /** One quota refund per user and month for runs given back. */
-function refundsOf(runs: Array<{ user_id: string; scheduled_for: Date }>, grantKey: (userId: string, period: string) => string): Array<{ userId: string; period: string; count: number }> {
-  const refunds = new Map<string, { userId: string; period: string; count: number }>();
+function refundsOf(runs: Array<{ account_id: string; scheduled_for: Date }>, grantKey: (accountId: string, period: string) => string): Array<{ accountId: string; period: string; count: number }> {
+  const refunds = new Map<string, { accountId: string; period: string; count: number }>();
   for (const run of runs) {
     const period = usagePeriodOf(new Date(run.scheduled_for));
-    const key = grantKey(run.user_id, period);
-    const refund = refunds.get(key) ?? { userId: run.user_id, period, count: 0 };
+    const key = grantKey(run.account_id, period);
+    const refund = refunds.get(key) ?? { accountId: run.account_id, period, count: 0 };
     refund.count++;
     refunds.set(key, refund);
   }

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { AuditService } from '../audit/audit.service';
-import { UsersService } from '../auth/users.service';
+import { TeamsService } from '../teams/teams.service';
 import { JobScheduleService } from '../jobs/job-schedule.service';
 import { QuotaService } from '../quota/quota.service';
 import { RunsService } from '../runs/runs.service';
@@ -30,7 +30,7 @@ export class Housekeeping implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly jobs: JobScheduleService,
     private readonly runs: RunsService,
     private readonly quota: QuotaService,
-    private readonly users: UsersService,
+    private readonly teams: TeamsService,
     private readonly audit: AuditService,
     private readonly registry: SchedulerRegistry,
     private readonly wake: WakeChannel,
@@ -75,9 +75,9 @@ export class Housekeeping implements OnApplicationBootstrap, OnModuleDestroy {
   async restoreQuotaJobs(now: Date): Promise<number> {
     const held = await this.jobs.quotaHeld();
     if (held.length === 0) return 0;
-    const plans = await this.users.plansOf(held.map((j) => j.user_id));
-    const withRoom = await this.quota.usersWithExecutionsLeft(new Map(held.map((j) => [j.user_id, plans.get(j.user_id) ?? 'free'])), now);
-    return this.jobs.restoreQuotaHeld(held.filter((j) => withRoom.has(j.user_id)), now);
+    const plans = await this.teams.plansOf(held.map((j) => j.account_id));
+    const withRoom = await this.quota.usersWithExecutionsLeft(new Map(held.map((j) => [j.account_id, plans.get(j.account_id) ?? 'free'])), now);
+    return this.jobs.restoreQuotaHeld(held.filter((j) => withRoom.has(j.account_id)), now);
   }
 
   /** Makes the weekly run partitions ahead, drops the weeks older than 90 days, keeps each job's newest 1,000 finished runs. */

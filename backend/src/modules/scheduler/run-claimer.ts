@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { RUN_OUTCOME, RUN_TRIGGER } from '@cronbeam/shared/jobs/job-types';
 import { pausedNote } from '@cronbeam/shared/notifications/maintenance-windows';
 import type { Queryable } from '../../common/database/transaction';
-import { UsersService } from '../auth/users.service';
+import { TeamsService } from '../teams/teams.service';
 import { JobScheduleService, scheduleKey, scheduleSpecOf, toJobRequest } from '../jobs/job-schedule.service';
 import { MaintenanceWindowsService, pausingKey } from '../maintenance/maintenance-windows.service';
 import { QuotaService, usagePeriodOf, type QuotaRequest } from '../quota/quota.service';
@@ -32,7 +32,7 @@ export class RunClaimer {
     private readonly jobs: JobScheduleService,
     private readonly runs: RunsService,
     private readonly quota: QuotaService,
-    private readonly users: UsersService,
+    private readonly teams: TeamsService,
     private readonly liveness: InstanceLiveness,
     private readonly maintenance: MaintenanceWindowsService,
   ) {}
@@ -46,7 +46,7 @@ export class RunClaimer {
     return this.db.transaction(async (tx) => {
       const jobs = await this.jobs.lockDue(tx, horizon, this.settings.batchSize);
       if (jobs.length === 0) return { runs: [], more: false };
-      const plans = await this.users.plansOf(jobs.map((j) => j.user_id), tx);
+      const plans = await this.teams.plansOf(jobs.map((j) => j.account_id), tx);
 
       // Jobs of a burst share their schedule, policy and due time: plan each such combination once per batch.
       const planned = new Map<string, DuePlan>();
@@ -59,19 +59,19 @@ export class RunClaimer {
           due = planDue(scheduleSpecOf(job), catchUp, dueAt, now, this.settings.pollIntervalMs * 2 + this.settings.lookaheadMs);
           planned.set(key, due);
         }
-        const plan = plans.get(job.user_id) ?? 'free';
+        const plan = plans.get(job.account_id) ?? 'free';
         return { job, due, plan };
       });
       // A run due inside a window that pauses runs is recorded as skipped, unsent and not counted against the quota.
-      const paused = await this.maintenance.pausing(tx, claims.flatMap(({ job, due }) => due.fires.map((fire) => ({ id: job.id, user_id: job.user_id, tags: job.tags, fire: fire.at }))));
+      const paused = await this.maintenance.pausing(tx, claims.flatMap(({ job, due }) => due.fires.map((fire) => ({ id: job.id, account_id: job.account_id, tags: job.tags, fire: fire.at }))));
       // Every other instant that fires counts toward its month's quota (an all_within catch-up may fire several at once).
       const wanted = new Map<string, QuotaRequest>();
       for (const { job, due, plan } of claims) {
         for (const fire of due.fires) {
           if (paused.has(pausingKey(job.id, fire.at))) continue;
           const period = usagePeriodOf(fire.at);
-          const k = this.quota.grantKey(job.user_id, period);
-          const entry = wanted.get(k) ?? { userId: job.user_id, plan, period, wanted: 0 };
+          const k = this.quota.grantKey(job.account_id, period);
+          const entry = wanted.get(k) ?? { accountId: job.account_id, plan, period, wanted: 0 };
           entry.wanted++;
           wanted.set(k, entry);
         }
@@ -82,25 +82,25 @@ export class RunClaimer {
       const overQuota = new Set<string>();
       for (const { job, due, plan } of claims) {
         for (const missed of due.missed) {
-          newRuns.push({ jobId: job.id, userId: job.user_id, trigger: RUN_TRIGGER.schedule, scheduledFor: missed, outcome: RUN_OUTCOME.missed, error: due.missedReason });
+          newRuns.push({ jobId: job.id, accountId: job.account_id, trigger: RUN_TRIGGER.schedule, scheduledFor: missed, outcome: RUN_OUTCOME.missed, error: due.missedReason });
         }
         if (due.moreMissed) this.logger.warn(`Job ${job.id}: more than ${due.missed.length} due times were missed; the oldest ones are recorded`);
         for (const fire of due.fires) {
           const pausedBy = paused.get(pausingKey(job.id, fire.at));
           if (pausedBy !== undefined) {
-            newRuns.push({ jobId: job.id, userId: job.user_id, trigger: RUN_TRIGGER.schedule, scheduledFor: fire.at, outcome: RUN_OUTCOME.skipped, skipReason: 'maintenance', error: pausedNote(pausedBy) });
+            newRuns.push({ jobId: job.id, accountId: job.account_id, trigger: RUN_TRIGGER.schedule, scheduledFor: fire.at, outcome: RUN_OUTCOME.skipped, skipReason: 'maintenance', error: pausedNote(pausedBy) });
             continue;
           }
-          const k = this.quota.grantKey(job.user_id, usagePeriodOf(fire.at));
+          const k = this.quota.grantKey(job.account_id, usagePeriodOf(fire.at));
           const left = granted.get(k) ?? 0;
           if (left > 0) {
             granted.set(k, left - 1);
-            newRuns.push({ jobId: job.id, userId: job.user_id, trigger: fire.recovery ? RUN_TRIGGER.recovery : RUN_TRIGGER.schedule, scheduledFor: fire.at, outcome: 'leased', timeoutMs: job.timeout_ms });
+            newRuns.push({ jobId: job.id, accountId: job.account_id, trigger: fire.recovery ? RUN_TRIGGER.recovery : RUN_TRIGGER.schedule, scheduledFor: fire.at, outcome: 'leased', timeoutMs: job.timeout_ms });
           } else {
             overQuota.add(job.id);
             newRuns.push({
               jobId: job.id,
-              userId: job.user_id,
+              accountId: job.account_id,
               trigger: RUN_TRIGGER.schedule,
               scheduledFor: fire.at,
               outcome: RUN_OUTCOME.skipped,

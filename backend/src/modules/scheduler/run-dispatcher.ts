@@ -115,7 +115,7 @@ export class RunDispatcher {
       const due = run.dueAt.getTime();
       const ready = {
         run,
-        request: this.executor.prepare({ executionId: run.runId, url: run.url, method: run.method, headers: run.headers, body: run.body, responseRules: run.responseRules, timeoutMs: run.timeoutMs, userId: run.userId, signing: run.signing }),
+        request: this.executor.prepare({ executionId: run.runId, url: run.url, method: run.method, headers: run.headers, body: run.body, responseRules: run.responseRules, timeoutMs: run.timeoutMs, accountId: run.accountId, signing: run.signing }),
         log: 'none' as const,
       };
       const group = this.waiting.get(due);

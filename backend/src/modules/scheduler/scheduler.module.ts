@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TeamsModule } from '../teams/teams.module';
 import { ScheduleModule } from '@nestjs/schedule';
 import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
@@ -27,7 +28,7 @@ import { WakeChannel } from './wake-channel';
  * and takes over the unsent runs of an instance that died (ADR 0091).
  */
 @Module({
-  imports: [ScheduleModule.forRoot(), AuditModule, AuthModule, JobsModule, RunsModule, QuotaModule, ExecutorModule, MaintenanceModule],
+  imports: [ScheduleModule.forRoot(), AuditModule, AuthModule, JobsModule, RunsModule, QuotaModule, ExecutorModule, MaintenanceModule, TeamsModule],
   providers: [SchedulerSettings, DatabaseClock, WakeChannel, SchedulerInstancesRepository, InstanceLiveness, RunClaimer, RunDispatcher, InstanceTakeover, SchedulerLoop, Housekeeping, IdleCollector, SchedulerStopService],
   exports: [SchedulerStopService],
 })

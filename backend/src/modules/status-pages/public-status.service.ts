@@ -85,8 +85,8 @@ export class PublicStatusService {
           pageId: row.id,
           slug: row.slug,
           title: row.title,
-          snapshot: await this.history.snapshot(row.user_id, row.items, PUBLIC_INCIDENTS, 'replica'),
-          notes: await this.owners.notes(row.user_id, await this.history.expand(row.user_id, row.items, 'replica')),
+          snapshot: await this.history.snapshot(row.account_id, row.items, PUBLIC_INCIDENTS, 'replica'),
+          notes: await this.owners.notes(row.account_id, await this.history.expand(row.account_id, row.items, 'replica')),
         }
       : null;
     this.pageCache.set(slug, page);
@@ -140,14 +140,14 @@ export class PublicStatusService {
     const badge = await this.pages.findBadgeByToken(token);
     if (!badge) return null;
     if (badge.page_id) {
-      const row = await this.pages.findOwned(badge.user_id, badge.page_id);
+      const row = await this.pages.findOwned(badge.account_id, badge.page_id);
       if (!row) return null;
-      const { items } = await this.history.snapshot(badge.user_id, row.items, 0, 'replica');
+      const { items } = await this.history.snapshot(badge.account_id, row.items, 0, 'replica');
       const uptimes = items.flatMap((i) => (i.uptime === null ? [] : [i.uptime]));
       const mean = uptimes.length ? Math.floor((uptimes.reduce((a, b) => a + b, 0) / uptimes.length) * 100) / 100 : null;
       return badgeSvg(row.title, overallState(items.map((i) => i.state)), mean);
     }
-    const { items } = await this.history.snapshot(badge.user_id, [{ job_id: badge.job_id, monitor_id: badge.monitor_id, tag: null, label: null }], 0, 'replica');
+    const { items } = await this.history.snapshot(badge.account_id, [{ job_id: badge.job_id, monitor_id: badge.monitor_id, tag: null, label: null }], 0, 'replica');
     const item = items[0];
     return item ? badgeSvg(item.name, item.state, item.uptime) : null;
   }

@@ -73,7 +73,7 @@ export class StatusHistoryService {
    * carry it (each under its own name), at the tag's place, leaving out any
    * already on the page.
    */
-  async expand(userId: string, items: StatusPageItemRow[], from: ReadFrom): Promise<StatusPageItemRow[]> {
+  async expand(accountId: string, items: StatusPageItemRow[], from: ReadFrom): Promise<StatusPageItemRow[]> {
     if (!items.some((i) => i.tag)) return items;
     const named = new Set(items.flatMap((i) => [i.job_id, i.monitor_id]).filter(Boolean));
     const expanded: StatusPageItemRow[] = [];
@@ -82,7 +82,7 @@ export class StatusHistoryService {
         expanded.push(item);
         continue;
       }
-      const [jobs, monitors] = await Promise.all([this.jobs.list(userId, from, item.tag), this.monitors.list(userId, item.tag)]);
+      const [jobs, monitors] = await Promise.all([this.jobs.list(accountId, from, item.tag), this.monitors.list(accountId, item.tag)]);
       for (const id of [...jobs.map((j) => `j${j.job_id}`), ...monitors.map((m) => `m${m.monitor_id}`)]) {
         const subject = id.slice(1);
         if (named.has(subject)) continue;
@@ -94,12 +94,12 @@ export class StatusHistoryService {
   }
 
   /** `from`: 'replica' for what is shown; 'primary' when the snapshot decides a write (a note needs its incident to exist). */
-  async snapshot(userId: string, pageItems: StatusPageItemRow[], incidentLimit: number, from: ReadFrom, now = new Date()): Promise<HistorySnapshot> {
-    const items = await this.expand(userId, pageItems, from);
+  async snapshot(accountId: string, pageItems: StatusPageItemRow[], incidentLimit: number, from: ReadFrom, now = new Date()): Promise<HistorySnapshot> {
+    const items = await this.expand(accountId, pageItems, from);
     const since = StatusHistoryService.since(now);
     const jobIds = items.flatMap((i) => (i.job_id ? [i.job_id] : []));
     const monitorIds = items.flatMap((i) => (i.monitor_id ? [i.monitor_id] : []));
-    const [jobs, monitors] = await Promise.all([this.jobs.summaries(userId, jobIds), this.monitors.summaries(userId, monitorIds)]);
+    const [jobs, monitors] = await Promise.all([this.jobs.summaries(accountId, jobIds), this.monitors.summaries(accountId, monitorIds)]);
     const ownJobs = jobs.map((j) => j.id);
     const ownMonitors = monitors.map((m) => m.id);
     const [failing, jobDays, monitorDays, jobEpisodes, monitorEpisodes] = await Promise.all([

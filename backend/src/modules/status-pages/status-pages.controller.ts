@@ -24,40 +24,40 @@ export class StatusPagesController {
 
   @Get()
   list(@CurrentUser() user: AuthenticatedUser): Promise<StatusPage[]> {
-    return this.pages.list(user.id);
+    return this.pages.list(user.accountId);
   }
 
   @Post()
   @HttpCode(200)
   create(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(statusPageSchema)) body: StatusPageDefinition): Promise<StatusPage> {
-    return this.pages.create(actor, user.id, body);
+    return this.pages.create(actor, user.accountId, body);
   }
 
   @Get(':id')
   get(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<StatusPage> {
-    return this.pages.get(user.id, id);
+    return this.pages.get(user.accountId, id);
   }
 
   @Put(':id')
   update(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string, @Body(new ZodPipe(statusPageSchema)) body: StatusPageDefinition): Promise<StatusPage> {
-    return this.pages.update(actor, user.id, id, body);
+    return this.pages.update(actor, user.accountId, id, body);
   }
 
   @Delete(':id')
   async remove(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string): Promise<{ message: string }> {
-    await this.pages.remove(actor, user.id, id);
+    await this.pages.remove(actor, user.accountId, id);
     return { message: 'Status page deleted' };
   }
 
   @Get(':id/incidents')
   @Header('Cache-Control', 'no-store')
   async incidents(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string): Promise<{ incidents: StatusIncident[] }> {
-    return { incidents: await this.pages.incidents(user.id, id, 'replica') };
+    return { incidents: await this.pages.incidents(user.accountId, id, 'replica') };
   }
 
   @Put(':id/incidents/note')
   note(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string, @Body(new ZodPipe(incidentNoteSchema)) body: IncidentNoteDefinition): Promise<StatusIncident> {
-    return this.pages.setNote(actor, user.id, id, body);
+    return this.pages.setNote(actor, user.accountId, id, body);
   }
 }
 
@@ -69,24 +69,24 @@ export class StatusBadgesController {
 
   @Get()
   list(@CurrentUser() user: AuthenticatedUser): Promise<StatusBadge[]> {
-    return this.pages.badges(user.id);
+    return this.pages.badges(user.accountId);
   }
 
   @Post()
   @HttpCode(200)
   create(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(badgeSchema)) body: BadgeDefinition): Promise<StatusBadge> {
-    return this.pages.createBadge(actor, user.id, body);
+    return this.pages.createBadge(actor, user.accountId, body);
   }
 
   @Post(':id/rotate')
   @HttpCode(200)
   rotate(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string): Promise<StatusBadge> {
-    return this.pages.rotateBadge(actor, user.id, id);
+    return this.pages.rotateBadge(actor, user.accountId, id);
   }
 
   @Delete(':id')
   async remove(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('id') id: string): Promise<{ message: string }> {
-    await this.pages.removeBadge(actor, user.id, id);
+    await this.pages.removeBadge(actor, user.accountId, id);
     return { message: 'Badge revoked' };
   }
 }

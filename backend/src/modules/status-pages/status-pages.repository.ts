@@ -15,7 +15,7 @@ export interface StatusPageItemRow {
 
 export interface StatusPageRow {
   id: string;
-  user_id: string;
+  account_id: string;
   slug: string;
   title: string;
   custom_domain: string | null;
@@ -40,7 +40,7 @@ export interface IncidentNoteRow {
 
 export interface StatusBadgeRow {
   id: string;
-  user_id: string;
+  account_id: string;
   token: string;
   job_id: string | null;
   monitor_id: string | null;
@@ -49,7 +49,7 @@ export interface StatusBadgeRow {
 }
 
 /** A page with its items in order, as one row. */
-const PAGE = `SELECT p.id, p.user_id, p.slug, p.title, p.custom_domain, p.created_at, p.updated_at,
+const PAGE = `SELECT p.id, p.account_id, p.slug, p.title, p.custom_domain, p.created_at, p.updated_at,
   coalesce((SELECT json_agg(json_build_object('job_id', i.job_id, 'monitor_id', i.monitor_id, 'tag', i.tag, 'label', i.label) ORDER BY i.position)
               FROM status_page_items i WHERE i.page_id = p.id), '[]'::json) AS items
   FROM status_pages p`;
@@ -72,7 +72,7 @@ const badgeChanges = (before: string, after: string) => auditChanges(before, aft
  * Every SQL statement on `status_pages`, `status_page_items`,
  * `status_incident_notes` and `status_badges` (one aggregate: the status
  * pages of an account and what hangs off them). The owner's queries are
- * scoped by user id; the public ones find a page by slug, domain or badge token.
+ * scoped by account id; the public ones find a page by slug, domain or badge token.
  */
 @Injectable()
 export class StatusPagesRepository {
@@ -81,12 +81,12 @@ export class StatusPagesRepository {
     private readonly read: ReadDatabase,
   ) {}
 
-  listOwned(userId: string, from: ReadFrom): Promise<StatusPageRow[]> {
-    return this.read.query(from, `${PAGE} WHERE p.user_id = $1 ORDER BY p.created_at, p.id`, [userId]);
+  listOwned(accountId: string, from: ReadFrom): Promise<StatusPageRow[]> {
+    return this.read.query(from, `${PAGE} WHERE p.account_id = $1 ORDER BY p.created_at, p.id`, [accountId]);
   }
 
-  async findOwned(userId: string, pageId: string): Promise<StatusPageRow | null> {
-    const [row] = await this.db.query(`${PAGE} WHERE p.id = $1 AND p.user_id = $2`, [pageId, userId]);
+  async findOwned(accountId: string, pageId: string): Promise<StatusPageRow | null> {
+    const [row] = await this.db.query(`${PAGE} WHERE p.id = $1 AND p.account_id = $2`, [pageId, accountId]);
     return row ?? null;
   }
 
@@ -104,20 +104,20 @@ export class StatusPagesRepository {
 
   /**
    * Inserts a page and its items unless the account has `max` pages already;
-   * null then. The user's row is locked first, so two creations at once
+   * null then. The account's row is locked first, so two creations at once
    * cannot both pass the count.
    */
-  async insert(actor: Actor, userId: string, page: PageColumns, max: number): Promise<StatusPageRow | null> {
+  async insert(actor: Actor, accountId: string, page: PageColumns, max: number): Promise<StatusPageRow | null> {
     const [, inserted] = await pipelinedTransaction<[unknown, Array<{ id: string }>]>(this.db, (tx) => [
-      tx.query(`SELECT 1 FROM users WHERE id = $1 FOR UPDATE`, [userId]),
+      tx.query(`SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE`, [accountId]),
       tx.query(
         ...auditedStatement(actor, {
           ctes: `p AS (
-             INSERT INTO status_pages (user_id, slug, title, custom_domain)
-             SELECT $1, $2, $3, $4 WHERE (SELECT count(*) FROM status_pages WHERE user_id = $1) < $5
+             INSERT INTO status_pages (account_id, slug, title, custom_domain)
+             SELECT $1, $2, $3, $4 WHERE (SELECT count(*) FROM status_pages WHERE account_id = $1) < $5
              RETURNING *),
            items AS (${insertItems('$6')} CROSS JOIN p)`,
-          params: [userId, page.slug, page.title, page.customDomain, max, JSON.stringify(page.items)],
+          params: [accountId, page.slug, page.title, page.customDomain, max, JSON.stringify(page.items)],
           from: 'p',
           action: 'status_page.created',
           targetType: 'status_page',
@@ -127,18 +127,18 @@ export class StatusPagesRepository {
         }),
       ),
     ]);
-    return inserted[0] ? this.findOwned(userId, inserted[0].id) : null;
+    return inserted[0] ? this.findOwned(accountId, inserted[0].id) : null;
   }
 
-  /** Replaces the page's definition and items; false when it is not the user's. */
-  async replace(actor: Actor, userId: string, pageId: string, page: PageColumns): Promise<boolean> {
+  /** Replaces the page's definition and items; false when it is not the account's. */
+  async replace(actor: Actor, accountId: string, pageId: string, page: PageColumns): Promise<boolean> {
     const [updated] = await pipelinedTransaction<[unknown, unknown, unknown]>(this.db, (tx) => [
       // First, so its entry sees the items as they were.
       tx.query(
         ...auditedStatement(actor, {
-          ctes: `b AS (SELECT * FROM status_pages WHERE id = $1 AND user_id = $2 FOR UPDATE),
+          ctes: `b AS (SELECT * FROM status_pages WHERE id = $1 AND account_id = $2 FOR UPDATE),
             c AS (UPDATE status_pages s SET slug = $3, title = $4, custom_domain = $5, updated_at = now() FROM b WHERE s.id = b.id RETURNING s.*)`,
-          params: [pageId, userId, page.slug, page.title, page.customDomain, JSON.stringify(page.items)],
+          params: [pageId, accountId, page.slug, page.title, page.customDomain, JSON.stringify(page.items)],
           from: 'c JOIN b ON b.id = c.id',
           action: 'status_page.updated',
           targetType: 'status_page',
@@ -147,17 +147,17 @@ export class StatusPagesRepository {
           result: 'SELECT id FROM c',
         }),
       ),
-      tx.query(`DELETE FROM status_page_items WHERE page_id = (SELECT id FROM status_pages WHERE id = $1 AND user_id = $2)`, [pageId, userId]),
-      tx.query(`${insertItems('$3')} CROSS JOIN (SELECT id FROM status_pages WHERE id = $1 AND user_id = $2) p`, [pageId, userId, JSON.stringify(page.items)]),
+      tx.query(`DELETE FROM status_page_items WHERE page_id = (SELECT id FROM status_pages WHERE id = $1 AND account_id = $2)`, [pageId, accountId]),
+      tx.query(`${insertItems('$3')} CROSS JOIN (SELECT id FROM status_pages WHERE id = $1 AND account_id = $2) p`, [pageId, accountId, JSON.stringify(page.items)]),
     ]);
     return returnedRows(updated).length > 0;
   }
 
-  async deleteOwned(actor: Actor, userId: string, pageId: string): Promise<boolean> {
+  async deleteOwned(actor: Actor, accountId: string, pageId: string): Promise<boolean> {
     const rows: unknown[] = await this.db.query(
       ...auditedStatement(actor, {
-        ctes: `c AS (DELETE FROM status_pages WHERE id = $1 AND user_id = $2 RETURNING *)`,
-        params: [pageId, userId],
+        ctes: `c AS (DELETE FROM status_pages WHERE id = $1 AND account_id = $2 RETURNING *)`,
+        params: [pageId, accountId],
         from: 'c',
         action: 'status_page.deleted',
         targetType: 'status_page',
@@ -169,24 +169,24 @@ export class StatusPagesRepository {
     return rows.length > 0;
   }
 
-  /** The user's notes on incidents of the given jobs and monitors that started since `since`. */
-  notes(userId: string, jobIds: string[], monitorIds: string[], since: Date): Promise<IncidentNoteRow[]> {
+  /** The account's notes on incidents of the given jobs and monitors that started since `since`. */
+  notes(accountId: string, jobIds: string[], monitorIds: string[], since: Date): Promise<IncidentNoteRow[]> {
     return this.db.query(
       `SELECT job_id, monitor_id, started_at, note FROM status_incident_notes
-        WHERE user_id = $1 AND (job_id = ANY($2::uuid[]) OR monitor_id = ANY($3::uuid[])) AND started_at >= $4`,
-      [userId, jobIds, monitorIds, since],
+        WHERE account_id = $1 AND (job_id = ANY($2::uuid[]) OR monitor_id = ANY($3::uuid[])) AND started_at >= $4`,
+      [accountId, jobIds, monitorIds, since],
     );
   }
 
   /** Writes the note on an incident of an item of the page `pageId`, with the page's audit entry of the note before and after. */
-  async saveNote(actor: Actor, pageId: string, userId: string, subject: { jobId: string | null; monitorId: string | null }, startedAt: Date, note: string): Promise<void> {
+  async saveNote(actor: Actor, pageId: string, accountId: string, subject: { jobId: string | null; monitorId: string | null }, startedAt: Date, note: string): Promise<void> {
     await this.db.query(
       ...auditedStatement(actor, {
-        ctes: `b AS (SELECT note FROM status_incident_notes WHERE user_id = $1 AND coalesce(job_id, monitor_id) = coalesce($2::uuid, $3::uuid) AND started_at = $4::timestamptz FOR UPDATE),
-          c AS (INSERT INTO status_incident_notes (user_id, job_id, monitor_id, started_at, note) VALUES ($1, $2::uuid, $3::uuid, $4::timestamptz, $5)
+        ctes: `b AS (SELECT note FROM status_incident_notes WHERE account_id = $1 AND coalesce(job_id, monitor_id) = coalesce($2::uuid, $3::uuid) AND started_at = $4::timestamptz FOR UPDATE),
+          c AS (INSERT INTO status_incident_notes (account_id, job_id, monitor_id, started_at, note) VALUES ($1, $2::uuid, $3::uuid, $4::timestamptz, $5)
                 ON CONFLICT (coalesce(job_id, monitor_id), started_at) DO UPDATE SET note = EXCLUDED.note, updated_at = now()
                 RETURNING job_id, monitor_id, started_at, note)`,
-        params: [userId, subject.jobId, subject.monitorId, startedAt, note, pageId],
+        params: [accountId, subject.jobId, subject.monitorId, startedAt, note, pageId],
         from: 'c',
         action: 'status_page.incident_note_set',
         targetType: 'status_page',
@@ -199,11 +199,11 @@ export class StatusPagesRepository {
   }
 
   /** Removes the note on an incident, with the page's audit entry (written even when there was no note: the request still cleared it). */
-  async deleteNote(actor: Actor, pageId: string, userId: string, subjectId: string, startedAt: Date): Promise<void> {
+  async deleteNote(actor: Actor, pageId: string, accountId: string, subjectId: string, startedAt: Date): Promise<void> {
     await this.db.query(
       ...auditedStatement(actor, {
-        ctes: `c AS (DELETE FROM status_incident_notes WHERE user_id = $1 AND coalesce(job_id, monitor_id) = $2 AND started_at = $3 RETURNING note)`,
-        params: [userId, subjectId, startedAt, pageId],
+        ctes: `c AS (DELETE FROM status_incident_notes WHERE account_id = $1 AND coalesce(job_id, monitor_id) = $2 AND started_at = $3 RETURNING note)`,
+        params: [accountId, subjectId, startedAt, pageId],
         from: '(SELECT max(note) AS note FROM c) c',
         action: 'status_page.incident_note_deleted',
         targetType: 'status_page',
@@ -215,8 +215,8 @@ export class StatusPagesRepository {
     );
   }
 
-  listBadges(userId: string): Promise<StatusBadgeRow[]> {
-    return this.db.query(`SELECT * FROM status_badges WHERE user_id = $1 ORDER BY created_at, id`, [userId]);
+  listBadges(accountId: string): Promise<StatusBadgeRow[]> {
+    return this.db.query(`SELECT * FROM status_badges WHERE account_id = $1 ORDER BY created_at, id`, [accountId]);
   }
 
   async findBadgeByToken(token: string): Promise<StatusBadgeRow | null> {
@@ -224,15 +224,15 @@ export class StatusPagesRepository {
     return row ?? null;
   }
 
-  /** Inserts a badge unless the account has `max` already (null then); the user's row is locked for the count. */
-  async insertBadge(actor: Actor, userId: string, token: string, subject: { jobId: string | null; monitorId: string | null; pageId: string | null }, max: number): Promise<StatusBadgeRow | null> {
+  /** Inserts a badge unless the account has `max` already (null then); the account's row is locked for the count. */
+  async insertBadge(actor: Actor, accountId: string, token: string, subject: { jobId: string | null; monitorId: string | null; pageId: string | null }, max: number): Promise<StatusBadgeRow | null> {
     const [, rows] = await pipelinedTransaction<[unknown, StatusBadgeRow[]]>(this.db, (tx) => [
-      tx.query(`SELECT 1 FROM users WHERE id = $1 FOR UPDATE`, [userId]),
+      tx.query(`SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE`, [accountId]),
       tx.query(
         ...auditedStatement(actor, {
-          ctes: `c AS (INSERT INTO status_badges (user_id, token, job_id, monitor_id, page_id)
-                 SELECT $1, $2, $3, $4, $5 WHERE (SELECT count(*) FROM status_badges WHERE user_id = $1) < $6 RETURNING *)`,
-          params: [userId, token, subject.jobId, subject.monitorId, subject.pageId, max],
+          ctes: `c AS (INSERT INTO status_badges (account_id, token, job_id, monitor_id, page_id)
+                 SELECT $1, $2, $3, $4, $5 WHERE (SELECT count(*) FROM status_badges WHERE account_id = $1) < $6 RETURNING *)`,
+          params: [accountId, token, subject.jobId, subject.monitorId, subject.pageId, max],
           from: 'c',
           action: 'status_badge.created',
           targetType: 'status_badge',
@@ -245,14 +245,14 @@ export class StatusPagesRepository {
     return rows[0] ?? null;
   }
 
-  /** A new token for the user's badge (the old URL stops working), with the old token; null when it is not the user's. */
-  async rotateBadge(actor: Actor, userId: string, badgeId: string, token: string): Promise<(StatusBadgeRow & { old_token: string }) | null> {
+  /** A new token for the account's badge (the old URL stops working), with the old token; null when it is not the account's. */
+  async rotateBadge(actor: Actor, accountId: string, badgeId: string, token: string): Promise<(StatusBadgeRow & { old_token: string }) | null> {
     const [row] = returnedRows<StatusBadgeRow & { old_token: string }>(
       await this.db.query(
         ...auditedStatement(actor, {
-          ctes: `o AS (SELECT * FROM status_badges WHERE id = $1 AND user_id = $2 FOR UPDATE),
+          ctes: `o AS (SELECT * FROM status_badges WHERE id = $1 AND account_id = $2 FOR UPDATE),
             c AS (UPDATE status_badges b SET token = $3 FROM o WHERE b.id = o.id RETURNING b.*, o.token AS old_token)`,
-          params: [badgeId, userId, token],
+          params: [badgeId, accountId, token],
           from: 'c JOIN o ON o.id = c.id',
           action: 'status_badge.rotated',
           targetType: 'status_badge',
@@ -265,13 +265,13 @@ export class StatusPagesRepository {
     return row ?? null;
   }
 
-  /** Deletes the user's badge; its token, or null when it is not the user's. */
-  async deleteBadge(actor: Actor, userId: string, badgeId: string): Promise<string | null> {
+  /** Deletes the account's badge; its token, or null when it is not the account's. */
+  async deleteBadge(actor: Actor, accountId: string, badgeId: string): Promise<string | null> {
     const [row] = returnedRows<{ token: string }>(
       await this.db.query(
         ...auditedStatement(actor, {
-          ctes: `c AS (DELETE FROM status_badges WHERE id = $1 AND user_id = $2 RETURNING *)`,
-          params: [badgeId, userId],
+          ctes: `c AS (DELETE FROM status_badges WHERE id = $1 AND account_id = $2 RETURNING *)`,
+          params: [badgeId, accountId],
           from: 'c',
           action: 'status_badge.deleted',
           targetType: 'status_badge',

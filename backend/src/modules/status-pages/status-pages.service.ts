@@ -62,41 +62,41 @@ export class StatusPagesService {
     for (const listener of this.changeListeners) listener(change);
   }
 
-  async list(userId: string): Promise<StatusPage[]> {
-    return (await this.pages.listOwned(userId, 'replica')).map((row) => this.view(row));
+  async list(accountId: string): Promise<StatusPage[]> {
+    return (await this.pages.listOwned(accountId, 'replica')).map((row) => this.view(row));
   }
 
-  async get(userId: string, pageId: string): Promise<StatusPage> {
-    return this.view(await this.find(userId, pageId));
+  async get(accountId: string, pageId: string): Promise<StatusPage> {
+    return this.view(await this.find(accountId, pageId));
   }
 
-  async create(actor: Actor, userId: string, definition: StatusPageDefinition): Promise<StatusPage> {
-    const columns = await this.checked(userId, definition);
-    const row = await this.saving(() => this.pages.insert(actor, userId, columns, STATUS_PAGE_LIMITS.pagesPerAccount));
+  async create(actor: Actor, accountId: string, definition: StatusPageDefinition): Promise<StatusPage> {
+    const columns = await this.checked(accountId, definition);
+    const row = await this.saving(() => this.pages.insert(actor, accountId, columns, STATUS_PAGE_LIMITS.pagesPerAccount));
     if (!row) throw ApiError.forbidden(STATUS_PAGE_MESSAGES.pageLimit);
     this.changed({ pageId: row.id });
     return this.view(row);
   }
 
-  async update(actor: Actor, userId: string, pageId: string, definition: StatusPageDefinition): Promise<StatusPage> {
-    const current = await this.find(userId, pageId);
-    const columns = await this.checked(userId, definition);
-    const replaced = await this.saving(() => this.pages.replace(actor, userId, current.id, columns));
+  async update(actor: Actor, accountId: string, pageId: string, definition: StatusPageDefinition): Promise<StatusPage> {
+    const current = await this.find(accountId, pageId);
+    const columns = await this.checked(accountId, definition);
+    const replaced = await this.saving(() => this.pages.replace(actor, accountId, current.id, columns));
     if (!replaced) throw ApiError.notFound(STATUS_PAGE_MESSAGES.notFound);
     this.changed({ pageId: current.id });
-    return this.get(userId, current.id);
+    return this.get(accountId, current.id);
   }
 
-  async remove(actor: Actor, userId: string, pageId: string): Promise<void> {
-    if (!isUuid(pageId) || !(await this.pages.deleteOwned(actor, userId, pageId))) throw ApiError.notFound(STATUS_PAGE_MESSAGES.notFound);
+  async remove(actor: Actor, accountId: string, pageId: string): Promise<void> {
+    if (!isUuid(pageId) || !(await this.pages.deleteOwned(actor, accountId, pageId))) throw ApiError.notFound(STATUS_PAGE_MESSAGES.notFound);
     this.changed({ pageId });
   }
 
   /** The incidents of the page's items over the history window, newest first, with the owner's notes. */
-  async incidents(userId: string, pageId: string, from: ReadFrom): Promise<StatusIncident[]> {
-    const page = await this.find(userId, pageId);
-    const snapshot = await this.history.snapshot(userId, page.items, OWNER_INCIDENTS, from);
-    const notes = await this.notes(userId, await this.history.expand(userId, page.items, from));
+  async incidents(accountId: string, pageId: string, from: ReadFrom): Promise<StatusIncident[]> {
+    const page = await this.find(accountId, pageId);
+    const snapshot = await this.history.snapshot(accountId, page.items, OWNER_INCIDENTS, from);
+    const notes = await this.notes(accountId, await this.history.expand(accountId, page.items, from));
     return snapshot.incidents.map((i) => ({
       job_id: i.kind === 'job' ? i.subjectId : null,
       monitor_id: i.kind === 'monitor' ? i.subjectId : null,
@@ -109,47 +109,47 @@ export class StatusPagesService {
   }
 
   /** The owner's notes on incidents of these items, by noteKey. */
-  async notes(userId: string, items: StatusPageItemRow[]): Promise<Map<string, string>> {
+  async notes(accountId: string, items: StatusPageItemRow[]): Promise<Map<string, string>> {
     const jobIds = items.flatMap((i) => (i.job_id ? [i.job_id] : []));
     const monitorIds = items.flatMap((i) => (i.monitor_id ? [i.monitor_id] : []));
     if (!jobIds.length && !monitorIds.length) return new Map();
-    const rows = await this.pages.notes(userId, jobIds, monitorIds, StatusHistoryService.since(new Date()));
+    const rows = await this.pages.notes(accountId, jobIds, monitorIds, StatusHistoryService.since(new Date()));
     return new Map(rows.map((r) => [noteKey((r.job_id ?? r.monitor_id)!, new Date(r.started_at)), r.note]));
   }
 
   /** Writes (or, when empty, removes) the owner's note on one incident of an item of the page. */
-  async setNote(actor: Actor, userId: string, pageId: string, body: IncidentNoteDefinition): Promise<StatusIncident> {
-    const page = await this.find(userId, pageId);
+  async setNote(actor: Actor, accountId: string, pageId: string, body: IncidentNoteDefinition): Promise<StatusIncident> {
+    const page = await this.find(accountId, pageId);
     const subjectId = (body.job_id ?? body.monitor_id)!;
     const field = body.job_id !== undefined ? 'job_id' : 'monitor_id';
-    const onPage = (await this.history.expand(userId, page.items, 'primary')).some((i) => (field === 'job_id' ? i.job_id : i.monitor_id) === subjectId);
+    const onPage = (await this.history.expand(accountId, page.items, 'primary')).some((i) => (field === 'job_id' ? i.job_id : i.monitor_id) === subjectId);
     if (!onPage) throw ApiError.invalidField(['body', field], STATUS_PAGE_MESSAGES.notOnPage);
     const startedAt = new Date(body.started_at);
-    const incident = (await this.incidents(userId, page.id, 'primary')).find((i) => (i.job_id ?? i.monitor_id) === subjectId && Date.parse(i.started_at) === startedAt.getTime());
+    const incident = (await this.incidents(accountId, page.id, 'primary')).find((i) => (i.job_id ?? i.monitor_id) === subjectId && Date.parse(i.started_at) === startedAt.getTime());
     if (!incident) throw ApiError.invalidField(['body', 'started_at'], STATUS_PAGE_MESSAGES.startedAt);
-    if (body.note === '') await this.pages.deleteNote(actor, page.id, userId, subjectId, startedAt);
-    else await this.pages.saveNote(actor, page.id, userId, { jobId: body.job_id ?? null, monitorId: body.monitor_id ?? null }, startedAt, body.note);
+    if (body.note === '') await this.pages.deleteNote(actor, page.id, accountId, subjectId, startedAt);
+    else await this.pages.saveNote(actor, page.id, accountId, { jobId: body.job_id ?? null, monitorId: body.monitor_id ?? null }, startedAt, body.note);
     // Every page showing the item shows the note: they all drop what they cached.
-    for (const other of await this.pages.listOwned(userId, 'primary')) if (other.items.some((i) => i.tag || (i.job_id ?? i.monitor_id) === subjectId)) this.changed({ pageId: other.id });
+    for (const other of await this.pages.listOwned(accountId, 'primary')) if (other.items.some((i) => i.tag || (i.job_id ?? i.monitor_id) === subjectId)) this.changed({ pageId: other.id });
     return { ...incident, note: body.note === '' ? null : body.note };
   }
 
-  async badges(userId: string): Promise<StatusBadge[]> {
-    return (await this.pages.listBadges(userId)).map((row) => this.badgeView(row));
+  async badges(accountId: string): Promise<StatusBadge[]> {
+    return (await this.pages.listBadges(accountId)).map((row) => this.badgeView(row));
   }
 
-  async createBadge(actor: Actor, userId: string, body: BadgeDefinition): Promise<StatusBadge> {
-    if (body.job_id !== undefined && !(await this.jobs.summaries(userId, [body.job_id])).length) throw ApiError.invalidField(['body', 'job_id'], STATUS_PAGE_MESSAGES.unknownJob);
-    if (body.monitor_id !== undefined && !(await this.monitors.summaries(userId, [body.monitor_id])).length) {
+  async createBadge(actor: Actor, accountId: string, body: BadgeDefinition): Promise<StatusBadge> {
+    if (body.job_id !== undefined && !(await this.jobs.summaries(accountId, [body.job_id])).length) throw ApiError.invalidField(['body', 'job_id'], STATUS_PAGE_MESSAGES.unknownJob);
+    if (body.monitor_id !== undefined && !(await this.monitors.summaries(accountId, [body.monitor_id])).length) {
       throw ApiError.invalidField(['body', 'monitor_id'], STATUS_PAGE_MESSAGES.unknownMonitor);
     }
-    if (body.page_id !== undefined && !(isUuid(body.page_id) && (await this.pages.findOwned(userId, body.page_id)))) {
+    if (body.page_id !== undefined && !(isUuid(body.page_id) && (await this.pages.findOwned(accountId, body.page_id)))) {
       throw ApiError.invalidField(['body', 'page_id'], STATUS_PAGE_MESSAGES.unknownPage);
     }
     const subject = { jobId: body.job_id ?? null, monitorId: body.monitor_id ?? null, pageId: body.page_id ?? null };
     let row: StatusBadgeRow | null;
     try {
-      row = await this.pages.insertBadge(actor, userId, newBadgeToken(), subject, STATUS_PAGE_LIMITS.badgesPerAccount);
+      row = await this.pages.insertBadge(actor, accountId, newBadgeToken(), subject, STATUS_PAGE_LIMITS.badgesPerAccount);
     } catch (error) {
       // Its subject was deleted meanwhile.
       if (isForeignKeyViolation(error)) throw ApiError.invalidField(['body', body.job_id ? 'job_id' : body.monitor_id ? 'monitor_id' : 'page_id'], STATUS_PAGE_MESSAGES.badgeSubject);
@@ -160,27 +160,27 @@ export class StatusPagesService {
   }
 
   /** A new URL for the badge; the old one answers 404 from then on. */
-  async rotateBadge(actor: Actor, userId: string, badgeId: string): Promise<StatusBadge> {
-    const row = isUuid(badgeId) ? await this.pages.rotateBadge(actor, userId, badgeId, newBadgeToken()) : null;
+  async rotateBadge(actor: Actor, accountId: string, badgeId: string): Promise<StatusBadge> {
+    const row = isUuid(badgeId) ? await this.pages.rotateBadge(actor, accountId, badgeId, newBadgeToken()) : null;
     if (!row) throw ApiError.notFound(STATUS_PAGE_MESSAGES.badgeNotFound);
     this.changed({ badgeToken: row.old_token });
     return this.badgeView(row);
   }
 
-  async removeBadge(actor: Actor, userId: string, badgeId: string): Promise<void> {
-    const token = isUuid(badgeId) ? await this.pages.deleteBadge(actor, userId, badgeId) : null;
+  async removeBadge(actor: Actor, accountId: string, badgeId: string): Promise<void> {
+    const token = isUuid(badgeId) ? await this.pages.deleteBadge(actor, accountId, badgeId) : null;
     if (!token) throw ApiError.notFound(STATUS_PAGE_MESSAGES.badgeNotFound);
     this.changed({ badgeToken: token });
   }
 
-  private async find(userId: string, pageId: string): Promise<StatusPageRow> {
-    const row = isUuid(pageId) ? await this.pages.findOwned(userId, pageId) : null;
+  private async find(accountId: string, pageId: string): Promise<StatusPageRow> {
+    const row = isUuid(pageId) ? await this.pages.findOwned(accountId, pageId) : null;
     if (!row) throw ApiError.notFound(STATUS_PAGE_MESSAGES.notFound);
     return row;
   }
 
-  /** The definition as columns, once every item is one of the user's jobs or monitors, named once, and the domain is not one of ours. */
-  private async checked(userId: string, definition: StatusPageDefinition) {
+  /** The definition as columns, once every item is one of the account's jobs or monitors, named once, and the domain is not one of ours. */
+  private async checked(accountId: string, definition: StatusPageDefinition) {
     if (definition.custom_domain && this.isOwnHost(definition.custom_domain)) throw ApiError.invalidField(['body', 'custom_domain'], STATUS_PAGE_MESSAGES.customDomainOurs);
     const seen = new Set<string>();
     definition.items.forEach((item, index) => {
@@ -191,7 +191,7 @@ export class StatusPagesService {
     });
     const jobIds = definition.items.flatMap((i) => (i.job_id !== undefined ? [i.job_id] : []));
     const monitorIds = definition.items.flatMap((i) => (i.monitor_id !== undefined ? [i.monitor_id] : []));
-    const [jobs, monitors] = await Promise.all([this.jobs.summaries(userId, jobIds), this.monitors.summaries(userId, monitorIds)]);
+    const [jobs, monitors] = await Promise.all([this.jobs.summaries(accountId, jobIds), this.monitors.summaries(accountId, monitorIds)]);
     const own = new Set([...jobs.map((j) => j.id), ...monitors.map((m) => m.id)]);
     definition.items.forEach((item, index) => {
       if (item.job_id !== undefined && !own.has(item.job_id)) throw ApiError.invalidField(['body', 'items', index, 'job_id'], STATUS_PAGE_MESSAGES.unknownJob);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import type { PlanId } from '@cronbeam/shared/plans';
 import { returnedRows } from '../../common/database/query-rows';
 import type { Queryable } from '../../common/database/transaction';
 
@@ -11,7 +12,19 @@ export interface AccountRow {
   created_at: Date;
 }
 
-/** Every SQL statement on `accounts`, one per function. A personal account has its user's id. */
+/** Whom an account's alert mail goes to: its owner. */
+export interface AccountOwnerRow {
+  account_id: string;
+  user_id: string;
+  email: string;
+  name: string;
+  email_verified: boolean;
+}
+
+/**
+ * Every SQL statement on `accounts`, one per function. A personal account has
+ * its user's id. The owner and deletion queries read `account_members` (read-only).
+ */
 @Injectable()
 export class AccountsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -36,5 +49,76 @@ export class AccountsRepository {
   async deleteTeam(accountId: string): Promise<boolean> {
     const result = await this.db.query(`DELETE FROM accounts WHERE id = $1 AND personal = false RETURNING id`, [accountId]);
     return returnedRows(result).length > 0;
+  }
+
+  async planOf(accountId: string): Promise<PlanId | null> {
+    const rows: Array<{ plan: PlanId }> = await this.db.query(`SELECT plan FROM accounts WHERE id = $1`, [accountId]);
+    return rows[0]?.plan ?? null;
+  }
+
+  /** Inside a transaction pass it as `tx`: the embedded database serves one connection's transaction at a time. */
+  plansOf(accountIds: string[], tx: Queryable = this.db): Promise<Array<{ id: string; plan: PlanId }>> {
+    return tx.query(`SELECT id, plan FROM accounts WHERE id = ANY($1::uuid[])`, [accountIds]);
+  }
+
+  /** False when there is no such account. */
+  async setPlan(accountId: string, plan: PlanId): Promise<boolean> {
+    const result = await this.db.query(`UPDATE accounts SET plan = $2 WHERE id = $1 RETURNING id`, [accountId, plan]);
+    return returnedRows(result).length > 0;
+  }
+
+  async nameOf(accountId: string): Promise<string | null> {
+    const rows: Array<{ name: string }> = await this.db.query(`SELECT name FROM accounts WHERE id = $1`, [accountId]);
+    return rows[0]?.name ?? null;
+  }
+
+  /** The owner of each given account that has one (reads account_members and users, read-only). */
+  ownersOf(accountIds: string[]): Promise<AccountOwnerRow[]> {
+    return this.db.query(
+      `SELECT m.account_id, u.id AS user_id, u.email, u.name, u.email_verified
+       FROM account_members m JOIN users u ON u.id = m.user_id
+       WHERE m.account_id = ANY($1::uuid[]) AND m.role = 'owner'`,
+      [accountIds],
+    );
+  }
+
+  /** The first account the user owns that has another member (it would be left without an owner), or null. */
+  async ownedWithOtherMembers(userId: string): Promise<{ id: string; name: string } | null> {
+    const rows: Array<{ id: string; name: string }> = await this.db.query(
+      `SELECT a.id, a.name FROM accounts a
+       JOIN account_members o ON o.account_id = a.id AND o.user_id = $1 AND o.role = 'owner'
+       WHERE EXISTS (SELECT 1 FROM account_members m WHERE m.account_id = a.id AND m.user_id <> $1)
+       ORDER BY a.created_at LIMIT 1`,
+      [userId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** The accounts the user owns with no other member, oldest first. */
+  async ownedAlone(userId: string): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.db.query(
+      `SELECT a.id FROM accounts a
+       JOIN account_members o ON o.account_id = a.id AND o.user_id = $1 AND o.role = 'owner'
+       WHERE NOT EXISTS (SELECT 1 FROM account_members m WHERE m.account_id = a.id AND m.user_id <> $1)
+       ORDER BY a.created_at`,
+      [userId],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * Deletes every account the user owns alone, with everything it holds (its
+   * resources reference accounts with ON DELETE CASCADE); answers their ids.
+   */
+  async deleteOwnedAlone(userId: string): Promise<string[]> {
+    const result = await this.db.query(
+      `DELETE FROM accounts a
+       USING account_members o
+       WHERE o.account_id = a.id AND o.user_id = $1 AND o.role = 'owner'
+         AND NOT EXISTS (SELECT 1 FROM account_members m WHERE m.account_id = a.id AND m.user_id <> $1)
+       RETURNING a.id`,
+      [userId],
+    );
+    return returnedRows<{ id: string }>(result).map((r) => r.id);
   }
 }

@@ -5,12 +5,18 @@ import { InvitationsRepository } from './invitations.repository';
 import { InvitationsService } from './invitations.service';
 import { MembersRepository } from './members.repository';
 import { MembershipService } from './membership.service';
+import { TeamsService } from './teams.service';
 import { InvitationsController, MyAccountsController, TeamAccountController } from './team-accounts.controller';
 
-/** Accounts and their members and invitations: owns `accounts`, `account_members` and `account_invitations`. */
+/**
+ * Accounts, which own every resource (jobs, monitors, channels, keys, the
+ * plan), and their members and invitations: owns `accounts`,
+ * `account_members` and `account_invitations`.
+ */
 @Module({
   imports: [AuthModule],
   controllers: [MyAccountsController, TeamAccountController, InvitationsController],
-  providers: [AccountsRepository, MembersRepository, InvitationsRepository, MembershipService, InvitationsService],
+  providers: [AccountsRepository, MembersRepository, InvitationsRepository, MembershipService, InvitationsService, TeamsService],
+  exports: [TeamsService],
 })
 export class TeamsModule {}
