@@ -26,10 +26,14 @@ export interface RequestOptions {
 
 /** A thin fetch wrapper for API tests: JSON in, JSON out, nothing hidden. */
 export class HttpClient {
-  /** `onAnswer`: told of every request and its answer (the test server's audit check records the changes). */
+  /**
+   * `onAnswer`: told of every request and its answer (the test server's audit
+   * check records the changes); `beforeSend`: awaited before each request is sent.
+   */
   constructor(
     readonly baseUrl: string,
     private readonly onAnswer?: (method: string, path: string, body: unknown, status: number, requestId: string | null) => void,
+    private readonly beforeSend?: (method: string, path: string) => Promise<void>,
   ) {}
 
   async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<HttpResult<T>> {
@@ -40,6 +44,7 @@ export class HttpClient {
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
+    await this.beforeSend?.(method, path);
     const res = await fetch(this.baseUrl + path, { method, headers, body, redirect: 'manual', dispatcher: noKeepAlive });
     const text = await res.text();
     let parsed: unknown = text;

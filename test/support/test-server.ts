@@ -57,17 +57,25 @@ export async function startTestServer(env: Record<string, string> = {}, database
   const { port } = app.getHttpServer().address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
   const audit = new AuditCheck();
+  const mismatches: string[] = [];
+  // Deleting a user (their accounts) or a team account deletes the account's audit entries with it.
+  const deletesAnAccount = (method: string, path: string) => method.toUpperCase() === 'DELETE' && /^\/api\/accounts?(\/[^/?]+)?(\?|$)/.test(path);
   return {
     baseUrl,
     app,
     config,
     database: db,
     logs,
-    http: new HttpClient(baseUrl, (...answer) => audit.record(...answer)),
+    http: new HttpClient(
+      baseUrl,
+      (...answer) => audit.record(...answer),
+      async (method, path) => {
+        if (deletesAnAccount(method, path)) mismatches.push(...(await audit.mismatches(app)));
+      },
+    ),
     close: async () => {
-      let mismatches: string[] = [];
       try {
-        mismatches = await audit.mismatches(app);
+        mismatches.push(...(await audit.mismatches(app)));
       } finally {
         await app.close();
         if (!database) await db.drop();
