@@ -1695,7 +1695,7 @@ export interface operations {
                 tag?: string;
             };
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path?: never;
@@ -1832,7 +1832,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path?: never;
@@ -1992,7 +1992,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path?: never;
@@ -2203,7 +2203,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path?: never;
@@ -2304,7 +2304,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path?: never;
@@ -2473,7 +2473,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path?: never;
@@ -2556,7 +2556,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path?: never;
@@ -2698,7 +2698,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path: {
@@ -2877,7 +2877,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path: {
@@ -2998,7 +2998,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path: {
@@ -3168,7 +3168,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path: {
@@ -3259,7 +3259,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path: {
@@ -3391,7 +3391,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path: {
@@ -3526,7 +3526,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path: {
@@ -3661,7 +3661,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path: {
@@ -3751,7 +3751,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path: {
@@ -3854,7 +3854,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path: {
@@ -3956,7 +3956,7 @@ export interface operations {
                 tag?: string;
             };
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path?: never;
@@ -4063,7 +4063,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path?: never;
@@ -4185,7 +4185,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path?: never;
@@ -4324,7 +4324,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path: {
@@ -4415,7 +4415,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path: {
@@ -4547,7 +4547,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path: {
@@ -4638,7 +4638,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path: {
@@ -4743,7 +4743,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path: {
@@ -4848,7 +4848,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path: {
@@ -4934,7 +4934,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path?: never;
@@ -5021,7 +5021,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path?: never;
@@ -5167,7 +5167,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path: {
@@ -5269,7 +5269,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path: {
@@ -5432,7 +5432,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path: {
@@ -5523,7 +5523,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path: {
@@ -5610,7 +5610,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path: {
@@ -5746,7 +5746,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path?: never;
@@ -5811,7 +5811,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path?: never;
@@ -5927,7 +5927,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path: {
@@ -6021,7 +6021,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path: {
@@ -6112,7 +6112,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path?: never;
@@ -6183,7 +6183,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path?: never;
@@ -6323,7 +6323,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path: {
@@ -6409,7 +6409,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path: {
@@ -6566,7 +6566,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path: {
@@ -6665,7 +6665,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description Your user id; required with X-API-Key, optional with Authorization: Bearer. */
+                /** @description The id of the key’s account, shown with the key (for a personal account, your user id); required with X-API-Key, optional with Authorization: Bearer. */
                 "X-User-ID"?: string;
             };
             path?: never;
