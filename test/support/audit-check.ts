@@ -77,14 +77,20 @@ export class AuditCheck {
   }
 
   /**
-   * The mismatches: requests that left no entry, more than one, or one though
-   * they failed. Empty when all is well. The requests checked are forgotten:
+   * The mismatches of the requests recorded so far, which are then forgotten:
    * deleting an account deletes its entries, so the test server checks what
    * was sent before each such request, while the entries are there.
    */
-  async mismatches(app: INestApplication): Promise<string[]> {
+  async takeMismatches(app: INestApplication): Promise<string[]> {
+    const sent = this.sent.slice();
+    const found = await this.mismatches(app, sent);
+    this.sent.splice(0, sent.length);
+    return found;
+  }
+
+  /** The mismatches: requests that left no entry, more than one, or one though they failed. Empty when all is well. */
+  async mismatches(app: INestApplication, sent: SentChange[] = this.sent): Promise<string[]> {
     const rules = routeRules(app);
-    const sent = this.sent.splice(0);
     const checked = sent.flatMap((change) => {
       if (!AUDITED_FAMILIES.some((family) => change.path === family || change.path.startsWith(`${family}/`))) return [];
       const rule = rules.find((r) => r.method === change.method && r.pattern.test(change.path));

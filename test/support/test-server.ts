@@ -70,12 +70,12 @@ export async function startTestServer(env: Record<string, string> = {}, database
       baseUrl,
       (...answer) => audit.record(...answer),
       async (method, path) => {
-        if (deletesAnAccount(method, path)) mismatches.push(...(await audit.mismatches(app)));
+        if (deletesAnAccount(method, path)) mismatches.push(...(await audit.takeMismatches(app)));
       },
     ),
     close: async () => {
       try {
-        mismatches.push(...(await audit.mismatches(app)));
+        mismatches.push(...(await audit.takeMismatches(app)));
       } finally {
         await app.close();
         if (!database) await db.drop();
