@@ -14,6 +14,11 @@ export interface TestServer {
   database: TestDatabase;
   logs: LogCapture;
   http: HttpClient;
+  /**
+   * Checks the audit log for the changes sent so far, now: for a test whose
+   * requests outside `http` may delete the account (and its entries with it).
+   */
+  auditCheckpoint(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -73,6 +78,9 @@ export async function startTestServer(env: Record<string, string> = {}, database
         if (deletesAnAccount(method, path)) mismatches.push(...(await audit.takeMismatches(app)));
       },
     ),
+    auditCheckpoint: async () => {
+      mismatches.push(...(await audit.takeMismatches(app)));
+    },
     close: async () => {
       try {
         mismatches.push(...(await audit.takeMismatches(app)));
