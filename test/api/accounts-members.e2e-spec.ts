@@ -213,6 +213,21 @@ describe('accounts: members and invitations', () => {
     expect((await server.http.delete(`/api/accounts/${teamId}`, { token: admin.accessToken })).status).toBe(403);
   });
 
+  it('an editor manages only the API keys they made; an admin manages every key of the account', async () => {
+    const owner = await signUpAndLogin(server);
+    const teamId = await createTeam(owner);
+    const editor = await join(owner, teamId, 'editor');
+    const admin = await join(owner, teamId, 'admin');
+    const generate = async (user: SignedInAccount) => (await server.http.post('/api/api-keys/generate', { name: 'k' }, inAccount(user, teamId))).body.key_id as string;
+    const [editorKey, otherEditorKey, adminKey] = [await generate(editor), await generate(editor), await generate(admin)];
+    expect((await server.http.get('/api/api-keys', inAccount(editor, teamId))).body).toHaveLength(3);
+    const others = await server.http.delete(`/api/api-keys/${adminKey}`, inAccount(editor, teamId));
+    expect(others.status).toBe(404);
+    expect((await server.http.delete(`/api/api-keys/${editorKey}`, inAccount(editor, teamId))).status).toBe(200);
+    expect((await server.http.delete(`/api/api-keys/${otherEditorKey}`, inAccount(admin, teamId))).status).toBe(200);
+    expect((await server.http.get('/api/api-keys', inAccount(owner, teamId))).body.map((k: { key_id: string }) => k.key_id)).toEqual([adminKey]);
+  });
+
   it('transfers ownership to a member: the old owner becomes an admin', async () => {
     const owner = await signUpAndLogin(server);
     const teamId = await createTeam(owner);
@@ -235,17 +250,24 @@ describe('accounts: members and invitations', () => {
     expect(again.body).toEqual({ detail: roleRefusal('admin') });
   });
 
-  it('removing a member cuts their session and event stream off the account at once; a member may leave, the owner may not', async () => {
+  it('removing a member cuts their session, event stream and API keys off the account at once; a member may leave, the owner may not', async () => {
     const owner = await signUpAndLogin(server);
     const teamId = await createTeam(owner);
     const member = await join(owner, teamId, 'editor');
     const leaver = await join(owner, teamId, 'viewer');
     expect((await server.http.get('/api/jobs', inAccount(member, teamId))).status).toBe(200);
+    const key = await server.http.post('/api/api-keys/generate', { name: 'team-key' }, inAccount(member, teamId));
+    expect(key.status).toBe(200);
+    const prog = () => server.http.get('/prog/jobs', { headers: { authorization: `Bearer ${key.body.api_key}` } });
+    expect((await prog()).status).toBe(200);
     const teamStream = await openEventStream(server, member.accessToken, undefined, { 'x-cronbeam-account': teamId });
     const ownStream = await openEventStream(server, member.accessToken);
     expect([teamStream.res.status, ownStream.res.status]).toEqual([200, 200]);
 
     expect((await server.http.delete(`/api/accounts/${teamId}/members/${member.userId}`, { token: owner.accessToken })).status).toBe(200);
+    // Their key for the team is refused at once, and gone with them.
+    expect((await prog()).status).toBe(401);
+    expect(await sql(server, `SELECT id FROM api_keys WHERE id = $1`, [key.body.key_id])).toEqual([]);
     // The event stream open in the team ends at once; the one in their own account stays.
     expect(await teamStream.waitForEnd()).toBe(true);
     expect(await ownStream.waitForEnd(300)).toBe(false);

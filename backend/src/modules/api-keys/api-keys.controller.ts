@@ -28,7 +28,7 @@ export class ApiKeysController {
 
   @Delete(':keyId')
   async remove(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('keyId') keyId: string): Promise<{ message: string }> {
-    await this.keys.remove(actor, user.accountId, keyId);
+    await this.keys.remove(actor, user, keyId);
     return { message: 'API key deleted' };
   }
 }

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { returnedRows } from '../../common/database/query-rows';
 import { auditChanges, auditedStatement, type Actor } from '../audit';
+import type { Queryable } from '../../common/database/transaction';
 import { ApiKeyEntity } from './api-key.entity';
 
 /** A key as its audit entries show it: its name and visible prefix, never the secret or its hash. */
@@ -51,12 +52,15 @@ export class ApiKeysRepository {
     return this.keys.find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
-  /** Deletes the key with the audit entry of its deletion; false when the account has no such key. */
-  async deleteOwned(actor: Actor, accountId: string, keyId: string): Promise<boolean> {
+  /**
+   * Deletes the key with the audit entry of its deletion; false when the
+   * account has no such key, or (`madeBy` set) none that member made.
+   */
+  async deleteOwned(actor: Actor, accountId: string, keyId: string, madeBy: string | null): Promise<boolean> {
     const rows: unknown[] = await this.keys.query(
       ...auditedStatement(actor, {
-        ctes: `c AS (DELETE FROM api_keys WHERE id = $1 AND account_id = $2 RETURNING id, name, prefix)`,
-        params: [keyId, accountId],
+        ctes: `c AS (DELETE FROM api_keys WHERE id = $1 AND account_id = $2 AND ($3::uuid IS NULL OR created_by = $3::uuid) RETURNING id, name, prefix)`,
+        params: [keyId, accountId, madeBy],
         from: 'c',
         action: 'api_key.deleted',
         targetType: 'api_key',
@@ -66,6 +70,26 @@ export class ApiKeysRepository {
       }),
     );
     return rows.length > 0;
+  }
+
+  /**
+   * Deletes every key `userId` made in the account, each with the audit entry
+   * of its deletion (a member removed from the account takes their keys with
+   * them); inside the removal's transaction, passed as `tx`.
+   */
+  async deleteMadeBy(actor: Actor, accountId: string, userId: string, tx: Queryable): Promise<void> {
+    await tx.query(
+      ...auditedStatement(actor, {
+        ctes: `c AS (DELETE FROM api_keys WHERE account_id = $1 AND created_by = $2 RETURNING id, name, prefix)`,
+        params: [accountId, userId],
+        from: 'c',
+        action: 'api_key.deleted',
+        targetType: 'api_key',
+        targetId: 'c.id',
+        changes: auditChanges(auditView('c'), 'NULL', []),
+        result: 'SELECT id FROM c',
+      }),
+    );
   }
 
   findBySecretHash(secretHash: string): Promise<ApiKeyEntity | null> {

@@ -3,6 +3,9 @@ import { API_KEY_MESSAGES, type ApiKeySummary, type GeneratedApiKey, MAX_API_KEY
 import type { Actor } from '../audit';
 import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';
+import type { Queryable } from '../../common/database/transaction';
+import { roleAtLeast } from '@cronbeam/shared/accounts/roles';
+import type { AuthenticatedUser } from '../auth';
 import { generateApiKeySecret, hashApiKeySecret, looksLikeApiKey, visiblePrefix } from './api-key-secret';
 import type { ApiKeyEntity } from './api-key.entity';
 import { ApiKeysRepository } from './api-keys.repository';
@@ -63,16 +66,30 @@ export class ApiKeysService {
     return keys.map(toSummary);
   }
 
-  async remove(actor: Actor, accountId: string, keyId: string): Promise<void> {
-    this.forget(keyId);
-    const deleted = isUuid(keyId) && (await this.keys.deleteOwned(actor, accountId, keyId));
-    this.forget(keyId);
+  /**
+   * Deletes one of the account's keys. An editor manages only the keys they
+   * made: an admin or the owner any key of the account; another member's key
+   * is not found for an editor.
+   */
+  async remove(actor: Actor, user: Pick<AuthenticatedUser, 'id' | 'accountId' | 'role'>, keyId: string): Promise<void> {
+    const madeBy = user.role !== null && roleAtLeast(user.role, 'admin') ? null : user.id;
+    this.forget((key) => key.keyId === keyId);
+    const deleted = isUuid(keyId) && (await this.keys.deleteOwned(actor, user.accountId, keyId, madeBy));
+    this.forget((key) => key.keyId === keyId);
     if (!deleted) throw ApiError.notFound('API key not found');
   }
 
-  private forget(keyId: string): void {
+  /** Deletes every key the member made in the account, in the transaction that removes them from it. */
+  async deleteMadeBy(actor: Actor, accountId: string, userId: string, tx: Queryable): Promise<void> {
+    const made = (key: KnownKey) => key.accountId === accountId && key.createdBy === userId;
+    this.forget(made);
+    await this.keys.deleteMadeBy(actor, accountId, userId, tx);
+    this.forget(made);
+  }
+
+  private forget(which: (key: KnownKey) => boolean): void {
     this.deletions++;
-    for (const [hash, key] of this.known) if (key.keyId === keyId) this.known.delete(hash);
+    for (const [hash, key] of this.known) if (which(key)) this.known.delete(hash);
   }
 
   /** Whether this instance found the secret to be a valid key within KEY_CACHE_TTL_MS (no database read). */

@@ -7,6 +7,8 @@ import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';
 import type { AuthenticatedUser } from '../auth';
 import { UsersService } from '../auth/users.service';
+import { ApiKeysService } from '../api-keys/api-keys.service';
+import type { Actor } from '../audit';
 import { type AccountRow, AccountsRepository } from './accounts.repository';
 import { type MemberChange, MembersRepository } from './members.repository';
 
@@ -40,6 +42,7 @@ export class MembershipService {
     private readonly accounts: AccountsRepository,
     private readonly members: MembersRepository,
     private readonly users: UsersService,
+    private readonly keys: ApiKeysService,
   ) {}
 
   async accountsOf(userId: string): Promise<AccountSummary[]> {
@@ -106,12 +109,17 @@ export class MembershipService {
   }
 
   /**
-   * Removes a member (or the caller, leaving), never the owner. The
-   * membership goes at once, so the member's sessions lose the account at
-   * their next request (membership is read on every one).
+   * Removes a member (or the caller, leaving), never the owner, and the API
+   * keys they made in the account, in one transaction. The membership goes
+   * at once, so the member's sessions lose the account at their next request
+   * (membership is read on every one).
    */
-  async remove(user: AuthenticatedUser, userId: string): Promise<void> {
-    const change = await this.db.transaction((tx) => this.members.remove(user.accountId, memberId(userId), tx));
+  async remove(actor: Actor, user: AuthenticatedUser, userId: string): Promise<void> {
+    const change = await this.db.transaction(async (tx) => {
+      const removed = await this.members.remove(user.accountId, memberId(userId), tx);
+      if (removed === 'done') await this.keys.deleteMadeBy(actor, user.accountId, userId, tx);
+      return removed;
+    });
     assertChanged(change);
     this.users.membershipEnded(userId, user.accountId);
     this.logger.log({ accountId: user.accountId, userId, by: user.id }, 'Member removed');

@@ -19,6 +19,7 @@ import { ApiParam } from '@nestjs/swagger';
 import { ACCOUNT_PATH_PARAM } from '@cronbeam/shared/accounts/account-messages';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
+import { type Actor, AuditActor } from '../audit';
 import { MinimumRole, UserRoute } from '../auth/account-role.guard';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { RecentAuthenticationGuard } from '../auth/recent-authentication.guard';
@@ -103,16 +104,16 @@ export class TeamAccountController {
 
   @Delete('members/:userId')
   @MinimumRole('admin')
-  async remove(@CurrentUser() user: AuthenticatedUser, @Param('userId') userId: string): Promise<{ message: string }> {
-    await this.membership.remove(user, userId);
+  async remove(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('userId') userId: string): Promise<{ message: string }> {
+    await this.membership.remove(actor, user, userId);
     return { message: 'Member removed' };
   }
 
   /** Any member but the owner may leave (a route of its own, so the role guard alone decides who may remove whom). */
   @Delete('membership')
   @MinimumRole('viewer')
-  async leave(@CurrentUser() user: AuthenticatedUser): Promise<{ message: string }> {
-    await this.membership.remove(user, user.id);
+  async leave(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor): Promise<{ message: string }> {
+    await this.membership.remove(actor, user, user.id);
     return { message: 'You left the account' };
   }
 

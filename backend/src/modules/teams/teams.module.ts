@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { AuthModule } from '../auth/auth.module';
 import { AccountsRepository } from './accounts.repository';
 import { InvitationsRepository } from './invitations.repository';
@@ -14,7 +15,7 @@ import { InvitationsController, MyAccountsController, TeamAccountController } fr
  * `account_members` and `account_invitations`.
  */
 @Module({
-  imports: [AuthModule],
+  imports: [AuthModule, ApiKeysModule],
   controllers: [MyAccountsController, TeamAccountController, InvitationsController],
   providers: [AccountsRepository, MembersRepository, InvitationsRepository, MembershipService, InvitationsService, TeamsService],
   exports: [TeamsService],
