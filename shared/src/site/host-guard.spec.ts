@@ -35,7 +35,7 @@ describe('host guard rules', () => {
   it('tells public pages from app screens', () => {
     for (const p of ['/', '/pricing', '/guides', '/guides/webhooks', '/api-documentation', '/contact']) expect(isOpenPath(p)).toBe(true);
     for (const p of ['/login', '/dashboard', '/guidesx']) expect(isOpenPath(p)).toBe(false);
-    for (const p of ['/login', '/verify/a@b.c', '/dashboard/jobs', '/auth/callback', '/desktop/settings']) expect(isAppPath(p)).toBe(true);
+    for (const p of ['/login', '/verify/a@b.c', '/dashboard/jobs', '/auth/callback', '/desktop/settings', '/invitations/accept']) expect(isAppPath(p)).toBe(true);
     for (const p of ['/loginx', '/terms', '/dashboards']) expect(isAppPath(p)).toBe(false);
   });
 

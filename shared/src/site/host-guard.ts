@@ -48,7 +48,7 @@ function needsSessionOnly(path: string): boolean {
  * 404 for a path that is neither one of these nor a public page, so a new
  * screen must be listed here.
  */
-export const APP_PATH_PREFIXES = ['/login', '/signup', '/verify', '/forgot-password', '/auth', '/dashboard', '/profile', '/success', '/cancel', '/pricing', '/desktop'] as const;
+export const APP_PATH_PREFIXES = ['/login', '/signup', '/verify', '/forgot-password', '/auth', '/dashboard', '/profile', '/success', '/cancel', '/pricing', '/desktop', '/invitations'] as const;
 
 export function isAppPath(path: string): boolean {
   return APP_PATH_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
