@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { INVITATIONS_PER_HOUR, MAX_MEMBERS_PER_ACCOUNT, TEAM_MESSAGES } from '@cronbeam/shared/accounts/account-rules';
+import { INVITATIONS_PER_HOUR, MAX_MEMBERS_PER_ACCOUNT, MAX_TEAM_ACCOUNTS_PER_USER, TEAM_MESSAGES } from '@cronbeam/shared/accounts/account-rules';
 import { ACCOUNT_MESSAGES, roleRefusal } from '@cronbeam/shared/accounts/account-messages';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { openEventStream } from '../support/event-stream';
@@ -346,6 +346,26 @@ describe('accounts: members and invitations', () => {
     expect(refused.map((a) => [a.status, a.body.detail])).toEqual(Array.from({ length: 10 - free }, () => [403, TEAM_MESSAGES.tooManyMembers]));
     const seats = await sql<{ n: number }>(server, `SELECT count(*)::int AS n FROM account_invitations WHERE account_id = $1 AND accepted_at IS NULL AND revoked_at IS NULL`, [teamId]);
     expect(seats[0]!.n + 1).toBe(MAX_MEMBERS_PER_ACCOUNT);
+  });
+
+  it('holds the limit of team accounts one user owns when creations race', async () => {
+    const owner = await signUpAndLogin(server);
+    const tries = 30;
+    const answers = await Promise.all(Array.from({ length: tries }, (_, i) => server.http.post('/api/accounts', { name: `Racer ${i}` }, { token: owner.accessToken })));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(MAX_TEAM_ACCOUNTS_PER_USER);
+    const refused = answers.filter((a) => a.status !== 200);
+    expect(refused.map((a) => [a.status, a.body])).toEqual(Array.from({ length: tries - MAX_TEAM_ACCOUNTS_PER_USER }, () => [403, { detail: TEAM_MESSAGES.tooManyTeamAccounts }]));
+    const owned = await sql<{ n: number }>(
+      server,
+      `SELECT count(*)::int AS n FROM account_members m JOIN accounts a ON a.id = m.account_id WHERE m.user_id = $1 AND m.role = 'owner' AND NOT a.personal`,
+      [owner.userId],
+    );
+    expect(owned[0]!.n).toBe(MAX_TEAM_ACCOUNTS_PER_USER);
+    // Deleting one frees its place.
+    const teamIds = answers.filter((a) => a.status === 200).map((a) => a.body.id as string);
+    expect((await server.http.delete(`/api/accounts/${teamIds[0]}`, { token: owner.accessToken })).status).toBe(200);
+    expect((await server.http.post('/api/accounts', { name: 'Again' }, { token: owner.accessToken })).status).toBe(200);
+    expect((await server.http.post('/api/accounts', { name: 'One too many' }, { token: owner.accessToken })).status).toBe(403);
   });
 
   it('holds the hourly invitation budget under concurrent invitations', async () => {

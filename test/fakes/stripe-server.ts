@@ -39,6 +39,8 @@ export class StripeStandIn {
   autoDeliver = true;
   readonly events: Stripe.Event[] = [];
   readonly deliveries: Delivery[] = [];
+  /** While true, every API call answers 500 (Stripe having an outage). */
+  outage = false;
   /** Every API call the client made, as "METHOD /path". */
   readonly calls: string[] = [];
 
@@ -341,6 +343,7 @@ export class StripeStandIn {
       if (req.headers.authorization !== `Bearer ${this.secretKey}`) {
         return void res.status(401).json({ error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
       }
+      if (this.outage) return void res.status(500).json({ error: { type: 'api_error', message: 'Stand-in outage' } });
       next();
     });
     const handle = (fn: (req: Request) => Obj) => (req: Request, res: Response) => {

@@ -7,6 +7,8 @@ export const MAX_MEMBERS_PER_ACCOUNT = 50;
 export const INVITATIONS_PER_HOUR = 20;
 /** How long an invitation's link works. */
 export const INVITATION_TTL_DAYS = 7;
+/** Team accounts one user may own (a personal account is not counted): each is a separate free plan and quota. */
+export const MAX_TEAM_ACCOUNTS_PER_USER = 10;
 export const ACCOUNT_NAME_MAX_LENGTH = 100;
 /** The web app's page an invitation's link opens (the token after `#token=`, so it never reaches a server log). */
 export const INVITATION_PATH = '/invitations/accept';
@@ -30,6 +32,7 @@ export const TEAM_MESSAGES = {
   alreadyMember: 'This address already belongs to a member of the account',
   alreadyInvited: 'This address already has an open invitation to the account; revoke it to send a new one',
   tooManyMembers: `An account can have at most ${MAX_MEMBERS_PER_ACCOUNT} members and open invitations`,
+  tooManyTeamAccounts: `You can own at most ${MAX_TEAM_ACCOUNTS_PER_USER} team accounts; delete or transfer one first`,
   tooManyInvitations: `At most ${INVITATIONS_PER_HOUR} invitations per hour per account; retry later`,
   invitationUnusable: 'This invitation has expired, was revoked or was already used',
   wrongAddress: 'This invitation was sent to another address: sign in with the address it was sent to',

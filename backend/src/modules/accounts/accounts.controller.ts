@@ -4,7 +4,9 @@ import { bearerTokenOf, CurrentUser, type AuthenticatedUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { RecentAuthenticationGuard } from '../auth/recent-authentication.guard';
 import { AccountsService } from './accounts.service';
-import { UserRoute } from '../auth/account-role.guard';
+import { MinimumRole, UserRoute } from '../auth/account-role.guard';
+import { ApiParam } from '@nestjs/swagger';
+import { ACCOUNT_PATH_PARAM } from '@cronbeam/shared/accounts/account-messages';
 
 @Controller('api/account')
 @UseGuards(BearerAuthGuard)
@@ -23,6 +25,27 @@ export class AccountsController {
   @UseGuards(RecentAuthenticationGuard)
   async delete(@CurrentUser() user: AuthenticatedUser, @Req() req: Request) {
     await this.accounts.delete(user, bearerTokenOf(req));
+    return { message: 'Account deleted' };
+  }
+}
+
+/**
+ * Deleting a team account: here rather than beside the account's other
+ * settings (TeamsModule) because it ends the account's Stripe subscription
+ * first, and billing depends on teams, not the other way round.
+ */
+@Controller(`api/accounts/:${ACCOUNT_PATH_PARAM}`)
+@UseGuards(BearerAuthGuard)
+@ApiParam({ name: ACCOUNT_PATH_PARAM, description: 'The account (one you are a member of)', schema: { type: 'string', format: 'uuid' } })
+export class TeamAccountDeletionController {
+  constructor(private readonly accounts: AccountsService) {}
+
+  /** Irreversible, so it asks for a recent sign-in. */
+  @Delete()
+  @MinimumRole('owner')
+  @UseGuards(RecentAuthenticationGuard)
+  async delete(@CurrentUser() user: AuthenticatedUser): Promise<{ message: string }> {
+    await this.accounts.deleteTeam(user);
     return { message: 'Account deleted' };
   }
 }

@@ -3,6 +3,7 @@ import { ApiError } from '../../common/http/api-error';
 import { IDENTITY_PROVIDER, toUserView, type AuthenticatedUser, type IdentityProvider } from '../auth';
 import { UsersService } from '../auth/users.service';
 import { BillingService } from '../billing/billing.service';
+import { MembershipService } from '../teams/membership.service';
 import { TeamsService } from '../teams/teams.service';
 import type { UserView } from '@cronbeam/shared/auth/user-view';
 
@@ -17,6 +18,7 @@ export class AccountsService {
     private readonly users: UsersService,
     private readonly billing: BillingService,
     private readonly teams: TeamsService,
+    private readonly membership: MembershipService,
   ) {}
 
   async show(user: AuthenticatedUser): Promise<UserView> {
@@ -40,5 +42,16 @@ export class AccountsService {
     await this.users.delete(user.id);
     await this.provider.deleteUser(user, accessToken);
     this.logger.log({ userId: user.id }, 'Account deleted');
+  }
+
+  /**
+   * Deletes a team account (its owner asks) with everything it holds. Its paid
+   * subscription ends first, as for a user's accounts: should Stripe refuse or
+   * be unreachable (503), the account stays and can be deleted again.
+   */
+  async deleteTeam(user: AuthenticatedUser): Promise<void> {
+    this.membership.assertTeamAccount(user);
+    await this.billing.endForDeletedAccount(user.accountId);
+    await this.membership.delete(user);
   }
 }

@@ -34,10 +34,26 @@ export class AccountsRepository {
     return rows[0] ?? null;
   }
 
-  /** A team account (never personal); its owner is added in the same transaction. */
-  async insertTeam(name: string, tx: Queryable): Promise<AccountRow> {
-    const rows: AccountRow[] = await tx.query(`INSERT INTO accounts (name, personal) VALUES ($1, false) RETURNING id, name, personal, created_at`, [name]);
-    return rows[0]!;
+  /** Serialises the creation of team accounts by one user until the transaction ends (see insertTeamWithin). */
+  async lockOwnedTeams(userId: string, tx: Queryable): Promise<void> {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('owned-teams:' || $1))`, [userId]);
+  }
+
+  /**
+   * A team account (never personal), unless the user already owns `maxOwned`
+   * team accounts: then null. Its owner is added in the same transaction, which
+   * holds lockOwnedTeams, so two creations cannot both take the last place.
+   */
+  async insertTeamWithin(name: string, userId: string, maxOwned: number, tx: Queryable): Promise<AccountRow | null> {
+    const rows: AccountRow[] = await tx.query(
+      `INSERT INTO accounts (name, personal)
+       SELECT $1, false
+        WHERE (SELECT count(*) FROM account_members m JOIN accounts a ON a.id = m.account_id
+                WHERE m.user_id = $2 AND m.role = 'owner' AND NOT a.personal) < $3
+       RETURNING id, name, personal, created_at`,
+      [name, userId, maxOwned],
+    );
+    return rows[0] ?? null;
   }
 
   async rename(accountId: string, name: string): Promise<AccountRow | null> {

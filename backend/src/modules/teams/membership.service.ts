@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { type AccountMember, type AccountSummary, type AssignableRole, TEAM_MESSAGES } from '@cronbeam/shared/accounts/account-rules';
+import { type AccountMember, type AccountSummary, type AssignableRole, MAX_TEAM_ACCOUNTS_PER_USER, TEAM_MESSAGES } from '@cronbeam/shared/accounts/account-rules';
 import { ACCOUNT_MESSAGES } from '@cronbeam/shared/accounts/account-messages';
 import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';
@@ -50,13 +50,15 @@ export class MembershipService {
     return rows.map((row) => toSummary(row, row.role));
   }
 
-  /** A team account, the caller its owner. */
+  /** A team account, the caller its owner; refused (403) once they own MAX_TEAM_ACCOUNTS_PER_USER. */
   async create(userId: string, name: string): Promise<AccountSummary> {
     const account = await this.db.transaction(async (tx) => {
-      const inserted = await this.accounts.insertTeam(name, tx);
-      await this.members.insertOwner(inserted.id, userId, tx);
+      await this.accounts.lockOwnedTeams(userId, tx);
+      const inserted = await this.accounts.insertTeamWithin(name, userId, MAX_TEAM_ACCOUNTS_PER_USER, tx);
+      if (inserted) await this.members.insertOwner(inserted.id, userId, tx);
       return inserted;
     });
+    if (!account) throw ApiError.forbidden(TEAM_MESSAGES.tooManyTeamAccounts);
     this.logger.log({ accountId: account.id, userId }, 'Team account created');
     return toSummary(account, 'owner');
   }
@@ -73,9 +75,14 @@ export class MembershipService {
     return toSummary(account, user.role);
   }
 
+  /** 409 for the caller's personal account, which goes only with their user account. */
+  assertTeamAccount(user: AuthenticatedUser): void {
+    if (user.accountId === user.id) throw ApiError.conflict(TEAM_MESSAGES.personalAccount);
+  }
+
   /** Deletes a team account and everything it holds; a personal account goes only with its user. */
   async delete(user: AuthenticatedUser): Promise<void> {
-    if (user.accountId === user.id) throw ApiError.conflict(TEAM_MESSAGES.personalAccount);
+    this.assertTeamAccount(user);
     const members = await this.members.list(user.accountId);
     if (!(await this.accounts.deleteTeam(user.accountId))) throw ApiError.notFound(ACCOUNT_MESSAGES.accountNotFound);
     // Someone who joined in between has no open stream worth ending at once: the heartbeat check finds them.

@@ -46,7 +46,8 @@ export class MyAccountsController {
 }
 
 /**
- * One account's settings, members and invitations. The path names the
+ * One account's settings, members and invitations (its deletion, which ends
+ * its billing too, is AccountsModule's TeamAccountDeletionController). The path names the
  * account the request acts in (not the X-Cronbeam-Account header), and the
  * role guard checks the caller's role there before the handler runs; the
  * handlers read it as `user.accountId`.
@@ -69,15 +70,6 @@ export class TeamAccountController {
   @MinimumRole('admin')
   rename(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(accountNameSchema)) body: AccountNameRequest): Promise<AccountSummary> {
     return this.membership.rename(user, body.name);
-  }
-
-  /** Irreversible, so it asks for a recent sign-in. */
-  @Delete()
-  @MinimumRole('owner')
-  @UseGuards(RecentAuthenticationGuard)
-  async delete(@CurrentUser() user: AuthenticatedUser): Promise<{ message: string }> {
-    await this.membership.delete(user);
-    return { message: 'Account deleted' };
   }
 
   /** Gives the account away, so it asks for a recent sign-in. */

@@ -18,6 +18,6 @@ import { InvitationsController, MyAccountsController, TeamAccountController } fr
   imports: [AuthModule, ApiKeysModule],
   controllers: [MyAccountsController, TeamAccountController, InvitationsController],
   providers: [AccountsRepository, MembersRepository, InvitationsRepository, MembershipService, InvitationsService, TeamsService],
-  exports: [TeamsService],
+  exports: [TeamsService, MembershipService],
 })
 export class TeamsModule {}
