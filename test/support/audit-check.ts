@@ -1,9 +1,7 @@
-import type { INestApplication, Type } from '@nestjs/common';
-import { RequestMethod } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
-import { ModulesContainer } from '@nestjs/core';
+import type { INestApplication } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { NOT_AUDITED, type NotAuditedReason } from '../../backend/src/modules/audit';
+import { routeFacts } from '../../backend/src/modules/prog/openapi-routes';
 
 /**
  * The route families whose every change is audited: each successful
@@ -36,32 +34,20 @@ interface SentChange {
   requestId: string | null;
 }
 
-/** Every route of the app's controllers with its @NotAudited mark, literal paths before those with parameters. */
+/** Every route of the app (as the OpenAPI documents key them) with its @NotAudited mark, literal paths before those with parameters. */
 function routeRules(app: INestApplication): RouteRule[] {
-  const rules: RouteRule[] = [];
-  for (const module of app.get(ModulesContainer).values()) {
-    for (const wrapper of module.controllers.values()) {
-      const controller = wrapper.metatype as Type<unknown> | null;
-      if (!controller) continue;
-      const bases = [Reflect.getMetadata(PATH_METADATA, controller) ?? ''].flat() as string[];
-      const prototype = controller.prototype as Record<string, unknown>;
-      for (const name of Object.getOwnPropertyNames(prototype)) {
-        const handler = prototype[name];
-        if (name === 'constructor' || typeof handler !== 'function') continue;
-        const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
-        const paths = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
-        if (method === undefined || paths === undefined) continue;
-        const notAudited = Reflect.getMetadata(NOT_AUDITED, handler) as NotAuditedReason | undefined;
-        for (const base of bases) {
-          for (const path of [paths].flat()) {
-            const route = `/${[base, path].flatMap((p) => p.split('/')).filter(Boolean).join('/')}`;
-            const source = route.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/]+');
-            rules.push({ method: RequestMethod[method], route, pattern: new RegExp(`^${source}/?$`), params: (route.match(/:\w+/g) ?? []).length, notAudited });
-          }
-        }
-      }
-    }
-  }
+  const rules = [...routeFacts(app)].map(([key, facts]): RouteRule => {
+    const [method, route] = key.split(' ') as [string, string];
+    const escape = (literal: string) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const source = route.split(/\{\w+\}/).map(escape).join('[^/]+');
+    return {
+      method: method.toUpperCase(),
+      route,
+      pattern: new RegExp(`^${source}/?$`),
+      params: (route.match(/\{\w+\}/g) ?? []).length,
+      notAudited: Reflect.getMetadata(NOT_AUDITED, facts.handler) as NotAuditedReason | undefined,
+    };
+  });
   return rules.sort((a, b) => a.params - b.params);
 }
 

@@ -16,6 +16,8 @@ export interface RouteFacts {
   unvalidatedBody: boolean;
   /** The least role in the account the role guard asks for (checked only behind an authenticating guard). */
   role: RouteRole;
+  /** The handler itself, for readers of its other decorators (the audit check's @NotAudited). */
+  handler: (...args: never[]) => unknown;
 }
 
 type RouteArgument = { index: number; data?: unknown; pipes?: unknown[] };
@@ -61,6 +63,7 @@ export function routeFacts(app: INestApplication): Map<string, RouteFacts> {
           query: schemaOf(RouteParamtypes.QUERY),
           unvalidatedBody: (body !== undefined && !zodPipe(body)) || argument(RouteParamtypes.RAW_BODY) !== undefined,
           role: routeRole(handler, controller, RequestMethod[method]),
+          handler: handler as RouteFacts['handler'],
         };
         for (const prefix of base) {
           for (const path of [paths].flat()) facts.set(`${RequestMethod[method].toLowerCase()} ${openApiPath(joinPath(prefix, path))}`, route);
