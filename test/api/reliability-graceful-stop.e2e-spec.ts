@@ -78,7 +78,8 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
   let target: HttpTarget;
   let db: SchedulerFixtures;
   let stopping: ServerProcess;
-  let staying: ServerProcess;
+  let staying: ServerProcess | undefined;
+  let env: Record<string, string>;
 
   beforeAll(async () => {
     target = await HttpTarget.start();
@@ -86,18 +87,20 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
     target.on('/run-now', answerAfter(SLOW_MS));
     database = await createTestDatabase(4);
     // The default safety poll (5 s): handed-back runs reach the other instance on time only through its wake-up.
-    // Small claim batches, so that both instances claim part of each instant.
-    const env = {
+    // A 30 s look-ahead: the instance to be stopped claims both instants as soon as they are stored, before the
+    // other instance starts, so it holds every run of them (which of two running instances claims what is a race
+    // the machine's load decides, and one instance often took a whole instant).
+    env = {
       DATABASE_URL: database.url,
       SCHEDULER_ENABLED: 'true',
       ALLOW_PRIVATE_TARGETS: 'true',
       EXECUTION_TIMEOUT_MS: String(EXECUTION_TIMEOUT_MS),
       SCHEDULER_LEASE_GRACE_MS: '1000',
+      SCHEDULER_LOOKAHEAD_MS: '30000',
       SCHEDULER_BATCH_SIZE: '4',
       SCHEDULER_IDLE_GC: 'false',
     };
-    stopping = await startServerProcess(env); // the first one migrates
-    staying = await startServerProcess(env);
+    stopping = await startServerProcess(env); // it migrates; the other instance starts once it holds the runs
     db = await SchedulerFixtures.connect(database.url);
   });
 
@@ -117,9 +120,9 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
     const account = await signUpAndLogin({ http: new HttpClient(stopping.url) });
     const runNowId = await runNowJob(stopping, account, `${target.url}/run-now`);
     const userId = await db.user('unlimited');
-    // The slow instant (in flight at the stop), and one 3 s later (claimed ahead of time, not sent at the stop).
+    // The slow instant (in flight at the stop), and one 8 s later (claimed ahead of time, not sent at the stop).
     const slowDue = new Date(Date.now() + 9_000);
-    const laterDue = new Date(slowDue.getTime() + 3_000);
+    const laterDue = new Date(slowDue.getTime() + 8_000);
     const insert = (name: string, due: Date) =>
       db.query(
         `INSERT INTO jobs (account_id, name, url, cron_expression, status, next_run_at)
@@ -134,15 +137,17 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
       `SELECT r.id, r.lease_owner, j.url FROM job_runs r JOIN jobs j ON j.id = r.job_id WHERE r.account_id = $1 AND r.state = 'running'`,
       [userId],
     );
-    // Both instants claimed by both instances: the slow one's requests are then on the wire.
+    // Both instants claimed ahead by the instance about to stop; then the rolling deploy's other instance starts.
     const claimed = await eventually(async () => {
       const rows = await leases();
       return rows.length === 2 * JOBS ? rows : null;
     }, 20_000, 'both instants claimed');
     const heldLater = claimed.filter((r) => r.url.includes('/later') && r.lease_owner.startsWith(stoppingOwner)).map((r) => r.id);
     const heldSlow = claimed.filter((r) => r.url.includes('/slow') && r.lease_owner.startsWith(stoppingOwner));
-    expect(heldSlow.length).toBeGreaterThan(0);
-    expect(heldLater.length).toBeGreaterThan(0);
+    expect(heldSlow).toHaveLength(JOBS);
+    expect(heldLater).toHaveLength(JOBS);
+    staying = await startServerProcess(env);
+    // The slow instant's requests are on the wire, held by the target.
     await target.waitFor(() => target.requests('/slow').length === JOBS, 15_000);
 
     // A manual run and an event stream open on the instance about to stop.
