@@ -110,6 +110,7 @@ describe('web app accessibility (browser)', () => {
       { name: 'n8n deploy', path: '/dashboard/n8n', ready: h1('Self-Host N8N') },
       { name: 'status pages', path: '/dashboard/status-pages', ready: h1('Status Pages') },
       { name: 'maintenance windows', path: '/dashboard/maintenance', ready: h1('Maintenance') },
+      { name: 'audit log', path: '/dashboard/audit', ready: (p) => p.getByRole('table', { name: 'Audit log' }).getByRole('cell', { name: 'job.created', exact: true }).first() },
       { name: 'team', path: '/dashboard/team', ready: (p) => p.getByRole('table', { name: 'Members' }).getByRole('cell', { name: account.email }) },
       { name: 'profile: API keys, security, billing', path: '/profile', ready: (p) => p.getByRole('heading', { name: 'API Keys' }) },
       { name: 'pricing', path: '/pricing', ready: (p) => p.getByRole('button', { name: 'Current Plan' }) },
