@@ -32,10 +32,12 @@ const common = {
  * API suites that need a server (and so a database) but test something the
  * database kind cannot change: the OpenAPI documents, public pages and their
  * host guards, response headers, request parsing, the executor's address,
- * redirect and connection policies, the client address behind proxies.
+ * redirect and connection policies, the client address behind proxies, which
+ * role may call which route.
  */
 const API_ONCE = [
   'openapi',
+  'accounts-role-matrix',
   'openapi-dashboard',
   'openapi-contract',
   'site-pages',
