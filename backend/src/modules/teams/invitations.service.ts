@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -13,6 +12,7 @@ import {
   MAX_MEMBERS_PER_ACCOUNT,
   TEAM_MESSAGES,
 } from '@cronbeam/shared/accounts/account-rules';
+import { newOpaqueSecret, sha256 } from '../../common/crypto/secret-hash';
 import { isUniqueViolation } from '../../common/database/constraint-violation';
 import { ApiError } from '../../common/http/api-error';
 import { DatabaseRateLimiter } from '../../common/rate-limit/database-rate-limiter';
@@ -25,11 +25,6 @@ import { AccountsRepository } from './accounts.repository';
 import { invitationMail } from './invitation-mail';
 import { type InvitationRow, InvitationsRepository, OPEN_INVITATION_INDEX } from './invitations.repository';
 import { MembersRepository } from './members.repository';
-
-/** Only the hash of a link's token is stored; the token has 256 random bits, so a fast hash suffices. */
-function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
 
 function toInvitation(row: InvitationRow): AccountInvitation {
   return {
@@ -79,14 +74,15 @@ export class InvitationsService {
       { key: `account-invitations:${user.accountId}`, limit: INVITATIONS_PER_HOUR, windowSeconds: 3600, message: TEAM_MESSAGES.tooManyInvitations },
       { key: `account-invitations:by:${user.id}`, limit: INVITATIONS_PER_HOUR, windowSeconds: 3600, message: TEAM_MESSAGES.tooManyInvitations },
     ]);
-    const token = randomBytes(32).toString('base64url');
+    // Only the token's hash is stored: the link is the one copy.
+    const token = newOpaqueSecret();
     let row: InvitationRow | null;
     try {
       row = await this.db.transaction(async (tx) => {
         await this.invitations.lockSeats(user.accountId, tx);
         await this.invitations.closeExpired(user.accountId, request.email, tx);
         return this.invitations.insertWithinSeats(
-          { accountId: user.accountId, email: request.email, role: request.role, tokenHash: hashToken(token), invitedBy: user.id, expiresAt: new Date(Date.now() + INVITATION_TTL_DAYS * 86_400_000) },
+          { accountId: user.accountId, email: request.email, role: request.role, tokenHash: sha256(token), invitedBy: user.id, expiresAt: new Date(Date.now() + INVITATION_TTL_DAYS * 86_400_000) },
           MAX_MEMBERS_PER_ACCOUNT,
           tx,
         );
@@ -111,7 +107,7 @@ export class InvitationsService {
 
   /** What a link's invitation is, for the page that offers to accept it (no session needed: the token is the secret). */
   async preview(token: string): Promise<InvitationPreview> {
-    const row = await this.invitations.findByTokenHash(hashToken(token));
+    const row = await this.invitations.findByTokenHash(sha256(token));
     const account = row ? await this.accounts.findById(row.account_id) : null;
     if (!row || !account) throw ApiError.notFound(TEAM_MESSAGES.invitationNotFound);
     return {
@@ -130,7 +126,7 @@ export class InvitationsService {
    * so of two acceptances at once exactly one succeeds.
    */
   async accept(user: AuthenticatedUser, token: string): Promise<AccountSummary> {
-    const tokenHash = hashToken(token);
+    const tokenHash = sha256(token);
     const [found, me] = await Promise.all([this.invitations.findByTokenHash(tokenHash), this.users.findById(user.id)]);
     if (!found || !me) throw ApiError.notFound(TEAM_MESSAGES.invitationNotFound);
     if (found.email.toLowerCase() !== me.email.toLowerCase()) throw ApiError.forbidden(TEAM_MESSAGES.wrongAddress);

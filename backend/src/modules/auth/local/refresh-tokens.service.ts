@@ -4,7 +4,7 @@ import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import { ApiError } from '../../../common/http/api-error';
 import { AppConfig } from '../../../config/app-config';
 import { RefreshTokensRepository } from './refresh-tokens.repository';
-import { newOpaqueSecret, sha256 } from './secret-hash';
+import { newOpaqueSecret, sha256 } from '../../../common/crypto/secret-hash';
 
 const DAY_MS = 86_400_000;
 

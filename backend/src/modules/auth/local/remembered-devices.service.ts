@@ -5,7 +5,7 @@ import { ApiError } from '../../../common/http/api-error';
 import { isUuid } from '../../../common/validation/uuid';
 import { AppConfig } from '../../../config/app-config';
 import { RememberedDevicesRepository } from './remembered-devices.repository';
-import { newOpaqueSecret, sha256 } from './secret-hash';
+import { newOpaqueSecret, sha256 } from '../../../common/crypto/secret-hash';
 
 /**
  * Devices that skip the second factor for AUTH_REMEMBERED_DEVICE_DAYS. The

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import { ApiError } from '../../../common/http/api-error';
 import { AppConfig } from '../../../config/app-config';
-import { newOpaqueSecret, sha256 } from './secret-hash';
+import { newOpaqueSecret, sha256 } from '../../../common/crypto/secret-hash';
 import { SignInChallengesRepository, type LocalChallengeName } from './sign-in-challenges.repository';
 
 /**

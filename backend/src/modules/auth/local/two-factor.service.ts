@@ -12,7 +12,7 @@ import { ApiError } from '../../../common/http/api-error';
 import { AccountSecurityRepository } from './account-security.repository';
 import { RecoveryCodesRepository } from './recovery-codes.repository';
 import { RememberedDevicesRepository } from './remembered-devices.repository';
-import { sha256 } from './secret-hash';
+import { sha256 } from '../../../common/crypto/secret-hash';
 import { newTotpSecret, totpUri, verifyTotp } from './totp';
 
 /** Letters and digits that cannot be misread for one another (no 0/o, 1/l/i). */

@@ -4,7 +4,7 @@ import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import { VERIFICATION_CODE_LENGTH } from '@cronbeam/shared/auth/auth-schemas';
 import { ApiError } from '../../../common/http/api-error';
 import { AppConfig } from '../../../config/app-config';
-import { sha256 } from './secret-hash';
+import { sha256 } from '../../../common/crypto/secret-hash';
 import type { CodePurpose } from './verification-code.entity';
 import { VerificationCodesRepository } from './verification-codes.repository';
 
