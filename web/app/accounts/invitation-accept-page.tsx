@@ -4,14 +4,10 @@ import { Link } from 'react-router-dom';
 import { errorMessage } from '../api/api-error';
 import { accountsApi } from '../api/accounts-api';
 import { AuthLayout, FormAlert } from '../auth/auth-layout';
+import { tokenFromFragment } from '../ui/link-token';
 import { useSession } from '../session/session-store';
 import { switchAccount } from './accounts-store';
 import { rememberInvitation } from './pending-invitation';
-
-/** The token from the link's fragment (`#token=...`): fragments never reach a server, so the token stays out of request logs. */
-function tokenFromFragment(hash: string): string | null {
-  return new URLSearchParams(hash.replace(/^#/, '')).get('token');
-}
 
 /**
  * Where an invitation's link lands: what the invitation is, then Accept, which

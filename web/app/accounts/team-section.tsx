@@ -160,8 +160,8 @@ export default function TeamSection() {
     try {
       await withRecentAuthentication(() => accountsApi.transfer(account.id, member.user_id));
       notify.success(`${member.name || member.email} now owns ${account.name}`);
+      // The reloaded list gives the account with the caller's new role, and the team is read again for it.
       await load();
-      await loadTeam({ ...account, role: 'admin' });
     } catch (error) {
       notify.error(`Failed to transfer ownership: ${errorMessage(error)}`);
     }

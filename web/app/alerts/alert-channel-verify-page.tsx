@@ -3,11 +3,7 @@ import { Link } from 'react-router-dom';
 import { errorMessage } from '../api/api-error';
 import { alertChannelsApi } from '../api/alert-channels-api';
 import { AuthLayout, FormAlert } from '../auth/auth-layout';
-
-/** The token from the link's fragment (`#token=...`): fragments never reach a server, so the token stays out of request logs. */
-function tokenFromFragment(hash: string): string | null {
-  return new URLSearchParams(hash.replace(/^#/, '')).get('token');
-}
+import { tokenFromFragment } from '../ui/link-token';
 
 /**
  * Where an alert channel's verification link lands. The recipient may have no
