@@ -68,17 +68,7 @@ export class UsersService {
     const cached = this.callers.get(id);
     if (cached && cached.until > now) return cached.row;
     const writesBefore = this.writes;
-    const found = await this.users.findCaller(id);
-    if (!found) {
-      this.callers.delete(id);
-      return null;
-    }
-    const row: CallerRow = { id: found.id, email: found.email, sessionsRevokedAt: found.sessions_revoked_at ? new Date(found.sessions_revoked_at) : null };
-    if (writesBefore === this.writes) {
-      if (this.callers.size >= CALLER_CACHE_MAX) this.callers.clear();
-      this.callers.set(id, { row, until: now + CALLER_CACHE_TTL_MS });
-    }
-    return row;
+    return this.rememberCaller(id, await this.users.findCaller(id), writesBefore, now);
   }
 
   /**
@@ -92,6 +82,16 @@ export class UsersService {
   async findCallerIn(id: string, accountId: string | null): Promise<CallerInAccount | null> {
     const writesBefore = this.writes;
     const found = await this.users.findCallerIn(id, accountId !== null && isUuid(accountId) ? accountId : null);
+    const row = this.rememberCaller(id, found, writesBefore, Date.now());
+    return row && found ? { ...row, role: found.role } : null;
+  }
+
+  /**
+   * The caller row of what was read, cached for CALLER_CACHE_TTL_MS from
+   * `since` unless a write to the user began after the read started
+   * (`writesBefore`); a missing user is forgotten, never cached.
+   */
+  private rememberCaller(id: string, found: { id: string; email: string; sessions_revoked_at: Date | string | null } | null, writesBefore: number, since: number): CallerRow | null {
     if (!found) {
       this.callers.delete(id);
       return null;
@@ -99,9 +99,9 @@ export class UsersService {
     const row: CallerRow = { id: found.id, email: found.email, sessionsRevokedAt: found.sessions_revoked_at ? new Date(found.sessions_revoked_at) : null };
     if (writesBefore === this.writes) {
       if (this.callers.size >= CALLER_CACHE_MAX) this.callers.clear();
-      this.callers.set(id, { row, until: Date.now() + CALLER_CACHE_TTL_MS });
+      this.callers.set(id, { row, until: since + CALLER_CACHE_TTL_MS });
     }
-    return { ...row, role: found.role };
+    return row;
   }
 
   /** Tells this instance's open sessions in the account that the user is no longer a member (the teams module removes members). */
