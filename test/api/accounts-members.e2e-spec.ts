@@ -329,6 +329,143 @@ describe('accounts: members and invitations', () => {
     expect((await server.http.get('/api/jobs', inAccount(member, teamId))).status).toBe(404);
   });
 
+  /** The audit entries one request left (by its echoed request id), oldest first. */
+  async function entriesOf(answer: { headers: Headers }) {
+    return sql<{ account_id: string; actor_user_id: string | null; actor_key_id: string | null; action: string; target_type: string; target_id: string; changes: Record<string, { before: unknown; after: unknown }> }>(
+      server,
+      `SELECT account_id, actor_user_id, actor_key_id, action, target_type, target_id, changes FROM audit_events WHERE request_id = $1 ORDER BY id`,
+      [answer.headers.get('x-request-id')],
+    );
+  }
+
+  it('records each change to the account, its members and invitations as one entry in the account, naming who made it', async () => {
+    const owner = await signUpAndLogin(server);
+    const created = await server.http.post('/api/accounts', { name: 'Audited' }, { token: owner.accessToken });
+    expect(created.status).toBe(200);
+    const teamId: string = created.body.id;
+    // Made from the personal account, recorded in the new one.
+    expect(await entriesOf(created)).toEqual([
+      { account_id: teamId, actor_user_id: owner.userId, actor_key_id: null, action: 'account.created', target_type: 'account', target_id: teamId, changes: { name: { before: null, after: 'Audited' } } },
+    ]);
+    const renamed = await server.http.patch(`/api/accounts/${teamId}`, { name: 'Audited too' }, { token: owner.accessToken });
+    expect(await entriesOf(renamed)).toEqual([expect.objectContaining({ account_id: teamId, action: 'account.renamed', target_id: teamId, changes: { name: { before: 'Audited', after: 'Audited too' } } })]);
+
+    const invitee = await signUpAndLogin(server);
+    const sent = await invite(owner, teamId, invitee.email, 'editor');
+    const token = await mailedToken(invitee.email);
+    const [invited] = await entriesOf(sent);
+    expect(invited).toEqual(
+      expect.objectContaining({ account_id: teamId, actor_user_id: owner.userId, action: 'invitation.created', target_type: 'invitation', target_id: sent.body.id }),
+    );
+    expect(invited!.changes).toEqual({ email: { before: null, after: invitee.email }, role: { before: null, after: 'editor' }, expires_at: { before: null, after: sent.body.expires_at } });
+    expect(JSON.stringify(invited)).not.toContain(token);
+
+    // Accepting is recorded in the team (the request names no account), the accepting user its actor.
+    const accepted = await server.http.post('/api/invitations/accept', { token }, { token: invitee.accessToken });
+    expect(accepted.status).toBe(200);
+    expect(await entriesOf(accepted)).toEqual([
+      {
+        account_id: teamId,
+        actor_user_id: invitee.userId,
+        actor_key_id: null,
+        action: 'member.joined',
+        target_type: 'member',
+        target_id: invitee.userId,
+        changes: { email: { before: null, after: invitee.email }, role: { before: null, after: 'editor' }, invitation_id: { before: null, after: sent.body.id } },
+      },
+    ]);
+    const promoted = await server.http.patch(`/api/accounts/${teamId}/members/${invitee.userId}`, { role: 'admin' }, { token: owner.accessToken });
+    expect(promoted.status).toBe(200);
+    expect(await entriesOf(promoted)).toEqual([expect.objectContaining({ account_id: teamId, action: 'member.role_changed', target_id: invitee.userId, changes: { role: { before: 'editor', after: 'admin' } } })]);
+
+    const other = await invite(owner, teamId, `revoked-${randomBytes(3).toString('hex')}@example.test`, 'viewer');
+    const revoked = await server.http.delete(`/api/accounts/${teamId}/invitations/${other.body.id}`, { token: owner.accessToken });
+    expect(revoked.status).toBe(200);
+    expect(await entriesOf(revoked)).toEqual([
+      expect.objectContaining({ account_id: teamId, action: 'invitation.revoked', target_type: 'invitation', target_id: other.body.id, changes: { status: { before: 'open', after: 'revoked' } } }),
+    ]);
+
+    const transferred = await server.http.post(`/api/accounts/${teamId}/transfer`, { user_id: invitee.userId }, { token: owner.accessToken });
+    expect(transferred.status).toBe(200);
+    expect(await entriesOf(transferred)).toEqual([
+      expect.objectContaining({ account_id: teamId, actor_user_id: owner.userId, action: 'account.ownership_transferred', target_id: teamId, changes: { owner: { before: owner.userId, after: invitee.userId } } }),
+    ]);
+    const left = await server.http.delete(`/api/accounts/${teamId}/membership`, { token: owner.accessToken });
+    expect(left.status).toBe(200);
+    expect(await entriesOf(left)).toEqual([
+      expect.objectContaining({ account_id: teamId, actor_user_id: owner.userId, action: 'member.left', target_id: owner.userId, changes: { email: { before: owner.email, after: null }, role: { before: 'admin', after: null } } }),
+    ]);
+    // The new owner reads all of it in the account's log, newest first.
+    const log = await server.http.get('/api/audit', inAccount(invitee, teamId));
+    expect(log.body.events.map((e: { action: string }) => e.action)).toEqual([
+      'member.left',
+      'account.ownership_transferred',
+      'invitation.revoked',
+      'invitation.created',
+      'member.role_changed',
+      'member.joined',
+      'invitation.created',
+      'account.renamed',
+      'account.created',
+    ]);
+  });
+
+  it('records removing a member as one entry naming the API keys deleted with them, never their secrets', async () => {
+    const owner = await signUpAndLogin(server);
+    const teamId = await createTeam(owner);
+    const member = await join(owner, teamId, 'editor');
+    const keys = [
+      await server.http.post('/api/api-keys/generate', { name: 'deploy' }, inAccount(member, teamId)),
+      await server.http.post('/api/api-keys/generate', { name: 'backup' }, inAccount(member, teamId)),
+    ];
+    const ownersKey = await server.http.post('/api/api-keys/generate', { name: 'owners' }, inAccount(owner, teamId));
+    const removed = await server.http.delete(`/api/accounts/${teamId}/members/${member.userId}`, { token: owner.accessToken });
+    expect(removed.status).toBe(200);
+    const entries = await entriesOf(removed);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ account_id: teamId, actor_user_id: owner.userId, action: 'member.removed', target_type: 'member', target_id: member.userId });
+    const named = keys.map((k) => ({ id: k.body.key_id, name: k.body.name, prefix: k.body.prefix }));
+    expect(entries[0]!.changes).toEqual({
+      email: { before: member.email, after: null },
+      role: { before: 'editor', after: null },
+      api_keys: { before: named.sort((a, b) => a.id.localeCompare(b.id)), after: null },
+    });
+    for (const key of keys) expect(JSON.stringify(entries)).not.toContain(key.body.api_key);
+    // The owner's key stays, and no key got an entry of its own.
+    expect((await server.http.get('/api/api-keys', inAccount(owner, teamId))).body.map((k: { key_id: string }) => k.key_id)).toEqual([ownersKey.body.key_id]);
+    expect(await sql(server, `SELECT 1 FROM audit_events WHERE account_id = $1 AND action = 'api_key.deleted'`, [teamId])).toEqual([]);
+  });
+
+  it('leaves no entry for a refused change: a transfer to a non-member, the 51st seat, a role the owner keeps', async () => {
+    const owner = await signUpAndLogin(server);
+    const teamId = await createTeam(owner);
+    const admin = await join(owner, teamId, 'admin');
+    const outsider = await signUpAndLogin(server);
+    const before = await sql<{ n: number }>(server, `SELECT count(*)::int AS n FROM audit_events WHERE account_id = $1`, [teamId]);
+    const refused = [
+      await server.http.post(`/api/accounts/${teamId}/transfer`, { user_id: outsider.userId }, { token: owner.accessToken }),
+      await server.http.patch(`/api/accounts/${teamId}/members/${owner.userId}`, { role: 'viewer' }, { token: admin.accessToken }),
+      await server.http.delete(`/api/accounts/${teamId}/members/${owner.userId}`, { token: admin.accessToken }),
+      await server.http.delete(`/api/accounts/${teamId}/invitations/${randomUuid()}`, { token: owner.accessToken }),
+    ];
+    expect(refused.map((a) => a.status)).toEqual([422, 409, 409, 404]);
+    // Fill every seat but one with open invitations: the next invitation takes the last seat, the one after is refused.
+    await sql(
+      server,
+      `INSERT INTO account_invitations (account_id, email, role, token_hash, invited_by, expires_at)
+       SELECT $1, 'seat-' || i || '@example.test', 'viewer', md5(random()::text || i), $2, now() + interval '1 day' FROM generate_series(1, $3::int) AS i`,
+      [teamId, owner.userId, MAX_MEMBERS_PER_ACCOUNT - 2 - 1],
+    );
+    const last = await invite(owner, teamId, `last-${randomBytes(3).toString('hex')}@example.test`, 'viewer');
+    expect(last.status).toBe(200);
+    const overLimit = await invite(owner, teamId, `over-${randomBytes(3).toString('hex')}@example.test`, 'viewer');
+    expect(overLimit.status).toBe(403);
+    for (const answer of [...refused, overLimit]) expect(await entriesOf(answer)).toEqual([]);
+    expect(await entriesOf(last)).toHaveLength(1);
+    const after = await sql<{ n: number }>(server, `SELECT count(*)::int AS n FROM audit_events WHERE account_id = $1`, [teamId]);
+    expect(after[0]!.n).toBe(before[0]!.n + 1);
+  });
+
   it('holds the seat limit when invitations race for the last seats', async () => {
     const owner = await signUpAndLogin(server);
     const teamId = await createTeam(owner);

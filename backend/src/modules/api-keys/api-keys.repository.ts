@@ -9,6 +9,13 @@ import { ApiKeyEntity } from './api-key.entity';
 /** A key as its audit entries show it: its name and visible prefix, never the secret or its hash. */
 const auditView = (row: string) => `jsonb_build_object('name', ${row}.name, 'prefix', ${row}.prefix)`;
 
+/** A key deleted with the member who made it, as the removal's audit entry names it (never the secret or its hash). */
+export interface DeletedKey {
+  id: string;
+  name: string;
+  prefix: string;
+}
+
 interface ApiKeyRow {
   id: string;
   account_id: string;
@@ -73,23 +80,14 @@ export class ApiKeysRepository {
   }
 
   /**
-   * Deletes every key `userId` made in the account, each with the audit entry
-   * of its deletion (a member removed from the account takes their keys with
-   * them); inside the removal's transaction, passed as `tx`.
+   * Deletes every key `userId` made in the account (a member removed from the
+   * account takes their keys with them), inside the removal's transaction,
+   * passed as `tx`; answers the deleted keys by id, name and prefix, which the
+   * removal's single audit entry names.
    */
-  async deleteMadeBy(actor: Actor, accountId: string, userId: string, tx: Queryable): Promise<void> {
-    await tx.query(
-      ...auditedStatement(actor, {
-        ctes: `c AS (DELETE FROM api_keys WHERE account_id = $1 AND created_by = $2 RETURNING id, name, prefix)`,
-        params: [accountId, userId],
-        from: 'c',
-        action: 'api_key.deleted',
-        targetType: 'api_key',
-        targetId: 'c.id',
-        changes: auditChanges(auditView('c'), 'NULL', []),
-        result: 'SELECT id FROM c',
-      }),
-    );
+  async deleteMadeBy(accountId: string, userId: string, tx: Queryable): Promise<DeletedKey[]> {
+    const result = await tx.query(`DELETE FROM api_keys WHERE account_id = $1 AND created_by = $2 RETURNING id, name, prefix`, [accountId, userId]);
+    return returnedRows<DeletedKey>(result).sort((x, y) => x.id.localeCompare(y.id));
   }
 
   findBySecretHash(secretHash: string): Promise<ApiKeyEntity | null> {

@@ -8,7 +8,7 @@ import { roleAtLeast } from '@cronbeam/shared/accounts/roles';
 import type { AuthenticatedUser } from '../auth';
 import { generateApiKeySecret, hashApiKeySecret, looksLikeApiKey, visiblePrefix } from './api-key-secret';
 import type { ApiKeyEntity } from './api-key.entity';
-import { ApiKeysRepository } from './api-keys.repository';
+import { ApiKeysRepository, type DeletedKey } from './api-keys.repository';
 
 /** last_used_at is written at most this often per key, so busy keys do not write on every call. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -79,12 +79,16 @@ export class ApiKeysService {
     if (!deleted) throw ApiError.notFound('API key not found');
   }
 
-  /** Deletes every key the member made in the account, in the transaction that removes them from it. */
-  async deleteMadeBy(actor: Actor, accountId: string, userId: string, tx: Queryable): Promise<void> {
+  /**
+   * Deletes every key the member made in the account, in the transaction that
+   * removes them from it (whose audit entry names the keys answered here).
+   */
+  async deleteMadeBy(accountId: string, userId: string, tx: Queryable): Promise<DeletedKey[]> {
     const made = (key: KnownKey) => key.accountId === accountId && key.createdBy === userId;
     this.forget(made);
-    await this.keys.deleteMadeBy(actor, accountId, userId, tx);
+    const deleted = await this.keys.deleteMadeBy(accountId, userId, tx);
     this.forget(made);
+    return deleted;
   }
 
   private forget(which: (key: KnownKey) => boolean): void {

@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import type { PlanId } from '@cronbeam/shared/plans';
 import { returnedRows } from '../../common/database/query-rows';
 import type { Queryable } from '../../common/database/transaction';
+import { auditChanges, auditedStatement, type Actor } from '../audit';
 
 export interface AccountRow {
   id: string;
@@ -56,9 +57,22 @@ export class AccountsRepository {
     return rows[0] ?? null;
   }
 
-  async rename(accountId: string, name: string): Promise<AccountRow | null> {
-    const result = await this.db.query(`UPDATE accounts SET name = $2 WHERE id = $1 RETURNING id, name, personal, created_at`, [accountId, name]);
-    return returnedRows<AccountRow>(result)[0] ?? null;
+  /** Renames the account, with the audit entry of the change (the name before and after). */
+  async rename(actor: Actor, accountId: string, name: string): Promise<AccountRow | null> {
+    const rows: AccountRow[] = await this.db.query(
+      ...auditedStatement(actor, {
+        ctes: `b AS (SELECT id, name FROM accounts WHERE id = $1 FOR UPDATE),
+               c AS (UPDATE accounts a SET name = $2 FROM b WHERE a.id = b.id RETURNING a.id, a.name, a.personal, a.created_at)`,
+        params: [accountId, name],
+        from: 'c JOIN b ON b.id = c.id',
+        action: 'account.renamed',
+        targetType: 'account',
+        targetId: 'c.id',
+        changes: auditChanges(`jsonb_build_object('name', b.name)`, `jsonb_build_object('name', c.name)`, []),
+        result: 'SELECT * FROM c',
+      }),
+    );
+    return rows[0] ?? null;
   }
 
   /** Deletes a team account with everything it holds (ON DELETE CASCADE); a personal account is never deleted here. */

@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import type { AssignableRole } from '@cronbeam/shared/accounts/account-rules';
 import { returnedRows } from '../../common/database/query-rows';
 import type { Queryable } from '../../common/database/transaction';
+import { auditChanges, auditedStatement, type Actor } from '../audit';
 
 export interface InvitationRow {
   id: string;
@@ -91,15 +92,23 @@ export class InvitationsRepository {
     return rows[0] ?? null;
   }
 
-  /** False when the account has no such open invitation. */
-  async revoke(accountId: string, invitationId: string): Promise<boolean> {
-    const result = await this.db.query(
-      `UPDATE account_invitations SET revoked_at = now()
-        WHERE account_id = $1 AND id = $2 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > now()
-        RETURNING id`,
-      [accountId, invitationId],
+  /** Revokes an open invitation with the audit entry of it (address and role, never the token); false when the account has no such open invitation. */
+  async revoke(actor: Actor, accountId: string, invitationId: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      ...auditedStatement(actor, {
+        ctes: `c AS (UPDATE account_invitations SET revoked_at = now()
+                      WHERE account_id = $1 AND id = $2 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > now()
+                      RETURNING id, email, role)`,
+        params: [accountId, invitationId],
+        from: 'c',
+        action: 'invitation.revoked',
+        targetType: 'invitation',
+        targetId: 'c.id',
+        changes: auditChanges(`jsonb_build_object('email', c.email, 'role', c.role, 'status', 'open')`, `jsonb_build_object('email', c.email, 'role', c.role, 'status', 'revoked')`, []),
+        result: 'SELECT id FROM c',
+      }),
     );
-    return returnedRows(result).length > 0;
+    return rows.length > 0;
   }
 
   /**

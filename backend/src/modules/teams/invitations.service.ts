@@ -19,6 +19,8 @@ import { DatabaseRateLimiter } from '../../common/rate-limit/database-rate-limit
 import { isUuid } from '../../common/validation/uuid';
 import { AppConfig } from '../../config/app-config';
 import type { AuthenticatedUser } from '../auth';
+import type { Actor } from '../audit';
+import { AuditService } from '../audit/audit.service';
 import { UsersService } from '../auth/users.service';
 import { MailService } from '../mail/mail.service';
 import { AccountsRepository } from './accounts.repository';
@@ -56,6 +58,7 @@ export class InvitationsService {
     private readonly limiter: DatabaseRateLimiter,
     private readonly mail: MailService,
     private readonly config: AppConfig,
+    private readonly audit: AuditService,
   ) {}
 
   async listOpen(accountId: string): Promise<AccountInvitation[]> {
@@ -67,7 +70,7 @@ export class InvitationsService {
    * and mails it the link. Counted against the account's hourly budget
    * before anything is written (given back when nothing is sent).
    */
-  async invite(user: AuthenticatedUser, request: InvitationRequest): Promise<AccountInvitation> {
+  async invite(actor: Actor, user: AuthenticatedUser, request: InvitationRequest): Promise<AccountInvitation> {
     if (await this.members.hasMemberWithEmail(user.accountId, request.email)) throw ApiError.conflict(TEAM_MESSAGES.alreadyMember);
     // Per account, and per inviter: a user cannot multiply the budget by making accounts.
     const taken = await this.limiter.take([
@@ -81,11 +84,24 @@ export class InvitationsService {
       row = await this.db.transaction(async (tx) => {
         await this.invitations.lockSeats(user.accountId, tx);
         await this.invitations.closeExpired(user.accountId, request.email, tx);
-        return this.invitations.insertWithinSeats(
+        const inserted = await this.invitations.insertWithinSeats(
           { accountId: user.accountId, email: request.email, role: request.role, tokenHash: sha256(token), invitedBy: user.id, expiresAt: new Date(Date.now() + INVITATION_TTL_DAYS * 86_400_000) },
           MAX_MEMBERS_PER_ACCOUNT,
           tx,
         );
+        if (inserted) {
+          await this.audit.record(tx, actor, {
+            action: 'invitation.created',
+            targetType: 'invitation',
+            targetId: inserted.id,
+            changes: {
+              email: { before: null, after: inserted.email },
+              role: { before: null, after: inserted.role },
+              expires_at: { before: null, after: new Date(inserted.expires_at).toISOString() },
+            },
+          });
+        }
+        return inserted;
       });
     } catch (error) {
       await this.limiter.giveBack(taken);
@@ -101,8 +117,8 @@ export class InvitationsService {
     return toInvitation(row);
   }
 
-  async revoke(accountId: string, invitationId: string): Promise<void> {
-    if (!isUuid(invitationId) || !(await this.invitations.revoke(accountId, invitationId))) throw ApiError.notFound(TEAM_MESSAGES.invitationNotFound);
+  async revoke(actor: Actor, accountId: string, invitationId: string): Promise<void> {
+    if (!isUuid(invitationId) || !(await this.invitations.revoke(actor, accountId, invitationId))) throw ApiError.notFound(TEAM_MESSAGES.invitationNotFound);
   }
 
   /** What a link's invitation is, for the page that offers to accept it (no session needed: the token is the secret). */
@@ -122,10 +138,11 @@ export class InvitationsService {
   /**
    * Joins the account with the invitation's role. The signed-in user's
    * confirmed address must be the invited one. The invitation is used and the
-   * membership added in one transaction; the update that uses it locks it,
-   * so of two acceptances at once exactly one succeeds.
+   * membership added in one transaction, with its audit entry in the
+   * account joined (the accepting user its actor); the update that uses it
+   * locks it, so of two acceptances at once exactly one succeeds.
    */
-  async accept(user: AuthenticatedUser, token: string): Promise<AccountSummary> {
+  async accept(actor: Actor, user: AuthenticatedUser, token: string): Promise<AccountSummary> {
     const tokenHash = sha256(token);
     const [found, me] = await Promise.all([this.invitations.findByTokenHash(tokenHash), this.users.findById(user.id)]);
     if (!found || !me) throw ApiError.notFound(TEAM_MESSAGES.invitationNotFound);
@@ -133,7 +150,15 @@ export class InvitationsService {
     if (!me.emailVerified) throw ApiError.forbidden(TEAM_MESSAGES.unverifiedAddress);
     const accepted = await this.db.transaction(async (tx) => {
       const used = await this.invitations.accept(tokenHash, me.email, tx);
-      if (used) await this.members.insert(used.account_id, me.id, used.role, tx);
+      if (!used) return null;
+      const joined = await this.members.insert(used.account_id, me.id, used.role, tx);
+      // A member already (joined meanwhile another way) keeps their role: the link is used all the same, and that is the entry.
+      await this.audit.record(tx, { ...actor, accountId: used.account_id }, {
+        action: joined ? 'member.joined' : 'invitation.accepted',
+        targetType: 'member',
+        targetId: me.id,
+        changes: { email: { before: null, after: me.email }, ...(joined ? { role: { before: null, after: used.role } } : {}), invitation_id: { before: null, after: used.id } },
+      });
       return used;
     });
     if (!accepted) throw ApiError.conflict(TEAM_MESSAGES.invitationUnusable);

@@ -5,6 +5,7 @@ import type { AccountRole } from '@cronbeam/shared/accounts/roles';
 import type { AssignableRole } from '@cronbeam/shared/accounts/account-rules';
 import type { Queryable } from '../../common/database/transaction';
 import { returnedRows } from '../../common/database/query-rows';
+import { auditChanges, auditedStatement, type Actor } from '../audit';
 
 export interface MembershipRow {
   id: string;
@@ -89,26 +90,43 @@ export class MembersRepository {
     return rows.length > 0;
   }
 
-  /** Gives a member another role; the owner's is never changed here. */
-  async setRole(accountId: string, userId: string, role: AssignableRole): Promise<MemberChange> {
+  /**
+   * Gives a member another role, with the audit entry of the change; the
+   * owner's is never changed here.
+   */
+  async setRole(actor: Actor, accountId: string, userId: string, role: AssignableRole): Promise<MemberChange> {
     const rows: Array<{ role: AccountRole; changed: boolean }> = await this.db.query(
-      `WITH target AS (SELECT role FROM account_members WHERE account_id = $1 AND user_id = $2),
-            changed AS (UPDATE account_members SET role = $3 WHERE account_id = $1 AND user_id = $2 AND role <> 'owner' RETURNING user_id)
-       SELECT target.role, EXISTS (SELECT 1 FROM changed) AS changed FROM target`,
-      [accountId, userId, role],
+      ...auditedStatement(actor, {
+        // The update reads the locked row (FROM target), so `target` is the row as it was when the lock was granted.
+        ctes: `target AS (SELECT account_id, user_id, role FROM account_members WHERE account_id = $1 AND user_id = $2 FOR UPDATE),
+               changed AS (UPDATE account_members m SET role = $3 FROM target
+                            WHERE m.account_id = target.account_id AND m.user_id = target.user_id AND target.role <> 'owner' RETURNING m.user_id, m.role)`,
+        params: [accountId, userId, role],
+        from: 'changed CROSS JOIN target',
+        action: 'member.role_changed',
+        targetType: 'member',
+        targetId: 'changed.user_id',
+        changes: auditChanges(`jsonb_build_object('role', target.role)`, `jsonb_build_object('role', changed.role)`, []),
+        result: 'SELECT target.role, EXISTS (SELECT 1 FROM changed) AS changed FROM target',
+      }),
     );
     return changeOf(rows[0]);
   }
 
-  /** Removes a member, never the owner. */
-  async remove(accountId: string, userId: string, tx: Queryable): Promise<MemberChange> {
-    const rows: Array<{ role: AccountRole; changed: boolean }> = await tx.query(
-      `WITH target AS (SELECT role FROM account_members WHERE account_id = $1 AND user_id = $2),
+  /**
+   * Removes a member, never the owner; answers what it found, and the
+   * member's role and address when they were removed (for the audit entry
+   * the removal's transaction writes).
+   */
+  async remove(accountId: string, userId: string, tx: Queryable): Promise<{ change: MemberChange; role: AccountRole | null; email: string | null }> {
+    const rows: Array<{ role: AccountRole; email: string; changed: boolean }> = await tx.query(
+      `WITH target AS (SELECT m.role, u.email FROM account_members m JOIN users u ON u.id = m.user_id WHERE m.account_id = $1 AND m.user_id = $2),
             changed AS (DELETE FROM account_members WHERE account_id = $1 AND user_id = $2 AND role <> 'owner' RETURNING user_id)
-       SELECT target.role, EXISTS (SELECT 1 FROM changed) AS changed FROM target`,
+       SELECT target.role, target.email, EXISTS (SELECT 1 FROM changed) AS changed FROM target`,
       [accountId, userId],
     );
-    return changeOf(rows[0]);
+    const row = rows[0];
+    return { change: changeOf(row), role: row?.role ?? null, email: row?.email ?? null };
   }
 
   /**

@@ -9,6 +9,7 @@ import type { AuthenticatedUser } from '../auth';
 import { UsersService } from '../auth/users.service';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import type { Actor } from '../audit';
+import { AuditService } from '../audit/audit.service';
 import { type AccountRow, AccountsRepository } from './accounts.repository';
 import { type MemberChange, MembersRepository } from './members.repository';
 
@@ -43,6 +44,7 @@ export class MembershipService {
     private readonly members: MembersRepository,
     private readonly users: UsersService,
     private readonly keys: ApiKeysService,
+    private readonly audit: AuditService,
   ) {}
 
   async accountsOf(userId: string): Promise<AccountSummary[]> {
@@ -50,12 +52,18 @@ export class MembershipService {
     return rows.map((row) => toSummary(row, row.role));
   }
 
-  /** A team account, the caller its owner; refused (403) once they own MAX_TEAM_ACCOUNTS_PER_USER. */
-  async create(userId: string, name: string): Promise<AccountSummary> {
+  /**
+   * A team account, the caller its owner; refused (403) once they own
+   * MAX_TEAM_ACCOUNTS_PER_USER. Its first audit entry (in the new account,
+   * whichever account the request came from) is written with it.
+   */
+  async create(actor: Actor, userId: string, name: string): Promise<AccountSummary> {
     const account = await this.db.transaction(async (tx) => {
       await this.accounts.lockOwnedTeams(userId, tx);
       const inserted = await this.accounts.insertTeamWithin(name, userId, MAX_TEAM_ACCOUNTS_PER_USER, tx);
-      if (inserted) await this.members.insertOwner(inserted.id, userId, tx);
+      if (!inserted) return null;
+      await this.members.insertOwner(inserted.id, userId, tx);
+      await this.audit.record(tx, { ...actor, accountId: inserted.id }, { action: 'account.created', targetType: 'account', targetId: inserted.id, changes: { name: { before: null, after: inserted.name } } });
       return inserted;
     });
     if (!account) throw ApiError.forbidden(TEAM_MESSAGES.tooManyTeamAccounts);
@@ -69,9 +77,10 @@ export class MembershipService {
     return toSummary(account, user.role);
   }
 
-  async rename(user: AuthenticatedUser, name: string): Promise<AccountSummary> {
-    const account = await this.accounts.rename(user.accountId, name);
-    if (!account || !user.role) throw ApiError.notFound(ACCOUNT_MESSAGES.accountNotFound);
+  async rename(actor: Actor, user: AuthenticatedUser, name: string): Promise<AccountSummary> {
+    if (!user.role) throw ApiError.notFound(ACCOUNT_MESSAGES.accountNotFound);
+    const account = await this.accounts.rename(actor, user.accountId, name);
+    if (!account) throw ApiError.notFound(ACCOUNT_MESSAGES.accountNotFound);
     return toSummary(account, user.role);
   }
 
@@ -92,15 +101,18 @@ export class MembershipService {
 
   /**
    * Makes another member the owner; the caller (the owner) becomes an admin.
-   * Both changes are one transaction; of two transfers at once, the second
-   * finds no owner to demote and changes nothing.
+   * Both changes and their audit entry are one transaction; of two transfers
+   * at once, the second finds no owner to demote and changes nothing.
    */
-  async transfer(user: AuthenticatedUser, toUserId: string): Promise<void> {
+  async transfer(actor: Actor, user: AuthenticatedUser, toUserId: string): Promise<void> {
     if (user.accountId === user.id) throw ApiError.conflict(TEAM_MESSAGES.personalAccount);
     if (toUserId === user.id) throw ApiError.conflict(TEAM_MESSAGES.transferToSelf);
     const moved = await this.db.transaction(async (tx) => {
       if (!(await this.members.demoteOwnerFor(user.accountId, user.id, toUserId, tx))) return false;
-      return this.members.promoteToOwner(user.accountId, toUserId, tx);
+      // The member left between the two statements: throwing rolls the demotion back.
+      if (!(await this.members.promoteToOwner(user.accountId, toUserId, tx))) throw ApiError.invalidField(['body', 'user_id'], TEAM_MESSAGES.userIdInvalid);
+      await this.audit.record(tx, actor, { action: 'account.ownership_transferred', targetType: 'account', targetId: user.accountId, changes: { owner: { before: user.id, after: toUserId } } });
+      return true;
     });
     if (!moved) throw ApiError.invalidField(['body', 'user_id'], TEAM_MESSAGES.userIdInvalid);
     this.logger.log({ accountId: user.accountId, from: user.id, to: toUserId }, 'Account ownership transferred');
@@ -111,21 +123,33 @@ export class MembershipService {
     return rows.map((m) => ({ user_id: m.user_id, email: m.email, name: m.name, role: m.role, joined_at: new Date(m.created_at).toISOString() }));
   }
 
-  async setRole(accountId: string, userId: string, role: AssignableRole): Promise<void> {
-    assertChanged(await this.members.setRole(accountId, memberId(userId), role));
+  async setRole(actor: Actor, accountId: string, userId: string, role: AssignableRole): Promise<void> {
+    assertChanged(await this.members.setRole(actor, accountId, memberId(userId), role));
   }
 
   /**
    * Removes a member (or the caller, leaving), never the owner, and the API
-   * keys they made in the account, in one transaction. The membership goes
-   * at once, so the member's sessions lose the account at their next request
-   * (membership is read on every one).
+   * keys they made in the account, in one transaction with one audit entry
+   * (`member.removed`, or `member.left` for the caller) naming the deleted
+   * keys. The membership goes at once, so the member's sessions lose the
+   * account at their next request (membership is read on every one).
    */
   async remove(actor: Actor, user: AuthenticatedUser, userId: string): Promise<void> {
     const change = await this.db.transaction(async (tx) => {
       const removed = await this.members.remove(user.accountId, memberId(userId), tx);
-      if (removed === 'done') await this.keys.deleteMadeBy(actor, user.accountId, userId, tx);
-      return removed;
+      if (removed.change !== 'done') return removed.change;
+      const keys = await this.keys.deleteMadeBy(user.accountId, userId, tx);
+      await this.audit.record(tx, actor, {
+        action: userId === user.id ? 'member.left' : 'member.removed',
+        targetType: 'member',
+        targetId: userId,
+        changes: {
+          email: { before: removed.email, after: null },
+          role: { before: removed.role, after: null },
+          ...(keys.length > 0 ? { api_keys: { before: keys, after: null } } : {}),
+        },
+      });
+      return removed.change;
     });
     assertChanged(change);
     this.users.membershipEnded(userId, user.accountId);

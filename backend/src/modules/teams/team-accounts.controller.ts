@@ -40,8 +40,8 @@ export class MyAccountsController {
 
   @Post()
   @HttpCode(200)
-  create(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(accountNameSchema)) body: AccountNameRequest): Promise<AccountSummary> {
-    return this.membership.create(user.id, body.name);
+  create(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(accountNameSchema)) body: AccountNameRequest): Promise<AccountSummary> {
+    return this.membership.create(actor, user.id, body.name);
   }
 }
 
@@ -68,8 +68,8 @@ export class TeamAccountController {
 
   @Patch()
   @MinimumRole('admin')
-  rename(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(accountNameSchema)) body: AccountNameRequest): Promise<AccountSummary> {
-    return this.membership.rename(user, body.name);
+  rename(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(accountNameSchema)) body: AccountNameRequest): Promise<AccountSummary> {
+    return this.membership.rename(actor, user, body.name);
   }
 
   /** Gives the account away, so it asks for a recent sign-in. */
@@ -77,8 +77,8 @@ export class TeamAccountController {
   @HttpCode(200)
   @MinimumRole('owner')
   @UseGuards(RecentAuthenticationGuard)
-  async transfer(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(transferSchema)) body: TransferRequest): Promise<{ message: string }> {
-    await this.membership.transfer(user, body.user_id);
+  async transfer(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(transferSchema)) body: TransferRequest): Promise<{ message: string }> {
+    await this.membership.transfer(actor, user, body.user_id);
     return { message: 'Ownership transferred' };
   }
 
@@ -89,8 +89,13 @@ export class TeamAccountController {
 
   @Patch('members/:userId')
   @MinimumRole('admin')
-  async setRole(@CurrentUser() user: AuthenticatedUser, @Param('userId') userId: string, @Body(new ZodPipe(memberRoleSchema)) body: MemberRoleRequest): Promise<{ message: string }> {
-    await this.membership.setRole(user.accountId, userId, body.role);
+  async setRole(
+    @CurrentUser() user: AuthenticatedUser,
+    @AuditActor() actor: Actor,
+    @Param('userId') userId: string,
+    @Body(new ZodPipe(memberRoleSchema)) body: MemberRoleRequest,
+  ): Promise<{ message: string }> {
+    await this.membership.setRole(actor, user.accountId, userId, body.role);
     return { message: 'Role changed' };
   }
 
@@ -118,14 +123,14 @@ export class TeamAccountController {
   @Post('invitations')
   @HttpCode(200)
   @MinimumRole('admin')
-  invite(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(invitationSchema)) body: InvitationRequest): Promise<AccountInvitation> {
-    return this.invitations.invite(user, body);
+  invite(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(invitationSchema)) body: InvitationRequest): Promise<AccountInvitation> {
+    return this.invitations.invite(actor, user, body);
   }
 
   @Delete('invitations/:invitationId')
   @MinimumRole('admin')
-  async revoke(@CurrentUser() user: AuthenticatedUser, @Param('invitationId') invitationId: string): Promise<{ message: string }> {
-    await this.invitations.revoke(user.accountId, invitationId);
+  async revoke(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Param('invitationId') invitationId: string): Promise<{ message: string }> {
+    await this.invitations.revoke(actor, user.accountId, invitationId);
     return { message: 'Invitation revoked' };
   }
 }
@@ -139,8 +144,8 @@ export class InvitationsController {
   @HttpCode(200)
   @UseGuards(BearerAuthGuard)
   @UserRoute()
-  accept(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(acceptInvitationSchema)) body: AcceptInvitationRequest): Promise<AccountSummary> {
-    return this.invitations.accept(user, body.token);
+  accept(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(acceptInvitationSchema)) body: AcceptInvitationRequest): Promise<AccountSummary> {
+    return this.invitations.accept(actor, user, body.token);
   }
 
   @Get(':token')

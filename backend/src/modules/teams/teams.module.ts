@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
+import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { AccountsRepository } from './accounts.repository';
 import { InvitationsRepository } from './invitations.repository';
@@ -15,7 +16,7 @@ import { InvitationsController, MyAccountsController, TeamAccountController } fr
  * `account_members` and `account_invitations`.
  */
 @Module({
-  imports: [AuthModule, ApiKeysModule],
+  imports: [AuthModule, ApiKeysModule, AuditModule],
   controllers: [MyAccountsController, TeamAccountController, InvitationsController],
   providers: [AccountsRepository, MembersRepository, InvitationsRepository, MembershipService, InvitationsService, TeamsService],
   exports: [TeamsService, MembershipService],
