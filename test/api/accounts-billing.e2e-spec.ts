@@ -7,7 +7,7 @@ import { jobDefinition, sql } from './jobs-fixtures';
 
 jest.setTimeout(120_000);
 
-describe('deleting a team account on a paid plan (DELETE /api/accounts/{id})', () => {
+describe('a team account on a paid plan: its plan changes in the audit log, and deleting it (DELETE /api/accounts/{id})', () => {
   let stripe: StripeStandIn;
   let server: TestServer;
 
@@ -47,6 +47,87 @@ describe('deleting a team account on a paid plan (DELETE /api/accounts/{id})', (
 
   const jobsOf = async (accountId: string) => (await sql<{ n: number }>(server, `SELECT count(*)::int AS n FROM jobs WHERE account_id = $1`, [accountId]))[0]!.n;
   const accountExists = async (accountId: string) => (await sql(server, `SELECT 1 FROM accounts WHERE id = $1`, [accountId])).length === 1;
+
+  interface Entry {
+    actor_user_id: string | null;
+    actor_key_id: string | null;
+    actor_ip: string | null;
+    request_id: string | null;
+    action: string;
+    target_type: string;
+    target_id: string;
+    changes: Record<string, { before: unknown; after: unknown }>;
+  }
+  const entriesIn = (accountId: string, action: string) =>
+    sql<Entry>(server, `SELECT actor_user_id, actor_key_id, actor_ip, request_id, action, target_type, target_id, changes FROM audit_events WHERE account_id = $1 AND action = $2 ORDER BY id`, [accountId, action]);
+  const entriesOf = (answer: { headers: Headers }) => sql<Entry>(server, `SELECT action, actor_user_id, changes FROM audit_events WHERE request_id = $1`, [answer.headers.get('x-request-id')]);
+
+  it('records a plan change Stripe\'s webhook applies once, as Stripe (no actor); a replayed event writes nothing', async () => {
+    const owner = await signUpAndLogin(server);
+    const { teamId, subscriptionId } = await paidTeam(owner);
+    // Three events (subscription created, invoice paid, checkout completed) carry the same subscription: the first applied changes it, the others nothing.
+    const [entry, ...more] = await entriesIn(teamId, 'subscription.changed_by_stripe');
+    expect(more).toEqual([]);
+    expect(entry).toMatchObject({ actor_user_id: null, actor_key_id: null, actor_ip: null, target_type: 'subscription', target_id: subscriptionId });
+    expect(entry!.request_id).toEqual(expect.any(String));
+    expect(entry!.changes).toMatchObject({
+      plan: { before: 'free', after: 'basic' },
+      status: { before: null, after: 'active' },
+      subscription_plan: { before: null, after: 'basic' },
+      interval: { before: null, after: 'monthly' },
+      cancel_at_period_end: { before: null, after: false },
+    });
+    // Nothing of the payment (customer, card, invoice) is in it.
+    expect(JSON.stringify(entry)).not.toMatch(/cus_|in_|pm_/);
+
+    // A replay of the event that made the change is not applied again: the stored state a test changed stays, and no entry is added.
+    await sql(server, `UPDATE billing_subscriptions SET stripe_status = 'past_due' WHERE stripe_subscription_id = $1`, [subscriptionId]);
+    const created = stripe.eventsOf('customer.subscription.created').find((e) => (e.data.object as { id: string }).id === subscriptionId)!;
+    const replay = await stripe.deliver(created);
+    expect(replay.status).toBe(200);
+    expect(JSON.parse(replay.body)).toEqual({ received: true, duplicate: true });
+    expect(await sql(server, `SELECT stripe_status FROM billing_subscriptions WHERE stripe_subscription_id = $1`, [subscriptionId])).toEqual([{ stripe_status: 'past_due' }]);
+    expect(await entriesIn(teamId, 'subscription.changed_by_stripe')).toHaveLength(1);
+
+    // A renewal changes the period: one more entry, the plan unchanged.
+    stripe.renew(subscriptionId);
+    await stripe.settle();
+    const entries = await entriesIn(teamId, 'subscription.changed_by_stripe');
+    expect(entries).toHaveLength(2);
+    expect(entries[1]!.changes).not.toHaveProperty('plan');
+    expect(entries[1]!.changes).toMatchObject({ status: { before: 'past_due', after: 'active' }, current_period_end: { before: expect.any(String), after: expect.any(String) } });
+  });
+
+  it('records a member\'s plan change and cancellation as theirs, one entry each; a refused one leaves none', async () => {
+    const owner = await signUpAndLogin(server);
+    const { teamId, subscriptionId } = await paidTeam(owner);
+    const upgraded = await server.http.post('/api/stripe/confirm-plan-change', { plan: 'pro', interval: 'monthly', subscription_id: subscriptionId }, inAccount(owner, teamId));
+    expect(upgraded.status).toBe(200);
+    const [change, ...more] = await entriesOf(upgraded);
+    expect(more).toEqual([]);
+    expect(change).toMatchObject({ action: 'subscription.plan_changed', actor_user_id: owner.userId });
+    // Stripe's webhook for the same change may have stored it before this request did: then Stripe's entry names the new plan and the member's
+    // shows nothing more changed. Either way one entry of the account names it.
+    expect(await sql(server, `SELECT count(*)::int AS n FROM audit_events WHERE account_id = $1 AND (changes->'plan'->>'after') = 'pro'`, [teamId])).toEqual([{ n: 1 }]);
+    await stripe.settle();
+
+    const refused = await server.http.post('/api/stripe/confirm-plan-change', { plan: 'pro', interval: 'monthly', subscription_id: subscriptionId }, inAccount(owner, teamId));
+    expect(refused.status).toBe(400);
+    expect(await entriesOf(refused)).toEqual([]);
+    const other = await signUpAndLogin(server);
+    const notTheirs = await server.http.post('/api/stripe/confirm-plan-change', { plan: 'basic', interval: 'monthly', subscription_id: subscriptionId }, { token: other.accessToken });
+    expect(notTheirs.status).toBe(404);
+    expect(await entriesOf(notTheirs)).toEqual([]);
+
+    const cancelled = await server.http.post('/api/stripe/cancel-subscription', {}, inAccount(owner, teamId));
+    expect(cancelled.status).toBe(200);
+    const [cancellation, ...others] = await entriesOf(cancelled);
+    expect(others).toEqual([]);
+    expect(cancellation).toMatchObject({ action: 'subscription.cancelled', actor_user_id: owner.userId });
+    await stripe.settle();
+    // Whichever stored it first (this request or Stripe's webhook), the account's log shows the cancellation once.
+    expect(await sql(server, `SELECT count(*)::int AS n FROM audit_events WHERE account_id = $1 AND changes->'cancel_at_period_end' = '{"before": false, "after": true}'::jsonb`, [teamId])).toEqual([{ n: 1 }]);
+  });
 
   it('cancels the subscription at Stripe at once, then deletes the account with its jobs', async () => {
     const owner = await signUpAndLogin(server);

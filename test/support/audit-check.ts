@@ -10,7 +10,7 @@ import { routeFacts } from '../../backend/src/modules/prog/openapi-routes';
  * unless the route is marked @NotAudited. A family is listed here once all
  * its mutating routes write their entry.
  */
-export const AUDITED_FAMILIES = ['/api/jobs', '/prog/jobs', '/api/maintenance-windows', '/prog/maintenance-windows', '/api/api-keys', '/api/monitors', '/prog/monitors', '/api/alert-channels', '/api/status-pages', '/prog/status-pages', '/api/status-badges', '/prog/status-badges', '/api/accounts', '/api/invitations'];
+export const AUDITED_FAMILIES = ['/api/jobs', '/prog/jobs', '/api/maintenance-windows', '/prog/maintenance-windows', '/api/api-keys', '/api/monitors', '/prog/monitors', '/api/alert-channels', '/api/status-pages', '/prog/status-pages', '/api/status-badges', '/prog/status-badges', '/api/accounts', '/api/invitations', '/api/stripe'];
 
 /** Routes of an audited family that do not write their single entry yet (see docs/adr/0182-audit-log.md). */
 const NOT_YET_AUDITED = new Set(['POST /api/jobs/import', 'POST /prog/jobs/import']);

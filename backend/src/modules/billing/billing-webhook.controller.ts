@@ -2,6 +2,7 @@ import { Controller, Headers, HttpCode, Post, Req, UseGuards } from '@nestjs/com
 import type { Request } from 'express';
 import { BILLING_MESSAGES } from '@cronbeam/shared/billing/billing-types';
 import { ApiError } from '../../common/http/api-error';
+import { NotAudited } from '../audit';
 import { BillingEnabledGuard } from './billing-enabled.guard';
 import { BillingWebhooksService } from './billing-webhooks.service';
 
@@ -16,8 +17,9 @@ export class BillingWebhookController {
 
   @Post('webhook')
   @HttpCode(200)
+  @NotAudited('Stripe\'s delivery, not a member\'s change: what it applies is recorded as Stripe\'s (no actor) when it changes the stored subscription or plan, and a replayed or unused event writes nothing')
   receive(@Req() req: Request, @Headers('stripe-signature') signature: string | undefined) {
     if (!Buffer.isBuffer(req.body)) throw ApiError.badRequest(BILLING_MESSAGES.invalidSignature);
-    return this.webhooks.receive(req.body, signature);
+    return this.webhooks.receive(req.body, signature, req.id ?? null);
   }
 }

@@ -35,14 +35,15 @@ export class BillingWebhooksService {
     private readonly mail: MailService,
   ) {}
 
-  async receive(rawBody: Buffer, signature: string | undefined): Promise<{ received: true; duplicate?: true }> {
+  /** `requestId`: the delivery's, which the audit entry of a change it applies records. */
+  async receive(rawBody: Buffer, signature: string | undefined, requestId: string | null): Promise<{ received: true; duplicate?: true }> {
     const event = this.stripe.verifyEvent(rawBody, signature);
     if (!(await this.repo.claimEvent(event.id, event.type))) {
       this.logger.log({ eventId: event.id, type: event.type }, 'Stripe event already applied; replay ignored');
       return { received: true, duplicate: true };
     }
     try {
-      await this.apply(event);
+      await this.apply(event, requestId);
     } catch (error) {
       // Not applied: give the id back so Stripe's retry of this event is applied.
       await this.repo.releaseEvent(event.id);
@@ -51,25 +52,25 @@ export class BillingWebhooksService {
     return { received: true };
   }
 
-  private async apply(event: Stripe.Event): Promise<void> {
+  private async apply(event: Stripe.Event, requestId: string | null): Promise<void> {
     switch (event.type) {
       case 'checkout.session.completed': {
         const session = event.data.object;
-        if (session.mode === 'subscription') await this.syncSubscription(idOf(session.subscription), event);
+        if (session.mode === 'subscription') await this.syncSubscription(idOf(session.subscription), event, requestId);
         return;
       }
       case 'customer.subscription.created':
       case 'customer.subscription.updated':
       case 'customer.subscription.deleted':
-        await this.syncSubscription(event.data.object.id, event);
+        await this.syncSubscription(event.data.object.id, event, requestId);
         return;
       case 'invoice.paid': {
-        const row = await this.syncSubscription(subscriptionOfInvoice(event.data.object), event);
+        const row = await this.syncSubscription(subscriptionOfInvoice(event.data.object), event, requestId);
         if (row) await this.billing.startPaidPeriod(row);
         return;
       }
       case 'invoice.payment_failed': {
-        const row = await this.syncSubscription(subscriptionOfInvoice(event.data.object), event);
+        const row = await this.syncSubscription(subscriptionOfInvoice(event.data.object), event, requestId);
         if (row) await this.tellPaymentFailed(row);
         return;
       }
@@ -79,7 +80,7 @@ export class BillingWebhooksService {
   }
 
   /** Reads the subscription back and applies it; null when there is none or it is not one of our customers'. */
-  private async syncSubscription(subscriptionId: string | null, event: Stripe.Event): Promise<SubscriptionRow | null> {
+  private async syncSubscription(subscriptionId: string | null, event: Stripe.Event, requestId: string | null): Promise<SubscriptionRow | null> {
     if (!subscriptionId) return null;
     let subscription: Stripe.Subscription;
     try {
@@ -91,7 +92,7 @@ export class BillingWebhooksService {
       }
       throw error;
     }
-    const row = await this.billing.applySubscription(subscription);
+    const row = await this.billing.applySubscription(subscription, { kind: 'stripe', requestId });
     if (!row) this.logger.warn({ eventId: event.id, type: event.type }, 'Stripe event for an unknown customer; ignored');
     return row;
   }

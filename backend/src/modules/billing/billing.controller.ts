@@ -13,6 +13,7 @@ import {
 } from '@cronbeam/shared/billing/billing-types';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { CurrentUser, type AuthenticatedUser } from '../auth';
+import { type Actor, AuditActor, NotAudited } from '../audit';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { BillingEnabledGuard } from './billing-enabled.guard';
 import { BillingService } from './billing.service';
@@ -27,6 +28,7 @@ export class BillingController {
 
   @Post('create-checkout-session')
   @HttpCode(200)
+  @NotAudited('opens a Stripe checkout page (and links the account to its Stripe customer): the subscription it leads to is recorded when Stripe\'s webhook applies it')
   createCheckoutSession(
     @CurrentUser() user: AuthenticatedUser,
     @Body(new ZodPipe(checkoutRequestSchema)) body: CheckoutRequest,
@@ -38,15 +40,16 @@ export class BillingController {
   @HttpCode(200)
   confirmPlanChange(
     @CurrentUser() user: AuthenticatedUser,
+    @AuditActor() actor: Actor,
     @Body(new ZodPipe(planChangeRequestSchema)) body: PlanChangeRequest,
   ): Promise<PlanChangeResponse> {
-    return this.billing.confirmPlanChange(user, body);
+    return this.billing.confirmPlanChange(actor, user, body);
   }
 
   @Post('cancel-subscription')
   @HttpCode(200)
-  cancelSubscription(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(cancelRequestSchema)) body: CancelRequest): Promise<CancelResponse> {
-    return this.billing.cancel(user, body);
+  cancelSubscription(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(cancelRequestSchema)) body: CancelRequest): Promise<CancelResponse> {
+    return this.billing.cancel(actor, user, body);
   }
 }
 

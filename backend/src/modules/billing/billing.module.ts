@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TeamsModule } from '../teams/teams.module';
+import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { QuotaModule } from '../quota/quota.module';
@@ -13,7 +14,7 @@ import { StripeGateway } from './stripe-gateway';
 
 /** Paid plans through Stripe: checkout, plan changes, cancellation, signed webhooks (owns the billing_* tables). */
 @Module({
-  imports: [AuthModule, JobsModule, QuotaModule, TeamsModule],
+  imports: [AuditModule, AuthModule, JobsModule, QuotaModule, TeamsModule],
   controllers: [BillingController, ProfileStatsController, BillingWebhookController],
   providers: [StripeGateway, BillingRepository, BillingService, BillingWebhooksService, BillingEnabledGuard],
   exports: [BillingService],

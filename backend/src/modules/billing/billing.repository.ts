@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { BillingInterval, PaidPlanId } from '@cronbeam/shared/plans';
-import { isForeignKeyViolation } from '../../common/database/constraint-violation';
 import { returnedRows } from '../../common/database/query-rows';
+import type { Queryable } from '../../common/database/transaction';
 
 /** Stripe statuses under which the customer keeps the plan they pay for. */
 export const ENTITLING_STATUSES = ['active', 'trialing', 'past_due'] as const;
@@ -78,25 +78,29 @@ export class BillingRepository {
     return (await this.customerIdOf(accountId)) ?? customerId;
   }
 
-  /** Stores the subscription; false when its owner's account was deleted meanwhile (the foreign key refuses it). */
-  async saveSubscription(s: SubscriptionRow): Promise<boolean> {
-    try {
-      await this.db.query(
-        `INSERT INTO billing_subscriptions (stripe_subscription_id, account_id, stripe_status, plan, billing_interval, kept_plan, kept_plan_until,
-           cancel_at_period_end, current_period_start, current_period_end, created, synced_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now())
-         ON CONFLICT (stripe_subscription_id) DO UPDATE SET stripe_status = EXCLUDED.stripe_status, plan = EXCLUDED.plan,
-           billing_interval = EXCLUDED.billing_interval, kept_plan = EXCLUDED.kept_plan, kept_plan_until = EXCLUDED.kept_plan_until,
-           cancel_at_period_end = EXCLUDED.cancel_at_period_end, current_period_start = EXCLUDED.current_period_start,
-           current_period_end = EXCLUDED.current_period_end, synced_at = now()
-         WHERE billing_subscriptions.account_id = EXCLUDED.account_id`,
-        [s.subscriptionId, s.accountId, s.stripeStatus, s.plan, s.interval, s.keptPlan, s.keptPlanUntil, s.cancelAtPeriodEnd, s.currentPeriodStart, s.currentPeriodEnd, s.created],
-      );
-      return true;
-    } catch (error) {
-      if (isForeignKeyViolation(error)) return false;
-      throw error;
-    }
+  /**
+   * Stores the subscription, inside the transaction `tx` that holds its
+   * account's row (AccountsRepository.planForUpdate), so the account cannot
+   * be deleted under it.
+   */
+  async saveSubscription(s: SubscriptionRow, tx: Queryable): Promise<void> {
+    await tx.query(
+      `INSERT INTO billing_subscriptions (stripe_subscription_id, account_id, stripe_status, plan, billing_interval, kept_plan, kept_plan_until,
+         cancel_at_period_end, current_period_start, current_period_end, created, synced_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now())
+       ON CONFLICT (stripe_subscription_id) DO UPDATE SET stripe_status = EXCLUDED.stripe_status, plan = EXCLUDED.plan,
+         billing_interval = EXCLUDED.billing_interval, kept_plan = EXCLUDED.kept_plan, kept_plan_until = EXCLUDED.kept_plan_until,
+         cancel_at_period_end = EXCLUDED.cancel_at_period_end, current_period_start = EXCLUDED.current_period_start,
+         current_period_end = EXCLUDED.current_period_end, synced_at = now()
+       WHERE billing_subscriptions.account_id = EXCLUDED.account_id`,
+      [s.subscriptionId, s.accountId, s.stripeStatus, s.plan, s.interval, s.keptPlan, s.keptPlanUntil, s.cancelAtPeriodEnd, s.currentPeriodStart, s.currentPeriodEnd, s.created],
+    );
+  }
+
+  /** The account's subscription by id as stored, inside `tx` (the state before a change, for its audit entry); null when it is not stored yet. */
+  async subscriptionWithin(accountId: string, subscriptionId: string, tx: Queryable): Promise<SubscriptionRow | null> {
+    const rows: SubscriptionRecord[] = await tx.query('SELECT * FROM billing_subscriptions WHERE account_id = $1 AND stripe_subscription_id = $2', [accountId, subscriptionId]);
+    return rows[0] ? toRow(rows[0]) : null;
   }
 
   /** The account's subscription by id; null when it is someone else's or unknown. */
@@ -109,8 +113,8 @@ export class BillingRepository {
    * The subscription that decides the account's plan: the newest one that still
    * entitles, else the newest of all (to report how it ended); null for none.
    */
-  async currentSubscription(accountId: string): Promise<SubscriptionRow | null> {
-    const rows: SubscriptionRecord[] = await this.db.query(
+  async currentSubscription(accountId: string, tx: Queryable = this.db): Promise<SubscriptionRow | null> {
+    const rows: SubscriptionRecord[] = await tx.query(
       `SELECT * FROM billing_subscriptions WHERE account_id = $1
        ORDER BY (stripe_status = ANY($2::text[])) DESC, created DESC, stripe_subscription_id DESC LIMIT 1`,
       [accountId, ENTITLING_STATUSES],

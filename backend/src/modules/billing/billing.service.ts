@@ -1,4 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import Stripe from 'stripe';
 import {
   BILLING_MESSAGES,
@@ -15,6 +17,8 @@ import { PLAN_LIMITS, PLAN_RANK, type BillingInterval, type PaidPlanId, type Pla
 import { ApiError } from '../../common/http/api-error';
 import { AppConfig } from '../../config/app-config';
 import type { AuthenticatedUser } from '../auth';
+import type { Actor, AuditEntry } from '../audit';
+import { AuditService } from '../audit/audit.service';
 import { TeamsService } from '../teams/teams.service';
 import { JobsService } from '../jobs/jobs.service';
 import { MailService } from '../mail/mail.service';
@@ -31,6 +35,41 @@ import {
   subscriptionRowOf,
   subscriptionStatusOf,
 } from './subscription-state';
+
+/**
+ * Whose change applySubscription applies: a member's request (its actor and
+ * action; always one entry) or Stripe's webhook (no actor; an entry only
+ * when the stored subscription or the plan changed; the delivery's request id).
+ */
+export type AppliedBy = { kind: 'member'; actor: Actor; action: string } | { kind: 'stripe'; requestId: string | null };
+
+/** A subscription as its audit entries show it: its state and plan, never a payment detail. */
+function subscriptionView(row: SubscriptionRow | null): Record<string, unknown> {
+  if (!row) return {};
+  const at = (seconds: number | null) => (seconds === null ? null : new Date(seconds * 1000).toISOString());
+  return {
+    status: row.stripeStatus,
+    subscription_plan: row.plan,
+    interval: row.interval,
+    kept_plan: row.keptPlan,
+    kept_plan_until: at(row.keptPlanUntil),
+    cancel_at_period_end: row.cancelAtPeriodEnd,
+    current_period_end: at(row.currentPeriodEnd),
+  };
+}
+
+/** The entry's changes: the subscription's fields that differ from what was stored, and the account's plan when it moved. */
+function subscriptionChanges(before: SubscriptionRow | null, after: SubscriptionRow, planBefore: PlanId, planAfter: PlanId): AuditEntry['changes'] {
+  const was = subscriptionView(before);
+  const now = subscriptionView(after);
+  const changes: AuditEntry['changes'] = {};
+  if (planBefore !== planAfter) changes.plan = { before: planBefore, after: planAfter };
+  for (const [field, value] of Object.entries(now)) {
+    const old = field in was ? was[field] : null;
+    if (old !== value) changes[field] = { before: old, after: value };
+  }
+  return changes;
+}
 
 /** True when moving to (plan, interval) should take effect at once and be billed today. */
 function isUpgrade(from: { plan: PaidPlanId; interval: BillingInterval }, to: { plan: PaidPlanId; interval: BillingInterval }): boolean {
@@ -49,6 +88,7 @@ export class BillingService {
   private readonly logger = new Logger(BillingService.name);
 
   constructor(
+    @InjectDataSource() private readonly db: DataSource,
     private readonly config: AppConfig,
     private readonly stripe: StripeGateway,
     private readonly repo: BillingRepository,
@@ -56,6 +96,7 @@ export class BillingService {
     private readonly jobs: JobsService,
     private readonly quota: QuotaService,
     private readonly mail: MailService,
+    private readonly audit: AuditService,
   ) {}
 
   /** The profile's subscription summary; answers without Stripe too (from what was last synced). */
@@ -112,7 +153,7 @@ export class BillingService {
    * with proration; a downgrade changes the price from the next renewal
    * without proration, and the plan already paid for is kept until then.
    */
-  async confirmPlanChange(user: AuthenticatedUser, request: PlanChangeRequest): Promise<PlanChangeResponse> {
+  async confirmPlanChange(actor: Actor, user: AuthenticatedUser, request: PlanChangeRequest): Promise<PlanChangeResponse> {
     const row = await this.repo.subscriptionOfAccount(user.accountId, request.subscription_id);
     if (!row) throw ApiError.notFound(BILLING_MESSAGES.subscriptionNotFound);
     if (!isEntitling(row)) throw ApiError.badRequest(BILLING_MESSAGES.subscriptionNotActive);
@@ -120,8 +161,8 @@ export class BillingService {
     const fresh = subscriptionRowOf(subscription, user.accountId);
     const item = subscription.items.data[0];
     if (!isEntitling(fresh) || !item || !fresh.plan || !fresh.interval) {
-      // Ended at Stripe before its webhook arrived: store what Stripe says, and refuse.
-      await this.applySubscription(subscription);
+      // Ended at Stripe before its webhook arrived: store what Stripe says (Stripe's change, not this refused request's), and refuse.
+      await this.applySubscription(subscription, { kind: 'stripe', requestId: null });
       throw ApiError.badRequest(BILLING_MESSAGES.subscriptionNotActive);
     }
     const price = await this.stripe.priceId(request.plan, request.interval);
@@ -153,7 +194,7 @@ export class BillingService {
         }),
       );
     }
-    const applied = await this.applySubscription(updated);
+    const applied = await this.applySubscription(updated, { kind: 'member', actor, action: 'subscription.plan_changed' });
     const plan = await this.teams.planOf(user.accountId);
     const scheduled = applied && hasPendingDowngrade(applied);
     const effectiveAt = scheduled ? applied.keptPlanUntil! : Math.floor(Date.now() / 1000);
@@ -169,7 +210,7 @@ export class BillingService {
   }
 
   /** Cancels at the end of the paid period (default), or at once with `at_period_end: false`. */
-  async cancel(user: AuthenticatedUser, request: CancelRequest): Promise<CancelResponse> {
+  async cancel(actor: Actor, user: AuthenticatedUser, request: CancelRequest): Promise<CancelResponse> {
     const row = await this.repo.currentSubscription(user.accountId);
     if (!row) throw ApiError.badRequest(BILLING_MESSAGES.noActiveSubscription);
     if (!isEntitling(row)) throw ApiError.badRequest(BILLING_MESSAGES.subscriptionNotActive);
@@ -177,7 +218,7 @@ export class BillingService {
     const updated = await this.stripe.call((s) =>
       atPeriodEnd ? s.subscriptions.update(row.subscriptionId, { cancel_at_period_end: true }) : s.subscriptions.cancel(row.subscriptionId),
     );
-    const applied = (await this.applySubscription(updated)) ?? subscriptionRowOf(updated, user.accountId);
+    const applied = (await this.applySubscription(updated, { kind: 'member', actor, action: 'subscription.cancelled' })) ?? subscriptionRowOf(updated, user.accountId);
     this.logger.log({ accountId: user.accountId, subscriptionId: row.subscriptionId, atPeriodEnd }, 'Subscription cancelled');
     const plan = await this.teams.planOf(user.accountId);
     return {
@@ -189,12 +230,17 @@ export class BillingService {
 
   /**
    * Applies a subscription object as the provider answered it (the source of
-   * truth, never an event's ordering): stores it, then sets the owner's plan
-   * from their current subscription. A smaller plan pauses the jobs above its
-   * limit; a bigger one lets jobs held by the quota run again. Null when the
-   * customer is not one of ours.
+   * truth, never an event's ordering): stores it and sets the account's plan
+   * from its current subscription, with the audit entry of the change, in one
+   * transaction that holds the account's row. `by` says whose change it is:
+   * a member's request writes its entry whatever changed (the request
+   * happened; Stripe's webhook may have stored the same state first), Stripe
+   * only when something it applies differs from what was stored. Then a
+   * smaller plan pauses the jobs above its limit; a bigger one lets jobs held
+   * by the quota run again. Null when the customer is not one of ours or the
+   * account is gone.
    */
-  async applySubscription(subscription: Stripe.Subscription): Promise<SubscriptionRow | null> {
+  async applySubscription(subscription: Stripe.Subscription, by: AppliedBy): Promise<SubscriptionRow | null> {
     const customerId = typeof subscription.customer === 'string' ? subscription.customer : subscription.customer.id;
     const accountId = await this.repo.userIdOfCustomer(customerId);
     if (!accountId) {
@@ -202,12 +248,32 @@ export class BillingService {
       return null;
     }
     const row = subscriptionRowOf(subscription, accountId);
-    // The account can be deleted between the lookup and the write (its deletion cancels the subscription, whose events arrive meanwhile).
-    if (!(await this.repo.saveSubscription(row))) {
+    const applied = await this.db.transaction(async (tx) => {
+      // The account can be deleted between the lookup and the lock (its deletion cancels the subscription, whose events arrive meanwhile).
+      const was = await this.teams.planForUpdate(accountId, tx);
+      if (!was) return null;
+      const before = await this.repo.subscriptionWithin(accountId, row.subscriptionId, tx);
+      await this.repo.saveSubscription(row, tx);
+      const plan = entitledPlan(await this.repo.currentSubscription(accountId, tx));
+      if (plan !== was) await this.teams.setPlanWithin(accountId, plan, tx);
+      const changes = subscriptionChanges(before, row, was, plan);
+      if (by.kind === 'member') {
+        await this.audit.record(tx, by.actor, { action: by.action, targetType: 'subscription', targetId: row.subscriptionId, changes });
+      } else if (Object.keys(changes).length > 0) {
+        const stripe: Actor = { accountId, userId: null, keyId: null, ip: null, requestId: by.requestId };
+        await this.audit.record(tx, stripe, { action: 'subscription.changed_by_stripe', targetType: 'subscription', targetId: row.subscriptionId, changes });
+      }
+      return { was, plan };
+    });
+    if (!applied) {
       this.logger.warn({ customerId, subscriptionId: subscription.id }, 'Stripe subscription of a deleted account ignored');
       return null;
     }
-    await this.settlePlan(accountId);
+    if (applied.plan !== applied.was) {
+      this.teams.forgetPlan(accountId);
+      this.logger.log({ accountId, from: applied.was, to: applied.plan }, 'Plan changed by billing');
+      await this.settleJobs(accountId, applied.was, applied.plan);
+    }
     return row;
   }
 
@@ -220,25 +286,20 @@ export class BillingService {
     this.logger.log({ accountId: row.accountId, subscriptionId: row.subscriptionId, periodStart: row.currentPeriodStart, resumed }, 'New paid usage period started');
   }
 
-  private async settlePlan(accountId: string): Promise<void> {
-    const [owner, current] = await Promise.all([this.teams.ownerOf(accountId), this.teams.plansOf([accountId])]);
-    const was = current.get(accountId);
-    if (!owner || !was) return;
-    const plan = entitledPlan(await this.repo.currentSubscription(accountId));
-    if (plan === was) return;
-    await this.teams.setPlan(accountId, plan);
-    this.logger.log({ accountId, from: was, to: plan }, 'Plan changed by billing');
+  /** After a plan change: a bigger plan lets the jobs held by the quota run again; a smaller one pauses the newest jobs above its limit and tells the owner. */
+  private async settleJobs(accountId: string, was: PlanId, plan: PlanId): Promise<void> {
     if (PLAN_RANK[plan] > PLAN_RANK[was]) {
       await this.jobs.resumeQuotaHeld(accountId);
       return;
     }
     const maxJobs = PLAN_LIMITS[plan].maxJobs;
     const paused = new Set(await this.jobs.pauseJobsBeyondLimit(accountId, maxJobs));
-    if (paused.size > 0) {
-      this.logger.log({ accountId, plan, paused: paused.size }, 'Jobs above the new plan limit paused');
-      const names = (await this.jobs.list(accountId, 'primary')).filter((job) => paused.has(job.job_id)).map((job) => job.name).reverse();
-      await this.mail.send(jobsPausedMail(owner.email, planName(plan), maxJobs, names, this.config.publicUrl));
-    }
+    if (paused.size === 0) return;
+    this.logger.log({ accountId, plan, paused: paused.size }, 'Jobs above the new plan limit paused');
+    const owner = await this.teams.ownerOf(accountId);
+    if (!owner) return;
+    const names = (await this.jobs.list(accountId, 'primary')).filter((job) => paused.has(job.job_id)).map((job) => job.name).reverse();
+    await this.mail.send(jobsPausedMail(owner.email, planName(plan), maxJobs, names, this.config.publicUrl));
   }
 
   /** Ends the account's paid subscription at once because their account is being deleted: nobody is billed for an account that no longer exists. */

@@ -91,9 +91,19 @@ export class AccountsRepository {
     return tx.query(`SELECT id, plan FROM accounts WHERE id = ANY($1::uuid[])`, [accountIds]);
   }
 
+  /**
+   * The account's plan, its row locked until the transaction `tx` ends (so
+   * the changes of one account's billing happen one after the other, and
+   * the account is not deleted meanwhile); null when there is no such account.
+   */
+  async planForUpdate(accountId: string, tx: Queryable): Promise<PlanId | null> {
+    const rows: Array<{ plan: PlanId }> = await tx.query(`SELECT plan FROM accounts WHERE id = $1 FOR UPDATE`, [accountId]);
+    return rows[0]?.plan ?? null;
+  }
+
   /** False when there is no such account. */
-  async setPlan(accountId: string, plan: PlanId): Promise<boolean> {
-    const result = await this.db.query(`UPDATE accounts SET plan = $2 WHERE id = $1 RETURNING id`, [accountId, plan]);
+  async setPlan(accountId: string, plan: PlanId, tx: Queryable = this.db): Promise<boolean> {
+    const result = await tx.query(`UPDATE accounts SET plan = $2 WHERE id = $1 RETURNING id`, [accountId, plan]);
     return returnedRows(result).length > 0;
   }
 

@@ -66,7 +66,23 @@ export class TeamsService {
     if (!found) throw ApiError.notFound();
   }
 
-  private forgetPlan(accountId: string): void {
+  /** The account's plan, locked until `tx` ends (see AccountsRepository.planForUpdate); null for no such account. */
+  planForUpdate(accountId: string, tx: Queryable): Promise<PlanId | null> {
+    return this.accounts.planForUpdate(accountId, tx);
+  }
+
+  /**
+   * Sets the plan inside the transaction `tx` of a change it belongs to
+   * (billing's, with its audit entry). Call forgetPlan once `tx` has
+   * committed: a read between this and the commit still sees the old plan.
+   */
+  async setPlanWithin(accountId: string, plan: PlanId, tx: Queryable): Promise<void> {
+    this.forgetPlan(accountId);
+    if (!(await this.accounts.setPlan(accountId, plan, tx))) throw ApiError.notFound();
+  }
+
+  /** Drops the cached plan (after a transaction that set it has committed). */
+  forgetPlan(accountId: string): void {
     this.planWrites++;
     this.plans.delete(accountId);
   }
