@@ -105,10 +105,12 @@ describe('a team account on a paid plan: its plan changes in the audit log, and 
     expect(upgraded.status).toBe(200);
     const [change, ...more] = await entriesOf(upgraded);
     expect(more).toEqual([]);
-    expect(change).toMatchObject({ action: 'subscription.plan_changed', actor_user_id: owner.userId });
-    // Stripe's webhook for the same change may have stored it before this request did: then Stripe's entry names the new plan and the member's
-    // shows nothing more changed. Either way one entry of the account names it.
-    expect(await sql(server, `SELECT count(*)::int AS n FROM audit_events WHERE account_id = $1 AND (changes->'plan'->>'after') = 'pro'`, [teamId])).toEqual([{ n: 1 }]);
+    // Against what the request read, even when Stripe's webhook for this change stored it first.
+    expect(change).toMatchObject({
+      action: 'subscription.plan_changed',
+      actor_user_id: owner.userId,
+      changes: { plan: { before: 'basic', after: 'pro' }, subscription_plan: { before: 'basic', after: 'pro' } },
+    });
     await stripe.settle();
 
     const refused = await server.http.post('/api/stripe/confirm-plan-change', { plan: 'pro', interval: 'monthly', subscription_id: subscriptionId }, inAccount(owner, teamId));
@@ -123,10 +125,7 @@ describe('a team account on a paid plan: its plan changes in the audit log, and 
     expect(cancelled.status).toBe(200);
     const [cancellation, ...others] = await entriesOf(cancelled);
     expect(others).toEqual([]);
-    expect(cancellation).toMatchObject({ action: 'subscription.cancelled', actor_user_id: owner.userId });
-    await stripe.settle();
-    // Whichever stored it first (this request or Stripe's webhook), the account's log shows the cancellation once.
-    expect(await sql(server, `SELECT count(*)::int AS n FROM audit_events WHERE account_id = $1 AND changes->'cancel_at_period_end' = '{"before": false, "after": true}'::jsonb`, [teamId])).toEqual([{ n: 1 }]);
+    expect(cancellation).toEqual({ action: 'subscription.cancelled', actor_user_id: owner.userId, changes: { cancel_at_period_end: { before: false, after: true } } });
   });
 
   it('cancels the subscription at Stripe at once, then deletes the account with its jobs', async () => {

@@ -38,10 +38,14 @@ import {
 
 /**
  * Whose change applySubscription applies: a member's request (its actor and
- * action; always one entry) or Stripe's webhook (no actor; an entry only
- * when the stored subscription or the plan changed; the delivery's request id).
+ * action; always one entry, showing what changed since the request read the
+ * subscription and plan, `before`) or Stripe's webhook (no actor; an entry
+ * only when the stored subscription or the plan changed; the delivery's
+ * request id).
  */
-export type AppliedBy = { kind: 'member'; actor: Actor; action: string } | { kind: 'stripe'; requestId: string | null };
+export type AppliedBy =
+  | { kind: 'member'; actor: Actor; action: string; before: { subscription: SubscriptionRow; plan: PlanId } }
+  | { kind: 'stripe'; requestId: string | null };
 
 /** A subscription as its audit entries show it: its state and plan, never a payment detail. */
 function subscriptionView(row: SubscriptionRow | null): Record<string, unknown> {
@@ -154,7 +158,7 @@ export class BillingService {
    * without proration, and the plan already paid for is kept until then.
    */
   async confirmPlanChange(actor: Actor, user: AuthenticatedUser, request: PlanChangeRequest): Promise<PlanChangeResponse> {
-    const row = await this.repo.subscriptionOfAccount(user.accountId, request.subscription_id);
+    const [row, planBefore] = await Promise.all([this.repo.subscriptionOfAccount(user.accountId, request.subscription_id), this.planNow(user.accountId)]);
     if (!row) throw ApiError.notFound(BILLING_MESSAGES.subscriptionNotFound);
     if (!isEntitling(row)) throw ApiError.badRequest(BILLING_MESSAGES.subscriptionNotActive);
     const subscription = await this.stripe.call((s) => s.subscriptions.retrieve(row.subscriptionId));
@@ -194,7 +198,7 @@ export class BillingService {
         }),
       );
     }
-    const applied = await this.applySubscription(updated, { kind: 'member', actor, action: 'subscription.plan_changed' });
+    const applied = await this.applySubscription(updated, { kind: 'member', actor, action: 'subscription.plan_changed', before: { subscription: row, plan: planBefore } });
     const plan = await this.teams.planOf(user.accountId);
     const scheduled = applied && hasPendingDowngrade(applied);
     const effectiveAt = scheduled ? applied.keptPlanUntil! : Math.floor(Date.now() / 1000);
@@ -211,14 +215,14 @@ export class BillingService {
 
   /** Cancels at the end of the paid period (default), or at once with `at_period_end: false`. */
   async cancel(actor: Actor, user: AuthenticatedUser, request: CancelRequest): Promise<CancelResponse> {
-    const row = await this.repo.currentSubscription(user.accountId);
+    const [row, planBefore] = await Promise.all([this.repo.currentSubscription(user.accountId), this.planNow(user.accountId)]);
     if (!row) throw ApiError.badRequest(BILLING_MESSAGES.noActiveSubscription);
     if (!isEntitling(row)) throw ApiError.badRequest(BILLING_MESSAGES.subscriptionNotActive);
     const atPeriodEnd = request?.at_period_end ?? true;
     const updated = await this.stripe.call((s) =>
       atPeriodEnd ? s.subscriptions.update(row.subscriptionId, { cancel_at_period_end: true }) : s.subscriptions.cancel(row.subscriptionId),
     );
-    const applied = (await this.applySubscription(updated, { kind: 'member', actor, action: 'subscription.cancelled' })) ?? subscriptionRowOf(updated, user.accountId);
+    const applied = (await this.applySubscription(updated, { kind: 'member', actor, action: 'subscription.cancelled', before: { subscription: row, plan: planBefore } })) ?? subscriptionRowOf(updated, user.accountId);
     this.logger.log({ accountId: user.accountId, subscriptionId: row.subscriptionId, atPeriodEnd }, 'Subscription cancelled');
     const plan = await this.teams.planOf(user.accountId);
     return {
@@ -233,9 +237,10 @@ export class BillingService {
    * truth, never an event's ordering): stores it and sets the account's plan
    * from its current subscription, with the audit entry of the change, in one
    * transaction that holds the account's row. `by` says whose change it is:
-   * a member's request writes its entry whatever changed (the request
-   * happened; Stripe's webhook may have stored the same state first), Stripe
-   * only when something it applies differs from what was stored. Then a
+   * a member's request writes its entry (what changed since the request read
+   * the subscription, even when Stripe's webhook for the same change stored
+   * it first), Stripe only when something it applies differs from what was
+   * stored. Then a
    * smaller plan pauses the jobs above its limit; a bigger one lets jobs held
    * by the quota run again. Null when the customer is not one of ours or the
    * account is gone.
@@ -256,10 +261,14 @@ export class BillingService {
       await this.repo.saveSubscription(row, tx);
       const plan = entitledPlan(await this.repo.currentSubscription(accountId, tx));
       if (plan !== was) await this.teams.setPlanWithin(accountId, plan, tx);
-      const changes = subscriptionChanges(before, row, was, plan);
       if (by.kind === 'member') {
+        // Against what the request read: Stripe's webhook for this very change may have stored it between that read and this transaction.
+        const changes = subscriptionChanges(by.before.subscription, row, by.before.plan, plan);
         await this.audit.record(tx, by.actor, { action: by.action, targetType: 'subscription', targetId: row.subscriptionId, changes });
-      } else if (Object.keys(changes).length > 0) {
+        return { was, plan };
+      }
+      const changes = subscriptionChanges(before, row, was, plan);
+      if (Object.keys(changes).length > 0) {
         const stripe: Actor = { accountId, userId: null, keyId: null, ip: null, requestId: by.requestId };
         await this.audit.record(tx, stripe, { action: 'subscription.changed_by_stripe', targetType: 'subscription', targetId: row.subscriptionId, changes });
       }
@@ -275,6 +284,13 @@ export class BillingService {
       await this.settleJobs(accountId, applied.was, applied.plan);
     }
     return row;
+  }
+
+  /** The account's plan read now (not the cached one a request may reuse for PLAN_CACHE_TTL_MS). */
+  private async planNow(accountId: string): Promise<PlanId> {
+    const plan = (await this.teams.plansOf([accountId])).get(accountId);
+    if (!plan) throw ApiError.notFound();
+    return plan;
   }
 
   /** Starts a new usage period (the execution quota afresh) once per paid period of the subscription. */
