@@ -20,6 +20,7 @@ describe('a team account on a paid plan: its plan changes in the audit log, and 
 
   afterEach(async () => {
     stripe.outage = false;
+    stripe.autoDeliver = true;
     await stripe.settle();
   });
 
@@ -126,6 +127,29 @@ describe('a team account on a paid plan: its plan changes in the audit log, and 
     const [cancellation, ...others] = await entriesOf(cancelled);
     expect(others).toEqual([]);
     expect(cancellation).toEqual({ action: 'subscription.cancelled', actor_user_id: owner.userId, changes: { cancel_at_period_end: { before: false, after: true } } });
+  });
+
+  it('records the jobs a smaller plan pauses in the entry of the change that made it smaller; Stripe\'s event for the same change adds none', async () => {
+    const owner = await signUpAndLogin(server);
+    const { teamId, subscriptionId } = await paidTeam(owner);
+    for (let i = 0; i < 2; i += 1) expect((await server.http.post('/api/jobs', jobDefinition(), inAccount(owner, teamId))).status).toBe(200);
+    const newest = (await sql<{ id: string }>(server, `SELECT id FROM jobs WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1`, [teamId]))[0]!.id;
+    // Stripe's events wait, so that the request applies the cancellation first.
+    stripe.autoDeliver = false;
+    const firstEvent = stripe.events.length;
+    const cancelled = await server.http.post('/api/stripe/cancel-subscription', { at_period_end: false }, inAccount(owner, teamId));
+    expect(cancelled.status).toBe(200);
+    const [entry, ...more] = await entriesOf(cancelled);
+    expect(more).toEqual([]);
+    expect(entry).toMatchObject({
+      action: 'subscription.cancelled',
+      actor_user_id: owner.userId,
+      changes: { plan: { before: 'basic', after: 'free' }, status: { before: 'active', after: 'canceled' }, paused_job_ids: { before: null, after: [newest] } },
+    });
+    const stripeEntries = (await entriesIn(teamId, 'subscription.changed_by_stripe')).length;
+    for (const event of stripe.events.slice(firstEvent)) expect((await stripe.deliver(event)).status).toBe(200);
+    expect(await entriesIn(teamId, 'subscription.changed_by_stripe')).toHaveLength(stripeEntries);
+    expect(stripe.subscriptions.get(subscriptionId)!.status).toBe('canceled');
   });
 
   it('cancels the subscription at Stripe at once, then deletes the account with its jobs', async () => {

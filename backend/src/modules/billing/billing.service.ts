@@ -261,18 +261,21 @@ export class BillingService {
       await this.repo.saveSubscription(row, tx);
       const plan = entitledPlan(await this.repo.currentSubscription(accountId, tx));
       if (plan !== was) await this.teams.setPlanWithin(accountId, plan, tx);
+      // A smaller plan pauses the newest jobs above its limit, in this transaction: its entry names them.
+      const paused = PLAN_RANK[plan] < PLAN_RANK[was] ? await this.jobs.pauseJobsBeyondLimit(tx, accountId, PLAN_LIMITS[plan].maxJobs) : [];
+      const pausedChange: AuditEntry['changes'] = paused.length > 0 ? { paused_job_ids: { before: null, after: paused } } : {};
       if (by.kind === 'member') {
         // Against what the request read: Stripe's webhook for this very change may have stored it between that read and this transaction.
-        const changes = subscriptionChanges(by.before.subscription, row, by.before.plan, plan);
+        const changes = { ...subscriptionChanges(by.before.subscription, row, by.before.plan, plan), ...pausedChange };
         await this.audit.record(tx, by.actor, { action: by.action, targetType: 'subscription', targetId: row.subscriptionId, changes });
-        return { was, plan };
+        return { was, plan, paused };
       }
-      const changes = subscriptionChanges(before, row, was, plan);
+      const changes = { ...subscriptionChanges(before, row, was, plan), ...pausedChange };
       if (Object.keys(changes).length > 0) {
         const stripe: Actor = { accountId, userId: null, keyId: null, ip: null, requestId: by.requestId };
         await this.audit.record(tx, stripe, { action: 'subscription.changed_by_stripe', targetType: 'subscription', targetId: row.subscriptionId, changes });
       }
-      return { was, plan };
+      return { was, plan, paused };
     });
     if (!applied) {
       this.logger.warn({ customerId, subscriptionId: subscription.id }, 'Stripe subscription of a deleted account ignored');
@@ -281,7 +284,7 @@ export class BillingService {
     if (applied.plan !== applied.was) {
       this.teams.forgetPlan(accountId);
       this.logger.log({ accountId, from: applied.was, to: applied.plan }, 'Plan changed by billing');
-      await this.settleJobs(accountId, applied.was, applied.plan);
+      await this.settleJobs(accountId, applied.was, applied.plan, applied.paused);
     }
     return row;
   }
@@ -302,20 +305,24 @@ export class BillingService {
     this.logger.log({ accountId: row.accountId, subscriptionId: row.subscriptionId, periodStart: row.currentPeriodStart, resumed }, 'New paid usage period started');
   }
 
-  /** After a plan change: a bigger plan lets the jobs held by the quota run again; a smaller one pauses the newest jobs above its limit and tells the owner. */
-  private async settleJobs(accountId: string, was: PlanId, plan: PlanId): Promise<void> {
+  /**
+   * After a plan change has committed: a bigger plan lets the jobs held by
+   * the quota run again; after a smaller one, the event streams and the
+   * owner hear of the jobs it paused.
+   */
+  private async settleJobs(accountId: string, was: PlanId, plan: PlanId, pausedIds: string[]): Promise<void> {
     if (PLAN_RANK[plan] > PLAN_RANK[was]) {
       await this.jobs.resumeQuotaHeld(accountId);
       return;
     }
-    const maxJobs = PLAN_LIMITS[plan].maxJobs;
-    const paused = new Set(await this.jobs.pauseJobsBeyondLimit(accountId, maxJobs));
-    if (paused.size === 0) return;
-    this.logger.log({ accountId, plan, paused: paused.size }, 'Jobs above the new plan limit paused');
+    if (pausedIds.length === 0) return;
+    this.jobs.announcePaused(accountId, pausedIds);
+    this.logger.log({ accountId, plan, paused: pausedIds.length }, 'Jobs above the new plan limit paused');
     const owner = await this.teams.ownerOf(accountId);
     if (!owner) return;
+    const paused = new Set(pausedIds);
     const names = (await this.jobs.list(accountId, 'primary')).filter((job) => paused.has(job.job_id)).map((job) => job.name).reverse();
-    await this.mail.send(jobsPausedMail(owner.email, planName(plan), maxJobs, names, this.config.publicUrl));
+    await this.mail.send(jobsPausedMail(owner.email, planName(plan), PLAN_LIMITS[plan].maxJobs, names, this.config.publicUrl));
   }
 
   /** Ends the account's paid subscription at once because their account is being deleted: nobody is billed for an account that no longer exists. */

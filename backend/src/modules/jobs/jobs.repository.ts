@@ -751,10 +751,10 @@ export class JobsRepository implements OnModuleInit {
     ).filter((row) => row.auto_paused);
   }
 
-  /** Pauses the user's jobs beyond their oldest `keep` (the newest ones first); answers the paused ids. */
-  async pauseNewestBeyond(accountId: string, keep: number): Promise<string[]> {
+  /** Pauses the account's jobs beyond their oldest `keep` (the newest ones first), inside the plan change's transaction `tx`; answers the paused ids. */
+  async pauseNewestBeyond(tx: Queryable, accountId: string, keep: number): Promise<string[]> {
     const rows = returnedRows<{ id: string }>(
-      await this.jobs.query(
+      await tx.query(
         `UPDATE jobs SET status = '${JOB_STATUS.paused}', next_run_at = NULL
          WHERE id IN (
            SELECT id FROM jobs WHERE account_id = $1 ORDER BY created_at ASC, id ASC OFFSET $2

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Queryable } from '../../common/database/transaction';
 import { Injectable } from '@nestjs/common';
 import { JOB_MESSAGES, type ValidJobDefinition } from '@cronbeam/shared/jobs/job-rules';
 import { planEveryError, planIntervalError } from '@cronbeam/shared/jobs/plan-schedule';
@@ -247,13 +248,19 @@ export class JobsService {
   }
 
   /**
-   * Pauses the user's jobs beyond `maxJobs`, the newest first, so the oldest
-   * `maxJobs` keep running (billing: a downgrade to a smaller plan). Answers the paused job ids.
+   * Pauses the account's jobs beyond `maxJobs`, the newest first, so the
+   * oldest `maxJobs` keep running (billing: a downgrade to a smaller plan),
+   * inside the transaction `tx` of the plan change, whose audit entry names
+   * them. Answers the paused job ids; announcePaused tells the event streams
+   * once `tx` has committed.
    */
-  async pauseJobsBeyondLimit(accountId: string, maxJobs: number): Promise<string[]> {
-    const paused = await this.jobs.pauseNewestBeyond(accountId, maxJobs);
-    for (const jobId of paused) this.events.emit({ jobId, accountId, kind: 'paused', nextRunAt: null });
-    return paused;
+  pauseJobsBeyondLimit(tx: Queryable, accountId: string, maxJobs: number): Promise<string[]> {
+    return this.jobs.pauseNewestBeyond(tx, accountId, maxJobs);
+  }
+
+  /** Tells the account's event streams of the jobs pauseJobsBeyondLimit paused (after its transaction committed). */
+  announcePaused(accountId: string, jobIds: string[]): void {
+    for (const jobId of jobIds) this.events.emit({ jobId, accountId, kind: 'paused', nextRunAt: null });
   }
 
   /**
