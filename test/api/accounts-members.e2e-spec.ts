@@ -323,8 +323,24 @@ describe('accounts: members and invitations', () => {
     expect((await server.http.delete(`/api/accounts/${owner.userId}`, { token: owner.accessToken })).status).toBe(409);
     const stream = await openEventStream(server, member.accessToken, undefined, { 'x-cronbeam-account': teamId });
     expect(stream.res.status).toBe(200);
-    expect((await server.http.delete(`/api/accounts/${teamId}`, { token: owner.accessToken })).status).toBe(200);
+    const deleted = await server.http.delete(`/api/accounts/${teamId}`, { token: owner.accessToken });
+    expect(deleted.status).toBe(200);
     expect(await stream.waitForEnd()).toBe(true);
+    // The team's log went with it; the deletion's entry is in the deleting owner's personal account.
+    expect(await sql(server, `SELECT id FROM audit_events WHERE account_id = $1`, [teamId])).toEqual([]);
+    expect(await entriesOf(deleted)).toEqual([
+      {
+        account_id: owner.userId,
+        actor_user_id: owner.userId,
+        actor_key_id: null,
+        action: 'account.deleted',
+        target_type: 'account',
+        target_id: teamId,
+        changes: { name: { before: 'Renamed', after: null }, members: { before: 2, after: null } },
+      },
+    ]);
+    const ownersLog = await server.http.get('/api/audit?action=account', { token: owner.accessToken });
+    expect(ownersLog.body.events.map((e: { action: string; target_id: string }) => [e.action, e.target_id])).toEqual([['account.deleted', teamId]]);
     expect((await server.http.get('/api/accounts', { token: member.accessToken })).body.map((a: { id: string }) => a.id)).toEqual([member.userId]);
     expect((await server.http.get('/api/jobs', inAccount(member, teamId))).status).toBe(404);
   });

@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { bearerTokenOf, CurrentUser, type AuthenticatedUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { RecentAuthenticationGuard } from '../auth/recent-authentication.guard';
-import { NotAudited } from '../audit';
+import { type Actor, AuditActor } from '../audit';
 import { AccountsService } from './accounts.service';
 import { MinimumRole, UserRoute } from '../auth/account-role.guard';
 import { ApiParam } from '@nestjs/swagger';
@@ -44,10 +44,9 @@ export class TeamAccountDeletionController {
   /** Irreversible, so it asks for a recent sign-in. */
   @Delete()
   @MinimumRole('owner')
-  @NotAudited('the account is deleted with its audit log (its entries reference it ON DELETE CASCADE): an entry would go with it; the server log records the deletion')
   @UseGuards(RecentAuthenticationGuard)
-  async delete(@CurrentUser() user: AuthenticatedUser): Promise<{ message: string }> {
-    await this.accounts.deleteTeam(user);
+  async delete(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor): Promise<{ message: string }> {
+    await this.accounts.deleteTeam(actor, user);
     return { message: 'Account deleted' };
   }
 }

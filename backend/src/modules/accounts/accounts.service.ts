@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../../common/http/api-error';
 import { IDENTITY_PROVIDER, toUserView, type AuthenticatedUser, type IdentityProvider } from '../auth';
 import { UsersService } from '../auth/users.service';
+import type { Actor } from '../audit';
 import { BillingService } from '../billing/billing.service';
 import { MembershipService } from '../teams/membership.service';
 import { TeamsService } from '../teams/teams.service';
@@ -49,9 +50,9 @@ export class AccountsService {
    * subscription ends first, as for a user's accounts: should Stripe refuse or
    * be unreachable (503), the account stays and can be deleted again.
    */
-  async deleteTeam(user: AuthenticatedUser): Promise<void> {
+  async deleteTeam(actor: Actor, user: AuthenticatedUser): Promise<void> {
     this.membership.assertTeamAccount(user);
     await this.billing.endForDeletedAccount(user.accountId);
-    await this.membership.delete(user);
+    await this.membership.delete(actor, user);
   }
 }

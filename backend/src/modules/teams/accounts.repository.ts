@@ -75,10 +75,27 @@ export class AccountsRepository {
     return rows[0] ?? null;
   }
 
-  /** Deletes a team account with everything it holds (ON DELETE CASCADE); a personal account is never deleted here. */
-  async deleteTeam(accountId: string): Promise<boolean> {
-    const result = await this.db.query(`DELETE FROM accounts WHERE id = $1 AND personal = false RETURNING id`, [accountId]);
-    return returnedRows(result).length > 0;
+  /**
+   * Deletes a team account with everything it holds (ON DELETE CASCADE), its
+   * own audit log among it; a personal account is never deleted here. The
+   * deletion's entry goes to the account `actor` names (the deleting owner's
+   * personal one), in the same statement: its name and how many members it had.
+   */
+  async deleteTeam(actor: Actor, accountId: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      ...auditedStatement(actor, {
+        ctes: `c AS (DELETE FROM accounts WHERE id = $1 AND personal = false RETURNING id, name)`,
+        params: [accountId],
+        from: 'c',
+        action: 'account.deleted',
+        targetType: 'account',
+        targetId: 'c.id',
+        // The members as the statement found them (its snapshot precedes the cascade).
+        changes: auditChanges(`jsonb_build_object('name', c.name, 'members', (SELECT count(*) FROM account_members m WHERE m.account_id = c.id))`, 'NULL', []),
+        result: 'SELECT id FROM c',
+      }),
+    );
+    return rows.length > 0;
   }
 
   async planOf(accountId: string): Promise<PlanId | null> {

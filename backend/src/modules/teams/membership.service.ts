@@ -89,11 +89,15 @@ export class MembershipService {
     if (user.accountId === user.id) throw ApiError.conflict(TEAM_MESSAGES.personalAccount);
   }
 
-  /** Deletes a team account and everything it holds; a personal account goes only with its user. */
-  async delete(user: AuthenticatedUser): Promise<void> {
+  /**
+   * Deletes a team account and everything it holds, its audit log among it;
+   * a personal account goes only with its user. The deletion's audit entry
+   * goes to the deleting owner's personal account, where it outlives the team.
+   */
+  async delete(actor: Actor, user: AuthenticatedUser): Promise<void> {
     this.assertTeamAccount(user);
     const members = await this.members.list(user.accountId);
-    if (!(await this.accounts.deleteTeam(user.accountId))) throw ApiError.notFound(ACCOUNT_MESSAGES.accountNotFound);
+    if (!(await this.accounts.deleteTeam({ ...actor, accountId: user.id }, user.accountId))) throw ApiError.notFound(ACCOUNT_MESSAGES.accountNotFound);
     // Someone who joined in between has no open stream worth ending at once: the heartbeat check finds them.
     for (const member of members) this.users.membershipEnded(member.user_id, user.accountId);
     this.logger.log({ accountId: user.accountId, userId: user.id }, 'Team account deleted');
