@@ -1,6 +1,10 @@
 import type { ExecutionResult } from '../../backend/src/modules/executor/http-executor.service';
 import type { ExecutionOutcome } from '../../backend/src/modules/runs/execution-events';
+import { until } from '../support/until';
 import { SchedulerDatabase, type SchedulerInstanceParts } from './support/scheduler-database';
+
+/** The embedded database runs one transaction at a time, so no change can commit while a result waits for the job's row. */
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 /**
  * The record step on a real database, without an application: a result is
@@ -104,6 +108,31 @@ describe('record (database level)', () => {
     const [job] = await sdb.query(`SELECT status, last_run_at FROM jobs WHERE id = $1`, [jobId]);
     expect(job.status).toBe('paused');
     expect(job.last_run_at).not.toBeNull();
+  });
+
+  (onPostgres ? it : it.skip)('keeps a pause that commits while the result waits for the job row, and writes nothing back over it', async () => {
+    const { run, jobId } = await claimOne();
+    const pausing = sdb.db.createQueryRunner();
+    await pausing.connect();
+    try {
+      await pausing.startTransaction();
+      await pausing.query(`UPDATE jobs SET status = 'paused', next_run_at = NULL WHERE id = $1`, [jobId]);
+      const recorded = scheduler.runs.record(run, result({}));
+      // The result's statement has taken its snapshot and waits for the row the pause holds.
+      await until(
+        () => sdb.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`),
+        ([row]) => row.n > 0,
+      );
+      await pausing.commitTransaction();
+      await recorded;
+    } finally {
+      await pausing.release();
+    }
+    const [job] = await sdb.query(`SELECT status, next_run_at, last_run_at FROM jobs WHERE id = $1`, [jobId]);
+    expect(job).toMatchObject({ status: 'paused', next_run_at: null });
+    expect(job.last_run_at).not.toBeNull();
+    const [stored] = await sdb.query(`SELECT status FROM job_runs WHERE id = $1`, [run.runId]);
+    expect(stored.status).toBe('success');
   });
 
   it('drops a result whose lease another instance has taken over', async () => {

@@ -723,29 +723,40 @@ export class JobsRepository implements OnModuleInit {
    * Consecutive failed runs are counted (a success resets the count, the
    * failures of one batch all count); a job whose count reaches its
    * auto_pause_after is paused in the same statement. Answers the jobs paused so.
+   *
+   * The job's values are read locked (`o`), not from the statement's
+   * snapshot: a claim moving next_run_at, a pause or the quota's hold may
+   * commit between the snapshot and the lock, and a value read before it
+   * would be written back, undoing that change (a pause lost; a due time
+   * already claimed made due again, which the next claim writes once more).
    */
   async applyResults(tx: Queryable, jobIds: string[], statuses: (string | null)[], executedAt: Date[]): Promise<AutoPausedJobRow[]> {
     return returnedRows<AutoPausedJobRow>(
       await tx.query(
-        `UPDATE jobs j SET
+        `WITH v AS (
+           SELECT DISTINCT ON (id) id, status, executed_at FROM unnest($1::uuid[], $2::text[], $3::timestamptz[]) AS u(id, status, executed_at)
+           ORDER BY id, executed_at DESC
+         ), f AS (
+           SELECT id, count(*) FILTER (WHERE status = '${JOB_STATUS.failed}')::int AS failed FROM unnest($1::uuid[], $2::text[]) AS u(id, status) GROUP BY id
+         ), o AS (
+           SELECT id, status, consecutive_failures, auto_pause_after, last_run_at FROM jobs WHERE id IN (SELECT id FROM v) ORDER BY id FOR NO KEY UPDATE
+         ), n AS (
+           SELECT o.*, v.status AS outcome, v.executed_at,
+                  CASE WHEN v.status = '${JOB_STATUS.success}' THEN 0 ELSE o.consecutive_failures + f.failed END AS failures
+           FROM o JOIN v ON v.id = o.id JOIN f ON f.id = o.id
+         )
+         UPDATE jobs j SET
            consecutive_failures = n.failures,
            status = CASE
-             WHEN o.status IN (${HELD}) THEN o.status
-             WHEN o.auto_pause_after IS NOT NULL AND n.failures >= o.auto_pause_after THEN '${JOB_STATUS.paused}'
-             WHEN v.status IS NULL THEN o.status
-             ELSE v.status END,
-           next_run_at = CASE WHEN o.status NOT IN (${HELD}) AND o.auto_pause_after IS NOT NULL AND n.failures >= o.auto_pause_after THEN NULL ELSE o.next_run_at END,
-           last_run_at = greatest(o.last_run_at, v.executed_at)
-         FROM (SELECT DISTINCT ON (id) * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[]) AS u(id, status, executed_at)
-               ORDER BY id, executed_at DESC) v
-         JOIN jobs o ON o.id = v.id
-         CROSS JOIN LATERAL (
-           SELECT CASE WHEN v.status = '${JOB_STATUS.success}' THEN 0
-                       ELSE o.consecutive_failures + (SELECT count(*)::int FROM unnest($1::uuid[], $2::text[]) AS f(id, status) WHERE f.id = o.id AND f.status = '${JOB_STATUS.failed}')
-                  END AS failures
-         ) n
-         WHERE j.id = v.id
-         RETURNING j.id, j.account_id, j.name, j.auto_pause_after, (o.status NOT IN (${HELD}) AND j.status = '${JOB_STATUS.paused}') AS auto_paused`,
+             WHEN n.status IN (${HELD}) THEN n.status
+             WHEN n.auto_pause_after IS NOT NULL AND n.failures >= n.auto_pause_after THEN '${JOB_STATUS.paused}'
+             WHEN n.outcome IS NULL THEN n.status
+             ELSE n.outcome END,
+           next_run_at = CASE WHEN n.status NOT IN (${HELD}) AND n.auto_pause_after IS NOT NULL AND n.failures >= n.auto_pause_after THEN NULL ELSE j.next_run_at END,
+           last_run_at = greatest(n.last_run_at, n.executed_at)
+         FROM n
+         WHERE j.id = n.id
+         RETURNING j.id, j.account_id, j.name, j.auto_pause_after, (n.status NOT IN (${HELD}) AND j.status = '${JOB_STATUS.paused}') AS auto_paused`,
         [jobIds, statuses, executedAt],
       ),
     ).filter((row) => row.auto_paused);
