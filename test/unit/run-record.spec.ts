@@ -110,29 +110,45 @@ describe('record (database level)', () => {
     expect(job.last_run_at).not.toBeNull();
   });
 
-  (onPostgres ? it : it.skip)('keeps a pause that commits while the result waits for the job row, and writes nothing back over it', async () => {
+  /**
+   * Holds the job's row in a transaction of its own that applies `change`, records a success for its
+   * run, commits the change once the result's statement waits for the row, and answers the job after both.
+   */
+  async function recordWhileHeld(change: string) {
     const { run, jobId } = await claimOne();
-    const pausing = sdb.db.createQueryRunner();
-    await pausing.connect();
+    const holding = sdb.db.createQueryRunner();
+    await holding.connect();
     try {
-      await pausing.startTransaction();
-      await pausing.query(`UPDATE jobs SET status = 'paused', next_run_at = NULL WHERE id = $1`, [jobId]);
+      await holding.startTransaction();
+      await holding.query(`UPDATE jobs SET ${change} WHERE id = $1`, [jobId]);
       const recorded = scheduler.runs.record(run, result({}));
-      // The result's statement has taken its snapshot and waits for the row the pause holds.
+      // The result's statement has taken its snapshot and waits for the row held here.
       await until(
         () => sdb.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`),
         ([row]) => row.n > 0,
       );
-      await pausing.commitTransaction();
+      await holding.commitTransaction();
       await recorded;
     } finally {
-      await pausing.release();
+      await holding.release();
     }
-    const [job] = await sdb.query(`SELECT status, next_run_at, last_run_at FROM jobs WHERE id = $1`, [jobId]);
-    expect(job).toMatchObject({ status: 'paused', next_run_at: null });
-    expect(job.last_run_at).not.toBeNull();
     const [stored] = await sdb.query(`SELECT status FROM job_runs WHERE id = $1`, [run.runId]);
     expect(stored.status).toBe('success');
+    const [job] = await sdb.query(`SELECT status, next_run_at, last_run_at FROM jobs WHERE id = $1`, [jobId]);
+    return { job, run };
+  }
+
+  (onPostgres ? it : it.skip)('keeps a pause that commits while the result waits for the job row', async () => {
+    const { job } = await recordWhileHeld(`status = 'paused', next_run_at = NULL`);
+    expect(job).toMatchObject({ status: 'paused', next_run_at: null });
+    expect(job.last_run_at).not.toBeNull();
+  });
+
+  (onPostgres ? it : it.skip)('keeps the next due time a claim moved while the result waited for the job row, so that due time is not claimed twice', async () => {
+    const { job, run } = await recordWhileHeld(`next_run_at = next_run_at + interval '1 minute'`);
+    expect(job.status).toBe('success');
+    // The claim moved it from the minute after the run's to the one after that.
+    expect(new Date(job.next_run_at)).toEqual(new Date(run.scheduledFor.getTime() + 120_000));
   });
 
   it('drops a result whose lease another instance has taken over', async () => {
