@@ -1,4 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { Client } from 'pg';
 import { EmbeddedPostgres } from '../../backend/src/database/embedded-postgres';
 
@@ -37,7 +40,7 @@ function tracked(db: TestDatabase): TestDatabase {
 export async function createTestDatabase(poolSize = 10): Promise<TestDatabase> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
-    const embedded = await EmbeddedPostgres.start('memory://', poolSize + 4);
+    const embedded = await EmbeddedPostgres.start('memory://', poolSize + 4, await emptyClusterTemplate());
     return tracked({ url: embedded.url, kind: 'embedded', describe: () => embedded.describe(), drop: () => embedded.stop() });
   }
   const name = `cronbeam_test_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -65,4 +68,36 @@ export async function createTestDatabase(poolSize = 10): Promise<TestDatabase> {
       }
     },
   });
+}
+
+/**
+ * The empty cluster every embedded test database starts from, instead of
+ * running initdb for each one (seconds each, most of an API file's set-up on
+ * the embedded database). It is dumped once, by whichever test process needs
+ * it first, into the temporary directory under a hash of the PGlite build
+ * (an empty cluster depends on nothing else), so a new build makes a new one.
+ * The file is written whole or not at all (renamed into place) and never
+ * changed after; each database loads its own copy into memory, so nothing is
+ * shared between test files.
+ */
+async function emptyClusterTemplate(): Promise<Blob> {
+  const file = path.join(os.tmpdir(), `cronbeam-test-pglite-${pgliteBuildHash()}.tar.gz`);
+  try {
+    return new Blob([await fs.promises.readFile(file)]);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const dump = await EmbeddedPostgres.emptyCluster();
+  const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  await fs.promises.writeFile(partial, Buffer.from(await dump.arrayBuffer()));
+  await fs.promises.rename(partial, file);
+  return dump;
+}
+
+/** The installed PGlite's version and the bytes of its PostgreSQL, initdb and their support files. */
+function pgliteBuildHash(): string {
+  const dist = path.dirname(require.resolve('@electric-sql/pglite'));
+  const hash = createHash('sha256');
+  for (const name of ['../package.json', 'pglite.wasm', 'initdb.wasm', 'pglite.data']) hash.update(fs.readFileSync(path.join(dist, name)));
+  return hash.digest('hex').slice(0, 16);
 }
