@@ -29,6 +29,17 @@ const common = {
 };
 
 /**
+ * Projects whose tests start servers: on the embedded database, the run
+ * migrates one cluster first and each server's database loads it instead of
+ * migrating its own (test/support/test-database.ts). Jest runs it once per
+ * run for all of them, and only when one of them has tests to run.
+ */
+const embeddedCluster = {
+  globalSetup: '<rootDir>/test/support/embedded-cluster.global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/embedded-cluster.global-teardown.ts',
+};
+
+/**
  * API suites that need a server (and so a database) but test something the
  * database kind cannot change: the OpenAPI documents, public pages and their
  * host guards, response headers, request parsing, the executor's address,
@@ -61,6 +72,7 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
+      ...embeddedCluster,
       testEnvironment: 'node',
       transform: { '^.+\\.ts$': swc(false) },
       testMatch: [
@@ -72,6 +84,7 @@ module.exports = {
     {
       ...common,
       displayName: 'api',
+      ...embeddedCluster,
       testEnvironment: 'node',
       transform: { '^.+\\.ts$': swc(false) },
       testMatch: ['<rootDir>/test/api/**/*.e2e-spec.ts'],
@@ -80,6 +93,7 @@ module.exports = {
     {
       ...common,
       displayName: 'api-once',
+      ...embeddedCluster,
       testEnvironment: 'node',
       transform: { '^.+\\.ts$': swc(false) },
       testMatch: API_ONCE,
@@ -96,6 +110,7 @@ module.exports = {
     {
       ...common,
       displayName: 'browser',
+      ...embeddedCluster,
       testEnvironment: 'node',
       transform: { '^.+\\.ts$': swc(false) },
       testMatch: ['<rootDir>/test/browser/**/*.e2e-spec.ts'],
@@ -110,6 +125,7 @@ module.exports = {
     {
       ...common,
       displayName: 'integrations',
+      ...embeddedCluster,
       testEnvironment: 'node',
       transform: { '^.+\\.ts$': swc(false) },
       // The n8n node's tests live outside its package folder: n8n's own lint (n8n-node lint) checks every file there.

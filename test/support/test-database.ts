@@ -3,7 +3,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
+import { DataSource } from 'typeorm';
 import { EmbeddedPostgres } from '../../backend/src/database/embedded-postgres';
+import { MIGRATIONS } from '../../backend/src/database/migrations';
 
 /** A database of its own for one test file: a fresh PostgreSQL database, or a fresh in-memory embedded one. */
 export interface TestDatabase {
@@ -32,15 +34,31 @@ function tracked(db: TestDatabase): TestDatabase {
   });
 }
 
+export interface TestDatabaseOptions {
+  /**
+   * For a database an application is about to start on (it applies the
+   * migrations it finds missing): an embedded one then begins with every
+   * migration applied, from the cluster the global set-up migrated for this
+   * run (seconds per server on PGlite). A PostgreSQL one is empty either way,
+   * as is every database made without this option.
+   */
+  migrated?: boolean;
+}
+
+/** The environment variable through which the global set-up names its migrated cluster's file. */
+const MIGRATED_CLUSTER_FILE = 'CRONBEAM_TEST_MIGRATED_CLUSTER';
+
 /**
  * With TEST_DATABASE_URL (a server where the user may CREATE DATABASE) each
  * call creates a uniquely named database and drops it afterwards; without it,
  * each call starts an in-memory embedded PostgreSQL.
  */
-export async function createTestDatabase(poolSize = 10): Promise<TestDatabase> {
+export async function createTestDatabase(poolSize = 10, options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
-    const embedded = await EmbeddedPostgres.start('memory://', poolSize + 4, await emptyClusterTemplate());
+    const migratedFile = options.migrated ? process.env[MIGRATED_CLUSTER_FILE] : undefined;
+    const from = migratedFile ? new Blob([await fs.promises.readFile(migratedFile)]) : await emptyClusterTemplate();
+    const embedded = await EmbeddedPostgres.start('memory://', poolSize + 4, from);
     return tracked({ url: embedded.url, kind: 'embedded', describe: () => embedded.describe(), drop: () => embedded.stop() });
   }
   const name = `cronbeam_test_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -100,4 +118,38 @@ function pgliteBuildHash(): string {
   const hash = createHash('sha256');
   for (const name of ['../package.json', 'pglite.wasm', 'initdb.wasm', 'pglite.data']) hash.update(fs.readFileSync(path.join(dist, name)));
   return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * Jest's global set-up (jest.config.js) for a run on the embedded database:
+ * migrates one cluster and dumps it to a file of this run, which the test
+ * files' databases made with `migrated` load. Once per run rather than cached
+ * longer, since what the migrations make depends on the day too (the run
+ * history's weekly partitions are made from the current week on).
+ */
+export async function prepareMigratedCluster(): Promise<void> {
+  if (process.env.TEST_DATABASE_URL) return;
+  const embedded = await EmbeddedPostgres.start('memory://', 2, await emptyClusterTemplate());
+  try {
+    const source = new DataSource({ type: 'postgres', url: embedded.url, migrations: MIGRATIONS, migrationsTransactionMode: 'each', installExtensions: false, uuidExtension: 'pgcrypto', poolSize: 1 });
+    await source.initialize();
+    try {
+      await source.runMigrations();
+    } finally {
+      await source.destroy();
+    }
+    const file = path.join(os.tmpdir(), `cronbeam-test-migrated-${process.pid}-${randomBytes(4).toString('hex')}.tar.gz`);
+    await fs.promises.writeFile(file, Buffer.from(await (await embedded.dump()).arrayBuffer()));
+    process.env[MIGRATED_CLUSTER_FILE] = file;
+  } finally {
+    await embedded.stop();
+  }
+}
+
+/** Jest's global tear-down: removes the run's migrated cluster. */
+export async function removeMigratedCluster(): Promise<void> {
+  const file = process.env[MIGRATED_CLUSTER_FILE];
+  if (!file) return;
+  delete process.env[MIGRATED_CLUSTER_FILE];
+  await fs.promises.rm(file, { force: true });
 }

@@ -46,7 +46,7 @@ const TEST_ENV: Record<string, string> = {
  * its own, with its logs captured. Tests talk to it over HTTP only.
  */
 export async function startTestServer(env: Record<string, string> = {}, database?: TestDatabase): Promise<TestServer> {
-  const db = database ?? (await createTestDatabase(5));
+  const db = database ?? (await createTestDatabase(5, { migrated: true }));
   const config = AppConfig.fromEnvironment({ ...TEST_ENV, ...env, DATABASE_URL: db.url });
   const logs = new LogCapture();
   const app = await createApp(config, { databaseUrl: db.url, logDestination: logs });

@@ -27,8 +27,9 @@ export class EmbeddedPostgres {
 
   /**
    * dataDir persists the cluster on disk; `memory://` keeps it in memory (tests).
-   * `from`, a data directory dumped by emptyCluster(), is loaded instead of
-   * running initdb, which is most of a start's time (only into a new cluster).
+   * `from`, a data directory dumped by emptyCluster() or dump(), is loaded
+   * instead of running initdb, which is most of a start's time (only into a
+   * new cluster).
    */
   static async start(dataDir: string, maxConnections: number, from?: Blob): Promise<EmbeddedPostgres> {
     assertSocketApi(PGLiteSocketHandler);
@@ -69,6 +70,16 @@ export class EmbeddedPostgres {
     } finally {
       await db.close();
     }
+  }
+
+  /**
+   * This cluster's data directory, gzipped, for another start()'s `from`.
+   * Only with no client connected: the checkpoint runs outside the
+   * connections' queue, and the dump holds only what is written by then.
+   */
+  async dump(): Promise<Blob> {
+    await this.db.exec('CHECKPOINT');
+    return this.db.dumpDataDir('gzip');
   }
 
   /** Open connections and the state of the single session, for a failure message when something waits too long. */

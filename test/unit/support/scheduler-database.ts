@@ -49,7 +49,7 @@ export class SchedulerDatabase {
   ) {}
 
   static async start(env: Record<string, string> = {}): Promise<SchedulerDatabase> {
-    const database = await createTestDatabase(4);
+    const database = await createTestDatabase(4, { migrated: true });
     const db = new DataSource({
       type: 'postgres',
       url: database.url,
