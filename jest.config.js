@@ -44,7 +44,8 @@ const embeddedCluster = {
  * database kind cannot change: the OpenAPI documents, public pages and their
  * host guards, response headers, request parsing, the executor's address,
  * redirect and connection policies, the client address behind proxies, which
- * role may call which route.
+ * role may call which route, which callers the dev outbox answers, and how a
+ * run's request is signed (checked by the published verification snippets).
  */
 const API_ONCE = [
   'openapi',
@@ -62,6 +63,8 @@ const API_ONCE = [
   'ssrf-target-policy',
   'executor-ssrf',
   'reliability-hung-targets',
+  'security-dev-outbox',
+  'jobs-signed-requests',
 ].map((name) => `<rootDir>/test/api/${name}.e2e-spec.ts`);
 
 module.exports = {
