@@ -126,7 +126,7 @@ describe('alert channels', () => {
   });
 
   it('keeps a pending retry in the database across a restart, and the restarted server delivers it', async () => {
-    const database = await createTestDatabase(5);
+    const database = await createTestDatabase(5, { migrated: true });
     const env = { PRIVATE_TARGET_ALLOWLIST: '127.0.0.1' };
     let first: TestServer | null = await startTestServer(env, database);
     let second: TestServer | null = null;
@@ -159,7 +159,7 @@ describe('alert channels', () => {
   });
 
   it('delivers each queued retry once when two instances share the queue', async () => {
-    const database = await createTestDatabase(5);
+    const database = await createTestDatabase(5, { migrated: true });
     const env = { PRIVATE_TARGET_ALLOWLIST: '127.0.0.1' };
     const [one, two] = [await startTestServer(env, database), await startTestServer(env, database)];
     try {

@@ -14,7 +14,7 @@ describe('token signing keys', () => {
   let server: TestServer | undefined;
 
   beforeAll(async () => {
-    database = await createTestDatabase(5);
+    database = await createTestDatabase(5, { migrated: true });
   });
   afterAll(async () => {
     await server?.close();

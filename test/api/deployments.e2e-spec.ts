@@ -354,7 +354,7 @@ describe('n8n deployments across a restart of our server', () => {
 
   it('a shutdown in the middle rolls back with the token still in memory; the next start shows why', async () => {
     const { createTestDatabase } = await import('../support/test-database');
-    const database = await createTestDatabase(5);
+    const database = await createTestDatabase(5, { migrated: true });
     let first: TestServer | null = await startTestServer(fly.serverEnv(), database);
     let second: TestServer | null = null;
     try {

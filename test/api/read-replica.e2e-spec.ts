@@ -42,7 +42,7 @@ describe('read replica (DATABASE_READ_URL)', () => {
   const auth = () => ({ token: account.accessToken });
 
   beforeAll(async () => {
-    [primary, replica, target] = await Promise.all([createTestDatabase(5), createTestDatabase(5), HttpTarget.start()]);
+    [primary, replica, target] = await Promise.all([createTestDatabase(5, { migrated: true }), createTestDatabase(5, { migrated: true }), HttpTarget.start()]);
     target.on('/hook', (_req, res) => res.end('ok'));
     // The replica's schema: what the primary's migrations made, as replication would bring it.
     await (await startTestServer({}, replica)).close();

@@ -43,7 +43,7 @@ function expectDatabaseUnavailable(answer: HttpResult, what: string): void {
 
   beforeAll(async () => {
     target = await HttpTarget.start();
-    database = await createTestDatabase(5);
+    database = await createTestDatabase(5, { migrated: true });
     databaseName = new URL(database.url).pathname.slice(1);
     server = await startTestServer({ ...FAST_SCHEDULER_ENV, EXECUTION_TIMEOUT_MS: '5000' }, database);
     user = await signUpAndLogin(server);

@@ -59,7 +59,7 @@ async function login(baseUrl: string, user: SignedInAccount): Promise<string> {
   const instances: Array<Awaited<ReturnType<typeof startInstance>>> = [];
 
   beforeAll(async () => {
-    database = await createTestDatabase(4);
+    database = await createTestDatabase(4, { migrated: true });
     // Production has no dev outbox to read the sign-up code from: sign up on a test server first, on the same database.
     const signUp = await startTestServer({}, database);
     user = await signUpAndLogin(signUp);

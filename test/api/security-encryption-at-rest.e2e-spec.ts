@@ -108,7 +108,7 @@ describe('secrets are encrypted at rest', () => {
   beforeAll(async () => {
     target = await HttpTarget.start();
     receiver = await AlertReceiver.start();
-    database = await createTestDatabase(5);
+    database = await createTestDatabase(5, { migrated: true });
     await start({ ENCRYPTION_KEY: b64(KEY_A) });
     owner = await signUpAndLogin(server!);
 

@@ -82,7 +82,7 @@ describe('event streams end with the session and are capped per account', () => 
 // servers of one test process must share a database (and so a key set) while they run.
 describe('event streams across instances', () => {
   it('ends a stream held by one instance when the user signs out everywhere on another, at its next heartbeat check', async () => {
-    const database = await createTestDatabase(5);
+    const database = await createTestDatabase(5, { migrated: true });
     const [first, second] = [await startTestServer({}, database), await startTestServer({}, database)];
     try {
       const frank = await signUpAndLogin(first);

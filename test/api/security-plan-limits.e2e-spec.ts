@@ -121,7 +121,7 @@ describe('plan job limit under concurrent creations', () => {
 
   it(`${CROSS_INSTANCE_BURST} parallel creations of every kind, split between two instances, leave exactly the limit`, async () => {
     // Room for both servers' pools (5 connections each).
-    const database = await createTestDatabase(10);
+    const database = await createTestDatabase(10, { migrated: true });
     const instances = [await startTestServer({}, database), await startTestServer({}, database)];
     try {
       const [first, second] = instances as [TestServer, TestServer];

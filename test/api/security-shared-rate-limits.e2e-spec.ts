@@ -23,7 +23,7 @@ describe('rate limits shared by every instance', () => {
   beforeAll(async () => {
     target = await HttpTarget.start();
     // Room for both servers' pools (5 connections each).
-    database = await createTestDatabase(10);
+    database = await createTestDatabase(10, { migrated: true });
     const env = { PRIVATE_TARGET_ALLOWLIST: '127.0.0.1' };
     one = await startTestServer(env, database);
     two = await startTestServer(env, database);

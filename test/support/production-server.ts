@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from './test-server';
  * both answer for the same public URL). Closing the server drops the database.
  */
 export async function startProductionServerWithUser(env: Record<string, string> = {}): Promise<{ server: TestServer; user: SignedInAccount }> {
-  const database = await createTestDatabase(5);
+  const database = await createTestDatabase(5, { migrated: true });
   const dev = await startTestServer(env, database);
   let user: SignedInAccount;
   try {
