@@ -121,6 +121,7 @@ module.exports = {
     {
       ...common,
       displayName: 'desktop',
+      ...embeddedCluster,
       testEnvironment: 'node',
       transform: { '^.+\\.ts$': swc(false) },
       testMatch: ['<rootDir>/desktop/main/**/*.spec.ts', '<rootDir>/desktop/preload/**/*.spec.ts', '<rootDir>/test/desktop/**/*.spec.ts'],
