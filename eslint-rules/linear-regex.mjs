@@ -10,8 +10,19 @@ import { checkSync } from 'recheck';
  * two quantified runs separated by text they can also match, as in
  * `[\w-]*token[\w-]*=`, which backtracked cubically on a request URL.
  */
-// The timeout is generous: a busy machine (a loaded CI runner) once ran out of 20 s on a linear pattern and failed lint.
-const RECHECK_OPTIONS = { randomSeed: 29, timeout: 60_000 };
+// recheck's fuzzer takes a candidate whose match runs past a wall-clock limit for a slow one, so its default
+// limits made the verdict depend on the machine's load: at a load average of 15 on 2 cores it called the linear
+// `(?<![\w-])[\w-]+\s*[=:]\s*` quadratic in one run of two, and lint failed on unchanged code. Ten times the
+// defaults (incubation 250 ms, attack 1 s, seeding 100 ms) gave the right verdict in every run at that load
+// and still finds the quadratic patterns of test/unit/linear-regex-lint.spec.ts in about 4 s each; step limits
+// (characters the matcher reads) decide the rest, and the seed is fixed.
+const RECHECK_OPTIONS = {
+  randomSeed: 29,
+  timeout: 600_000,
+  incubationTimeout: 2_500,
+  attackTimeout: 10_000,
+  seedingTimeout: 1_000,
+};
 
 /** Results by pattern and flags: the same pattern often appears in several files. */
 const verdicts = new Map();
