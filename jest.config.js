@@ -40,6 +40,18 @@ const embeddedCluster = {
 };
 
 /**
+ * Projects that load the server: TypeScript, plus the one ES-module-only
+ * package the server requires (content-disposition, under @fastify/static).
+ * Node loads it with require() on its own; jest does not, so it is compiled
+ * to CommonJS like the sources.
+ */
+const ESM_DEPENDENCIES = 'content-disposition';
+const serverTransform = {
+  transform: { '^.+\\.ts$': swc(false), [`/node_modules/(.+/)?${ESM_DEPENDENCIES}/.+\\.js$`]: swc(false) },
+  transformIgnorePatterns: [`/node_modules/(?!(.+/node_modules/)?${ESM_DEPENDENCIES}/)`],
+};
+
+/**
  * API suites that need a server (and so a database) but test something the
  * database kind cannot change: the OpenAPI documents, public pages and their
  * host guards, response headers, request parsing, the executor's address,
@@ -89,7 +101,7 @@ module.exports = {
       displayName: 'api',
       ...embeddedCluster,
       testEnvironment: 'node',
-      transform: { '^.+\\.ts$': swc(false) },
+      ...serverTransform,
       testMatch: ['<rootDir>/test/api/**/*.e2e-spec.ts'],
       testPathIgnorePatterns: [...common.testPathIgnorePatterns, ...API_ONCE.map((file) => file.replace('<rootDir>', '').replace(/\./g, '\\.'))],
     },
@@ -98,7 +110,7 @@ module.exports = {
       displayName: 'api-once',
       ...embeddedCluster,
       testEnvironment: 'node',
-      transform: { '^.+\\.ts$': swc(false) },
+      ...serverTransform,
       testMatch: API_ONCE,
     },
     {
@@ -115,7 +127,7 @@ module.exports = {
       displayName: 'browser',
       ...embeddedCluster,
       testEnvironment: 'node',
-      transform: { '^.+\\.ts$': swc(false) },
+      ...serverTransform,
       testMatch: ['<rootDir>/test/browser/**/*.e2e-spec.ts'],
     },
     {
@@ -123,7 +135,7 @@ module.exports = {
       displayName: 'desktop',
       ...embeddedCluster,
       testEnvironment: 'node',
-      transform: { '^.+\\.ts$': swc(false) },
+      ...serverTransform,
       testMatch: ['<rootDir>/desktop/main/**/*.spec.ts', '<rootDir>/desktop/preload/**/*.spec.ts', '<rootDir>/test/desktop/**/*.spec.ts'],
     },
     {
@@ -131,7 +143,7 @@ module.exports = {
       displayName: 'integrations',
       ...embeddedCluster,
       testEnvironment: 'node',
-      transform: { '^.+\\.ts$': swc(false) },
+      ...serverTransform,
       // The n8n node's tests live outside its package folder: n8n's own lint (n8n-node lint) checks every file there.
       testMatch: ['<rootDir>/integrations/*/test/**/*.spec.ts', '<rootDir>/integrations/*/src/**/*.spec.ts', '<rootDir>/test/n8n-node/**/*.spec.ts'],
       testPathIgnorePatterns: [...common.testPathIgnorePatterns, '/integrations/[^/]+/dist/'],

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { AppModule } from '../backend/src/app.module';
 import { AppConfig } from '../backend/src/config/app-config';
 import { buildDashboardOpenApi, buildProgOpenApi, openApiSettings } from '../backend/src/modules/prog/prog-openapi';
@@ -21,7 +22,7 @@ export async function openApiDocuments(): Promise<{ prog: OpenAPIObject; api: Op
     PUBLIC_URL: 'https://openapi-export.invalid',
     ENCRYPTION_KEY: randomBytes(32).toString('base64'),
   });
-  const app = await NestFactory.create(AppModule.forRoot({ config, databaseUrl: 'postgres://openapi-export@127.0.0.1:1/none' }), {
+  const app = await NestFactory.create(AppModule.forRoot({ config, databaseUrl: 'postgres://openapi-export@127.0.0.1:1/none' }), new FastifyAdapter(), {
     preview: true,
     logger: false,
     abortOnError: false,

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '../../backend/src/bootstrap';
 import { AppConfig } from '../../backend/src/config/app-config';
 import { AuditCheck } from './audit-check';
@@ -9,11 +9,13 @@ import { createTestDatabase, type TestDatabase } from './test-database';
 
 export interface TestServer {
   baseUrl: string;
-  app: NestExpressApplication;
+  app: NestFastifyApplication;
   config: AppConfig;
   database: TestDatabase;
   logs: LogCapture;
   http: HttpClient;
+  /** Every route the app's router was given, as Fastify added it (methods upper-case, the path with :params). */
+  routes: Array<{ methods: string[]; url: string }>;
   /**
    * Checks the audit log for the changes sent so far, now: for a test whose
    * requests outside `http` may delete the account (and its entries with it).
@@ -50,6 +52,11 @@ export async function startTestServer(env: Record<string, string> = {}, database
   const config = AppConfig.fromEnvironment({ ...TEST_ENV, ...env, DATABASE_URL: db.url });
   const logs = new LogCapture();
   const app = await createApp(config, { databaseUrl: db.url, logDestination: logs });
+  const routes: TestServer['routes'] = [];
+  // Nest adds its routes when the app starts listening.
+  app.getHttpAdapter().getInstance().addHook('onRoute', (route) => {
+    routes.push({ methods: ([] as string[]).concat(route.method), url: route.url ?? '' });
+  });
   try {
     await app.listen(0, '127.0.0.1');
   } catch (error) {
@@ -68,6 +75,7 @@ export async function startTestServer(env: Record<string, string> = {}, database
   return {
     baseUrl,
     app,
+    routes,
     config,
     database: db,
     logs,

@@ -32,7 +32,7 @@ describe('AppConfig', () => {
     ['1', 1],
     ['2', 2],
     ['10.0.0.5, 10.1.0.0/16,fd00::/8 ,loopback', ['10.0.0.5', '10.1.0.0/16', 'fd00::/8', 'loopback']],
-  ])('reads TRUST_PROXY=%p as the proxies Express trusts (%p)', (value, trusted) => {
+  ])('reads TRUST_PROXY=%p as the proxies the HTTP server trusts (%p)', (value, trusted) => {
     expect(AppConfig.fromEnvironment({ TRUST_PROXY: value }).env.TRUST_PROXY).toEqual(trusted);
   });
 

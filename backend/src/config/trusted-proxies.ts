@@ -3,14 +3,14 @@ import { z } from 'zod';
 
 /**
  * Which proxies in front of the server may say who the client is, in the form
- * Express's `trust proxy` takes: a hop count, or the proxies' addresses.
+ * Fastify's `trustProxy` takes: a hop count, or the proxies' addresses.
  * The client's address (for every per-address limit) is then the one the
  * nearest untrusted hop presented: with `1`, the address the one proxy in
  * front appended to X-Forwarded-For, whatever the client wrote before it.
  */
 export type TrustedProxies = number | string[];
 
-/** The named ranges Express (proxy-addr) understands besides addresses and CIDR ranges. */
+/** The named ranges proxy-addr (behind Fastify's trustProxy) understands besides addresses and CIDR ranges. */
 const RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 const MAX_HOPS = 10;
 

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { NextFunction, Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SIGNED_OUT_KEY, decideHostRoute, hostsConfigured, isAppPath, isUnexpiredJwt, type SiteHosts } from '@cronbeam/shared/site/host-guard';
+import { requestPath } from '../common/http/route-prefixes';
 import type { AppConfig } from '../config/app-config';
 import { withoutTrailingSlashes } from '@cronbeam/shared/text/trailing-slashes';
 
@@ -69,30 +70,31 @@ export function hostsMetaTag(config: AppConfig): string | null {
   return hostsConfigured(hosts) ? `<meta name="cronbeam:hosts" content="${JSON.stringify(hosts).replace(/"/g, '&quot;')}" />` : null;
 }
 
+
 /** This request's own origin when its Host header is well-formed, else the configured public URL. */
-export function requestOrigin(req: Request, config: AppConfig): string {
+export function requestOrigin(req: FastifyRequest, config: AppConfig): string {
   const host = req.headers.host ?? '';
   return SAFE_HOST.test(host) ? `${req.protocol}://${host}` : config.publicUrl;
 }
 
 /** Canonical links and the sitemap point at the marketing host when there is one. */
-export function siteOrigin(req: Request, config: AppConfig): string {
+export function siteOrigin(req: FastifyRequest, config: AppConfig): string {
   if (config.env.MARKETING_HOST) return `${req.protocol}://${config.env.MARKETING_HOST}`;
   return config.env.PUBLIC_URL ? config.publicUrl : requestOrigin(req, config);
 }
 
 /** Code samples call the API where this server answers. */
-function apiOrigin(req: Request, config: AppConfig): string {
+function apiOrigin(req: FastifyRequest, config: AppConfig): string {
   return config.env.PUBLIC_URL ? config.publicUrl : requestOrigin(req, config);
 }
 
 /** Expires the session cookies for this host and for the parent domain the app shares them on. */
-function clearSessionCookies(req: Request, res: Response): void {
+function clearSessionCookies(req: FastifyRequest, reply: FastifyReply): void {
   const labels = req.hostname.split('.');
   const parent = labels.length > 2 && !/^[\d.]+$/.test(req.hostname) ? labels.slice(-2).join('.') : null;
   for (const name of SESSION_COOKIES) {
-    res.clearCookie(name, { path: '/' });
-    if (parent) res.clearCookie(name, { path: '/', domain: parent });
+    reply.clearCookie(name, { path: '/' });
+    if (parent) reply.clearCookie(name, { path: '/', domain: parent });
   }
 }
 
@@ -108,47 +110,46 @@ function robots(origin: string): string {
 /**
  * Page requests of the public site and the host guards: redirects by Host
  * header and session cookie, prerendered HTML for public pages, sitemap.xml
- * and robots.txt, and a real 404 for paths nobody serves. App screens and
- * static files pass on to the next handlers.
+ * and robots.txt, and a real 404 for paths nobody serves. The reply when it
+ * answered; app screens and static files are left to the caller (null).
  */
-export function sitePagesMiddleware(config: AppConfig, pages: SitePages) {
+export async function sitePageAnswer(req: FastifyRequest, reply: FastifyReply, config: AppConfig, pages: SitePages): Promise<FastifyReply | null> {
   const hosts = siteHostsOf(config);
-  return (req: Request, res: Response, next: NextFunction) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
-    const origins = () => ({ site: siteOrigin(req, config), api: apiOrigin(req, config) });
-    if (req.path === '/sitemap.xml') return res.type('application/xml').send(sitemap(pages, origins().site));
-    if (req.path === '/robots.txt') return res.type('text/plain').send(robots(origins().site));
-    // Browsers ask for /favicon.ico on their own; the icon is an SVG.
-    if (req.path === '/favicon.ico') return res.redirect(301, '/favicon.svg');
-    // Files (assets, icons) are the static handler's, when they exist. App paths may end like a file (/verify/a@b.com).
-    if (path.posix.extname(req.path) && !isAppPath(req.path)) {
-      const file = path.join(pages.distDir, path.posix.normalize(req.path));
-      if (file.startsWith(pages.distDir) && fs.existsSync(file)) return next();
-      return res.status(404).type('html').send(pages.render('/404', origins()));
-    }
+  const urlPath = requestPath(req.url);
+  const origins = () => ({ site: siteOrigin(req, config), api: apiOrigin(req, config) });
+  const html = (status: number, page: string) => reply.code(status).type('text/html; charset=utf-8').send(pages.render(page, origins()));
+  if (urlPath === '/sitemap.xml') return reply.type('application/xml; charset=utf-8').send(sitemap(pages, origins().site));
+  if (urlPath === '/robots.txt') return reply.type('text/plain; charset=utf-8').send(robots(origins().site));
+  // Browsers ask for /favicon.ico on their own; the icon is an SVG.
+  if (urlPath === '/favicon.ico') return reply.redirect('/favicon.svg', 301);
+  // Files (assets, icons) are the static handler's, when they exist. App paths may end like a file (/verify/a@b.com).
+  if (path.posix.extname(urlPath) && !isAppPath(urlPath)) {
+    const file = path.join(pages.distDir, path.posix.normalize(urlPath));
+    if (file.startsWith(pages.distDir) && (await fs.promises.access(file).then(() => true, () => false))) return null;
+    return html(404, '/404');
+  }
 
-    const search = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
-    if (req.path.length > 1 && req.path.endsWith('/')) return res.redirect(301, withoutTrailingSlashes(req.path) + search);
-    const moved = pages.manifest.redirects[req.path];
-    if (moved) return res.redirect(301, moved + search);
+  const search = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
+  if (urlPath.length > 1 && urlPath.endsWith('/')) return reply.redirect(withoutTrailingSlashes(urlPath) + search, 301);
+  const moved = pages.manifest.redirects[urlPath];
+  if (moved) return reply.redirect(moved + search, 301);
 
-    const decision = decideHostRoute({
-      path: req.path,
-      search,
-      host: req.headers.host ?? '',
-      protocol: req.protocol,
-      hosts,
-      hasSession: isUnexpiredJwt(req.cookies?.idToken as string | undefined),
-      signedOut: req.cookies?.[SIGNED_OUT_KEY] === '1',
-    });
-    if (decision.kind === 'redirect') {
-      if (decision.clearSession) clearSessionCookies(req, res);
-      res.setHeader('Cache-Control', 'no-store');
-      return res.redirect(302, decision.location);
-    }
-    res.setHeader('Cache-Control', 'no-cache');
-    if (pages.has(req.path)) return res.type('html').send(pages.render(req.path, origins()));
-    if (isAppPath(req.path)) return next();
-    return res.status(404).type('html').send(pages.render('/404', origins()));
-  };
+  const decision = decideHostRoute({
+    path: urlPath,
+    search,
+    host: req.headers.host ?? '',
+    protocol: req.protocol,
+    hosts,
+    hasSession: isUnexpiredJwt(req.cookies?.idToken),
+    signedOut: req.cookies?.[SIGNED_OUT_KEY] === '1',
+  });
+  if (decision.kind === 'redirect') {
+    if (decision.clearSession) clearSessionCookies(req, reply);
+    reply.header('Cache-Control', 'no-store');
+    return reply.redirect(decision.location, 302);
+  }
+  reply.header('Cache-Control', 'no-cache');
+  if (pages.has(urlPath)) return html(200, urlPath);
+  if (isAppPath(urlPath)) return null;
+  return html(404, '/404');
 }

@@ -1,4 +1,4 @@
-import { STATUS_CODES, type Server } from 'node:http';
+import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 
 /** What the answer to a request Node's HTTP parser refused says, by the parser's error code. */
@@ -23,27 +23,25 @@ function answerFor(code: string | undefined): { status: number; detail: string }
 
 /**
  * Requests Node's parser refuses (bad header names, conflicting framing
- * headers, oversized headers) never reach Express. Without this Node writes a
- * bare 400; with it they get the same `{"detail": ...}` body as every other
- * error, and the connection is closed, since the parser cannot tell where the
- * next request would start.
+ * headers, oversized headers) never reach a route. Fastify's own answer is
+ * its error object; with this (its clientErrorHandler) they get the same
+ * `{"detail": ...}` body as every other error, and the connection is closed,
+ * since the parser cannot tell where the next request would start.
  */
-export function answerClientErrors(server: Server): void {
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    // Nothing can be answered on a connection the client already reset or that is mid-response.
-    if (error.code === 'ECONNRESET' || !socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
-      socket.destroy();
-      return;
-    }
-    const { status, detail } = answerFor(error.code);
-    const body = JSON.stringify({ detail });
-    socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-        'Content-Type: application/json; charset=utf-8\r\n' +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        'X-Content-Type-Options: nosniff\r\n' +
-        'Connection: close\r\n\r\n' +
-        body,
-    );
-  });
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  // Nothing can be answered on a connection the client already reset or that is mid-response.
+  if (error.code === 'ECONNRESET' || !socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
+    socket.destroy();
+    return;
+  }
+  const { status, detail } = answerFor(error.code);
+  const body = JSON.stringify({ detail });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'X-Content-Type-Options: nosniff\r\n' +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
 }

@@ -1,5 +1,6 @@
 import { HttpStatus } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import type { ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ApiError } from './api-error';
 
 /** What a request gets while the server stops; a client (or a load balancer) retries it elsewhere or after the restart. */
@@ -9,7 +10,7 @@ const STOPPING_RETRY_AFTER_S = 1;
 /** How often a stop looks whether the requests it waits for are answered (a stream can start between two closes). */
 const SETTLE_POLL_MS = 50;
 
-function isEventStream(res: Response): boolean {
+function isEventStream(res: ServerResponse): boolean {
   return String(res.getHeader('content-type') ?? '').startsWith('text/event-stream');
 }
 
@@ -22,18 +23,19 @@ function isEventStream(res: Response): boolean {
  */
 export class HttpDrain {
   private stopping = false;
-  private readonly open = new Set<Response>();
+  private readonly open = new Set<ServerResponse>();
 
-  /** Express middleware, mounted before every route. */
-  readonly middleware = (_req: Request, res: Response, next: NextFunction): void => {
+  /** An onRequest hook, ahead of the body parser and every route. */
+  readonly hook = (_req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    const res = reply.raw;
     if (this.stopping) {
       res.setHeader('Connection', 'close');
-      next(new ApiError(HttpStatus.SERVICE_UNAVAILABLE, STOPPING_DETAIL, { 'Retry-After': String(STOPPING_RETRY_AFTER_S) }));
+      done(new ApiError(HttpStatus.SERVICE_UNAVAILABLE, STOPPING_DETAIL, { 'Retry-After': String(STOPPING_RETRY_AFTER_S) }));
       return;
     }
     this.open.add(res);
     res.once('close', () => this.open.delete(res));
-    next();
+    done();
   };
 
   /** From now on new requests are refused. */

@@ -1,16 +1,9 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SecretUnreadableError } from '../crypto/secret-box';
 import { ApiError } from './api-error';
 import { databaseOutageReason } from './database-outage';
-
-/** The fields body-parser's errors (http-errors) carry: `type` names the failure, `status` its 4xx. */
-interface BodyParserError {
-  type?: string;
-  status?: number;
-  expose?: boolean;
-  code?: string;
-}
+import { requestPath } from './route-prefixes';
 
 export interface HttpErrorResponse {
   status: number;
@@ -42,47 +35,11 @@ export function toHttpError(exception: unknown): HttpErrorResponse {
     const status = exception.getStatus();
     return { status, detail: detailOf(exception.getResponse(), status), headers: {}, unexpected: false };
   }
-  const type = (exception as BodyParserError | undefined)?.type;
-  if (type === 'entity.too.large') {
-    return { status: HttpStatus.PAYLOAD_TOO_LARGE, detail: 'Request body is too large', headers: {}, unexpected: false };
-  }
-  if (type === 'entity.parse.failed') {
-    return {
-      status: HttpStatus.UNPROCESSABLE_ENTITY,
-      detail: [{ loc: ['body'], msg: 'Request body is not valid JSON', type: 'json_invalid' }],
-      headers: {},
-      unexpected: false,
-    };
-  }
-  if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
-    return { status: HttpStatus.UNSUPPORTED_MEDIA_TYPE, detail: 'Unsupported request body encoding', headers: {}, unexpected: false };
-  }
-  const clientError = clientBodyError(exception as BodyParserError | undefined);
-  if (clientError) return { ...clientError, headers: {}, unexpected: false };
   // The server's configuration, not the request, is at fault: say so (the full reason, which names the key id, goes to the log).
   if (exception instanceof SecretUnreadableError) {
     return { status: HttpStatus.SERVICE_UNAVAILABLE, detail: 'Stored secrets cannot be decrypted with this server\'s encryption key; the operator must restore the key', headers: {}, unexpected: true };
   }
   return { status: HttpStatus.INTERNAL_SERVER_ERROR, detail: 'Internal server error', headers: {}, unexpected: true };
-}
-
-/**
- * Failures of reading a request body that are the client's doing: a body that
- * does not decode as its Content-Encoding says, one that ends before its
- * Content-Length, or any other 4xx body-parser marks as safe
- * to show. Everything else stays an unexpected 500.
- */
-function clientBodyError(error: BodyParserError | undefined): { status: number; detail: string } | null {
-  if (!error || typeof error.status !== 'number' || error.status < 400 || error.status >= 500) return null;
-  // zlib names its inflate failures Z_*, its brotli failures ERR__ERROR_*.
-  if (typeof error.code === 'string' && /^(Z_|ERR__ERROR_)/.test(error.code)) {
-    return { status: HttpStatus.BAD_REQUEST, detail: 'Request body does not decode as its Content-Encoding says' };
-  }
-  if (error.type === 'request.size.invalid' || error.type === 'request.aborted') {
-    return { status: HttpStatus.BAD_REQUEST, detail: 'Request body is shorter than its Content-Length' };
-  }
-  if (error.expose) return { status: error.status, detail: 'Request body could not be read' };
-  return null;
 }
 
 function detailOf(body: string | object, status: number): unknown {
@@ -105,12 +62,12 @@ class DatabaseOutageLog {
   private lastWarnedAt = Number.NEGATIVE_INFINITY;
   private refusedSince = 0;
 
-  refused(req: Request, reason: string): void {
+  refused(req: FastifyRequest, reason: string): void {
     this.refusedSince += 1;
     const now = Date.now();
     if (now - this.lastWarnedAt < DatabaseOutageLog.INTERVAL_MS) return;
-    req.log.warn(
-      { context: 'HttpError', reason, refused: this.refusedSince, path: req.path, method: req.method },
+    req.raw.log.warn(
+      { context: 'HttpError', reason, refused: this.refusedSince, path: requestPath(req.url), method: req.method },
       'The database cannot be reached: requests are answered 503 until it is back',
     );
     this.lastWarnedAt = now;
@@ -119,27 +76,27 @@ class DatabaseOutageLog {
 }
 const databaseOutageLog = new DatabaseOutageLog();
 
-function send(exception: unknown, req: Request, res: Response): void {
-  if (res.headersSent) return;
+
+function send(exception: unknown, req: FastifyRequest, reply: FastifyReply): void {
+  if (reply.sent) return;
   const { status, detail, headers, unexpected, databaseOutage } = toHttpError(exception);
-  // req.log is the request's logger (request-logger.ts): the line carries the request id.
-  if (unexpected) req.log.error({ err: exception, context: 'HttpError', path: req.path, method: req.method }, 'Unhandled error');
+  // req.raw.log is the request's logger (request-logger.ts): the line carries the request id.
+  if (unexpected) req.raw.log.error({ err: exception, context: 'HttpError', path: requestPath(req.url), method: req.method }, 'Unhandled error');
   if (databaseOutage !== undefined) databaseOutageLog.refused(req, databaseOutage);
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  res.status(status).json({ detail });
+  // A handler may have chosen another type (a page, a feed) before it failed: the error is JSON.
+  reply.removeHeader('Content-Type');
+  reply.headers(headers).code(status).send({ detail });
 }
 
-/** Errors thrown inside Nest (controllers, guards, pipes). */
+/**
+ * Every error: thrown inside Nest (controllers, guards, pipes) and, through
+ * Nest's error handler of the Fastify instance, by the hooks and the body
+ * parser that run before it.
+ */
 @Catch()
 export class HttpErrorFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    send(exception, http.getRequest<Request>(), http.getResponse<Response>());
+    send(exception, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
   }
-}
-
-/** Errors raised by Express middleware that runs before Nest (body parsing). */
-export function expressErrorHandler(error: unknown, req: Request, res: Response, next: NextFunction): void {
-  if (res.headersSent) return next(error);
-  send(error, req, res);
 }

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import helmet from 'helmet';
 import type { AppConfig } from '../../config/app-config';
 
@@ -6,7 +6,10 @@ import type { AppConfig } from '../../config/app-config';
 const HSTS_MAX_AGE_SECONDS = 365 * 86_400;
 
 /**
- * Browser security headers on every response (pages, assets, API, docs).
+ * Browser security headers on every response (pages, assets, API, docs),
+ * set by an onRequest hook on the raw response, so that errors carry them too.
+ * Helmet itself, made once: @fastify/helmet builds a new helmet middleware
+ * from its options on every request.
  * The Content-Security-Policy allows scripts from this origin only: the web
  * app, the prerendered pages and Swagger UI load theirs from files (their
  * only inline scripts are JSON-LD data blocks, which browsers never run).
@@ -17,9 +20,9 @@ const HSTS_MAX_AGE_SECONDS = 365 * 86_400;
  * http origin would have no effect, and on localhost it would pin the
  * developer's browser to https.
  */
-export function securityHeaders(config: AppConfig): RequestHandler {
+export function securityHeaders(config: AppConfig): (req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void {
   const https = new URL(config.publicUrl).protocol === 'https:';
-  return helmet({
+  const headers = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -45,4 +48,5 @@ export function securityHeaders(config: AppConfig): RequestHandler {
     crossOriginResourcePolicy: { policy: 'same-origin' },
     crossOriginEmbedderPolicy: false,
   });
+  return (req, reply, done) => headers(req.raw, reply.raw, (error) => done(error as Error | undefined));
 }

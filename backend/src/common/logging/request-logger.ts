@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Logger } from 'pino';
 import { scrubText } from './secret-scrubber';
 
 declare module 'http' {
   interface IncomingMessage {
-    /** The request's id, echoed in X-Request-Id (set by requestLogger). */
+    /** The request's id, echoed in X-Request-Id (set by requestLogger; Fastify's request.id is the same). */
     id: string;
     /** A logger whose lines carry this request's id, method, path and client address (set by requestLogger). */
     log: Logger;
@@ -17,27 +18,24 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Polled by load balancers and Prometheus many times a minute: a line each would drown the rest. */
 const UNLOGGED_PATHS = new Set(['/api/ping', '/metrics']);
 
-/** Reuses a caller's X-Request-Id when it is safe to echo, otherwise mints one. */
-export function requestIdFor(req: IncomingMessage, res: ServerResponse): string {
+/** Reuses a caller's X-Request-Id when it is safe to echo, otherwise mints one (Fastify's genReqId). */
+export function requestIdFor(req: IncomingMessage): string {
   const incoming = req.headers['x-request-id'];
-  const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-  res.setHeader('X-Request-Id', id);
-  return id;
+  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
 /**
  * What a line says of a request: picked fields only (headers carry tokens and
  * cookies), the URL scrubbed of secrets (query values, ping tokens), the
  * socket's address and the client's address that per-address limits use
- * (`clientAddress`: Express's req.ip, which follows TRUST_PROXY).
+ * (`clientAddress`: Fastify's request.ip, which follows TRUST_PROXY).
  */
-function requestFields(req: IncomingMessage, url: string): Record<string, unknown> {
-  const clientAddress = (req as IncomingMessage & { ip?: string }).ip;
+function requestFields(req: IncomingMessage, url: string, clientAddress: string | undefined): Record<string, unknown> {
   return { id: req.id, method: req.method, url: scrubText(url), remoteAddress: req.socket?.remoteAddress, clientAddress };
 }
 
 /**
- * HTTP middleware: gives each request its id (`req.id`, echoed in
+ * An onRequest hook, the first: gives each request its id (`req.id`, echoed in
  * X-Request-Id) and a logger bound to it (`req.log`), and logs one line per
  * finished request ("request completed"; "request errored" at error level for
  * a 5xx; "request aborted" when the client left before the response ended).
@@ -56,24 +54,27 @@ function requestFields(req: IncomingMessage, url: string): Record<string, unknow
  */
 export function requestLogger(root: Logger) {
   const service = root.child({ service: 'cronbeam' });
-  return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
+  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     const started = Date.now();
+    const req = request.raw;
+    const res: ServerResponse = reply.raw;
     const url = req.url ?? '';
-    req.id = requestIdFor(req, res);
+    req.id = request.id;
+    res.setHeader('X-Request-Id', request.id);
     let bound: Logger | undefined;
     Object.defineProperty(req, 'log', {
       configurable: true,
-      get: () => (bound ??= service.child({ req: requestFields(req, url) })),
+      get: () => (bound ??= service.child({ req: requestFields(req, url, request.ip) })),
     });
     if (!UNLOGGED_PATHS.has(url)) {
       // 'close' follows 'finish' for a completed response and comes alone for an aborted one.
       res.once('close', () => {
-        const line = { req: requestFields(req, url), res: { statusCode: res.statusCode }, responseTime: Date.now() - started };
+        const line = { req: requestFields(req, url, request.ip), res: { statusCode: res.statusCode }, responseTime: Date.now() - started };
         if (res.statusCode >= 500) service.error(line, 'request errored');
         else if (!res.writableFinished) service.info(line, 'request aborted');
         else service.info(line, 'request completed');
       });
     }
-    next();
+    done();
   };
 }

@@ -1,5 +1,6 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ApiError, type ValidationIssue } from '../http/api-error';
+import { requestPath } from '../http/route-prefixes';
 
 /**
  * Deepest nesting of objects and arrays a JSON body may have. Far beyond any
@@ -62,13 +63,13 @@ export function findUnacceptableText(value: unknown, root: string): ValidationIs
 }
 
 /**
- * Refuses, before any route sees it, a body or query string holding text the
+ * A preValidation hook: refuses, before any handler sees it, a body or query string holding text the
  * database cannot store or nesting recursive code cannot walk: a 422 naming
  * the field, instead of a database or stack error deep inside a handler.
  */
-export function refuseUnacceptableText(req: Request, _res: Response, next: NextFunction): void {
-  const issue = findUnacceptableText(req.body, 'body') ?? findUnacceptableText(req.query, 'query') ?? pathIssue(req.path);
-  next(issue ? ApiError.validation([issue]) : undefined);
+export function refuseUnacceptableText(req: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  const issue = findUnacceptableText(req.body, 'body') ?? findUnacceptableText(req.query, 'query') ?? pathIssue(requestPath(req.url));
+  done(issue ? ApiError.validation([issue]) : undefined);
 }
 
 function pathIssue(path: string): ValidationIssue | null {

@@ -1,5 +1,5 @@
 import { Controller, Delete, Get, HttpCode, Req, UseGuards } from '@nestjs/common';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { bearerTokenOf, CurrentUser, type AuthenticatedUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { RecentAuthenticationGuard } from '../auth/recent-authentication.guard';
@@ -24,7 +24,7 @@ export class AccountsController {
   @Delete()
   @HttpCode(200)
   @UseGuards(RecentAuthenticationGuard)
-  async delete(@CurrentUser() user: AuthenticatedUser, @Req() req: Request) {
+  async delete(@CurrentUser() user: AuthenticatedUser, @Req() req: FastifyRequest) {
     await this.accounts.delete(user, bearerTokenOf(req));
     return { message: 'Account deleted' };
   }

@@ -1,6 +1,6 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../common/http/api-error';
 import { AppConfig } from '../../config/app-config';
 
@@ -21,7 +21,7 @@ export class AdminTokenGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     if (!this.expected) throw ApiError.notFound();
-    const sent = context.switchToHttp().getRequest<Request>().header('x-admin-token') ?? '';
+    const sent = String(context.switchToHttp().getRequest<FastifyRequest>().headers['x-admin-token'] ?? '');
     if (!timingSafeEqual(digest(sent), this.expected)) throw ApiError.unauthorized('Invalid admin token');
     return true;
   }

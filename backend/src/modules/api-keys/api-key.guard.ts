@@ -1,5 +1,5 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { API_KEY_MESSAGES } from '@cronbeam/shared/jobs/api-key-types';
 import { ApiError } from '../../common/http/api-error';
 import { MemoryRateLimiter } from '../../common/rate-limit/memory-rate-limiter';
@@ -46,11 +46,11 @@ export class ApiKeyGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const req = context.switchToHttp().getRequest<Request & RequestWithUser>();
+    const req = context.switchToHttp().getRequest<FastifyRequest & RequestWithUser>();
     const failures: AttemptKey[] = [{ key: `prog-key:ip:${clientIp(req)}`, limit: this.config.env.AUTH_MAX_FAILURES_PER_IP }];
-    const headerKey = req.header('x-api-key')?.trim();
-    const bearerKey = /^Bearer\s+(\S+)$/i.exec(req.header('authorization') ?? '')?.[1];
-    const claimedUserId = req.header('x-user-id')?.trim();
+    const headerKey = (req.headers['x-api-key'] as string | undefined)?.trim();
+    const bearerKey = /^Bearer\s+(\S+)$/i.exec((req.headers['authorization'] as string | undefined) ?? '')?.[1];
+    const claimedUserId = (req.headers['x-user-id'] as string | undefined)?.trim();
     const secret = headerKey || bearerKey;
 
     if (!secret || (headerKey && !claimedUserId)) {

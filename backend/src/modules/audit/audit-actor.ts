@@ -1,5 +1,5 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../common/http/api-error';
 import { clientIp, type RequestWithUser } from '../auth';
 
@@ -20,7 +20,7 @@ export interface Actor {
  * changes something (and from there to the statement that writes the entry).
  */
 export const AuditActor = createParamDecorator((_data: unknown, ctx: ExecutionContext): Actor => {
-  const req = ctx.switchToHttp().getRequest<Request & RequestWithUser>();
+  const req = ctx.switchToHttp().getRequest<FastifyRequest & RequestWithUser>();
   const user = req.user;
   if (!user) throw ApiError.unauthorized('User is not authenticated');
   return { accountId: user.accountId, userId: user.id, keyId: user.keyId ?? null, ip: clientIp(req), requestId: req.id ?? null };

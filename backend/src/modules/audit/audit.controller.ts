@@ -1,5 +1,6 @@
+import { Readable } from 'node:stream';
 import { Controller, Get, Query, Res, UseGuards } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { AUDIT_LIMITS, auditQuerySchema, type AuditPage, type AuditQuery } from '@cronbeam/shared/audit/audit';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
@@ -23,20 +24,17 @@ export class AuditController {
 
   /** Every entry matching the filters as CSV, streamed a batch at a time. */
   @Get('audit.csv')
-  async csv(@CurrentUser() user: AuthenticatedUser, @Query(new ZodPipe(auditQuerySchema, 'query')) query: AuditQuery, @Res() res: Response): Promise<void> {
+  async csv(@CurrentUser() user: AuthenticatedUser, @Query(new ZodPipe(auditQuerySchema, 'query')) query: AuditQuery, @Res() res: FastifyReply): Promise<void> {
     const batches = this.audit.all(user.accountId, query, AUDIT_LIMITS.csvBatch);
     // The first batch is read before the headers go out, so a failing read is still an ordinary error answer.
     const first = await batches.next();
-    res.status(200);
-    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-    res.setHeader('Content-Disposition', 'attachment; filename="audit-log.csv"');
-    res.write(csvHeader());
-    if (!first.done) {
-      res.write(first.value.map(csvLine).join(''));
-      for await (const batch of batches) {
-        if (!res.write(batch.map(csvLine).join(''))) await new Promise((resolve) => res.once('drain', resolve));
-      }
+    async function* lines(): AsyncGenerator<string> {
+      yield csvHeader();
+      if (first.done) return;
+      yield first.value.map(csvLine).join('');
+      for await (const batch of batches) yield batch.map(csvLine).join('');
     }
-    res.end();
+    // A stream: the batches are read as the client takes them.
+    res.code(200).header('Content-Type', 'text/csv; charset=utf-8').header('Content-Disposition', 'attachment; filename="audit-log.csv"').send(Readable.from(lines()));
   }
 }

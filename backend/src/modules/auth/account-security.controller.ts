@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Req, Res, UseGuards } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenResponse } from '@cronbeam/shared/auth/auth-schemas';
 import {
   enableTotpSchema,
@@ -47,14 +47,14 @@ export class AccountSecurityController {
   async reauthenticate(
     @CurrentUser() user: AuthenticatedUser,
     @Body(new ZodPipe(reauthenticateSchema)) body: ReauthenticateRequest,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<TokenResponse> {
     return sessionResponse(req, res, await this.auth.reauthenticate(user, bearerTokenOf(req), body, clientIp(req)), this.config);
   }
 
   @Get('mfa')
-  status(@CurrentUser() user: AuthenticatedUser, @Req() req: Request): Promise<TwoFactorStatus> {
+  status(@CurrentUser() user: AuthenticatedUser, @Req() req: FastifyRequest): Promise<TwoFactorStatus> {
     return this.auth.twoFactorStatus(user, bearerTokenOf(req));
   }
 
@@ -63,7 +63,7 @@ export class AccountSecurityController {
   @HttpCode(200)
   @UseGuards(RecentAuthenticationGuard)
   @Header('Cache-Control', 'no-store')
-  setUp(@CurrentUser() user: AuthenticatedUser, @Req() req: Request): Promise<TotpSetupResponse> {
+  setUp(@CurrentUser() user: AuthenticatedUser, @Req() req: FastifyRequest): Promise<TotpSetupResponse> {
     return this.auth.setUpTotp(user, bearerTokenOf(req));
   }
 
@@ -74,14 +74,14 @@ export class AccountSecurityController {
   enable(
     @CurrentUser() user: AuthenticatedUser,
     @Body(new ZodPipe(enableTotpSchema)) body: EnableTotpRequest,
-    @Req() req: Request,
+    @Req() req: FastifyRequest,
   ): Promise<RecoveryCodesResponse> {
     return this.auth.enableTotp(user, bearerTokenOf(req), body.code, clientIp(req));
   }
 
   @Post('mfa/totp/disable')
   @HttpCode(200)
-  async disable(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(secondFactorProofSchema)) body: SecondFactorProof, @Req() req: Request) {
+  async disable(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(secondFactorProofSchema)) body: SecondFactorProof, @Req() req: FastifyRequest) {
     await this.auth.disableTotp(user, bearerTokenOf(req), body, clientIp(req));
     return { message: 'Two-factor authentication is off' };
   }
@@ -92,26 +92,26 @@ export class AccountSecurityController {
   regenerate(
     @CurrentUser() user: AuthenticatedUser,
     @Body(new ZodPipe(secondFactorProofSchema)) body: SecondFactorProof,
-    @Req() req: Request,
+    @Req() req: FastifyRequest,
   ): Promise<RecoveryCodesResponse> {
     return this.auth.regenerateRecoveryCodes(user, bearerTokenOf(req), body, clientIp(req));
   }
 
   @Get('devices')
-  devices(@CurrentUser() user: AuthenticatedUser, @Req() req: Request): Promise<RememberedDeviceView[]> {
+  devices(@CurrentUser() user: AuthenticatedUser, @Req() req: FastifyRequest): Promise<RememberedDeviceView[]> {
     return this.auth.listDevices(user, bearerTokenOf(req));
   }
 
   @Delete('devices/:id')
   @HttpCode(200)
-  async forget(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string, @Req() req: Request) {
+  async forget(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string, @Req() req: FastifyRequest) {
     await this.auth.forgetDevice(user, bearerTokenOf(req), id);
     return { message: 'Device forgotten' };
   }
 
   /** The new name reaches the ID token at the next refresh (the web app refreshes right after). */
   @Patch('profile')
-  async updateProfile(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(updateProfileSchema)) body: UpdateProfileRequest, @Req() req: Request) {
+  async updateProfile(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(updateProfileSchema)) body: UpdateProfileRequest, @Req() req: FastifyRequest) {
     await this.auth.updateName(user, bearerTokenOf(req), body.name);
     return { name: body.name };
   }

@@ -1,5 +1,5 @@
 import { Body, Controller, Header, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import {
   changePasswordSchema,
@@ -37,21 +37,21 @@ export class AuthController {
   ) {}
 
   @Post('signup')
-  async signUp(@Body(new ZodPipe(signUpSchema)) body: SignUpRequest, @Req() req: Request) {
+  async signUp(@Body(new ZodPipe(signUpSchema)) body: SignUpRequest, @Req() req: FastifyRequest) {
     const { userId } = await this.auth.signUp(body, clientIp(req));
     return { user_id: userId, email: body.email, user_confirmed: false };
   }
 
   @Post('verify')
   @HttpCode(200)
-  async verify(@Body(new ZodPipe(verifyEmailSchema)) body: VerifyEmailRequest, @Req() req: Request) {
+  async verify(@Body(new ZodPipe(verifyEmailSchema)) body: VerifyEmailRequest, @Req() req: FastifyRequest) {
     await this.auth.verifyEmail(body, clientIp(req));
     return { message: 'Email verified' };
   }
 
   @Post('resend-code')
   @HttpCode(200)
-  async resendCode(@Body(new ZodPipe(emailOnlySchema)) body: { email: string }, @Req() req: Request) {
+  async resendCode(@Body(new ZodPipe(emailOnlySchema)) body: { email: string }, @Req() req: FastifyRequest) {
     await this.auth.resendCode(body.email, clientIp(req));
     return { message: 'Verification code sent' };
   }
@@ -61,8 +61,8 @@ export class AuthController {
   @Header('Cache-Control', 'no-store')
   async login(
     @Body(new ZodPipe(loginSchema)) body: LoginRequest,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<SignInResponse> {
     return signInResponse(req, res, await this.auth.login(body.email, body.password, body.device_key, clientIp(req)), this.config);
   }
@@ -73,8 +73,8 @@ export class AuthController {
   @Header('Cache-Control', 'no-store')
   async respondToChallenge(
     @Body(new ZodPipe(respondToChallengeSchema)) body: RespondToChallengeRequest,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<SignInResponse> {
     return signInResponse(req, res, await this.auth.respondToChallenge(body, clientIp(req)), this.config);
   }
@@ -84,8 +84,8 @@ export class AuthController {
   @Header('Cache-Control', 'no-store')
   async refresh(
     @Body(new ZodPipe(refreshSchema)) body: { refresh_token?: string },
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<TokenResponse> {
     const token = body.refresh_token ?? this.cookieToken(req);
     if (!token) throw ApiError.unauthorized(AUTH_MESSAGES.invalidRefreshToken);
@@ -96,8 +96,8 @@ export class AuthController {
   @HttpCode(200)
   async logout(
     @Body(new ZodPipe(refreshSchema)) body: { refresh_token?: string },
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
   ) {
     await this.auth.logout(body.refresh_token ?? this.cookieToken(req));
     clearRefreshCookie(req, res, this.config);
@@ -106,14 +106,14 @@ export class AuthController {
 
   @Post('forgot-password')
   @HttpCode(200)
-  async forgotPassword(@Body(new ZodPipe(emailOnlySchema)) body: { email: string }, @Req() req: Request) {
+  async forgotPassword(@Body(new ZodPipe(emailOnlySchema)) body: { email: string }, @Req() req: FastifyRequest) {
     await this.auth.forgotPassword(body.email, clientIp(req));
     return { message: 'Password reset code sent' };
   }
 
   @Post('reset-password')
   @HttpCode(200)
-  async resetPassword(@Body(new ZodPipe(resetPasswordSchema)) body: ResetPasswordRequest, @Req() req: Request) {
+  async resetPassword(@Body(new ZodPipe(resetPasswordSchema)) body: ResetPasswordRequest, @Req() req: FastifyRequest) {
     await this.auth.resetPassword(body, clientIp(req));
     return { message: 'Password has been reset' };
   }
@@ -125,7 +125,7 @@ export class AuthController {
   async changePassword(
     @CurrentUser() user: AuthenticatedUser,
     @Body(new ZodPipe(changePasswordSchema)) body: ChangePasswordRequest,
-    @Req() req: Request,
+    @Req() req: FastifyRequest,
   ) {
     await this.auth.changePassword(user, bearerTokenOf(req), body, clientIp(req));
     return { message: 'Password changed' };
@@ -136,14 +136,14 @@ export class AuthController {
   @HttpCode(200)
   @UseGuards(BearerAuthGuard)
   @UserRoute()
-  async globalSignOut(@CurrentUser() user: AuthenticatedUser, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  async globalSignOut(@CurrentUser() user: AuthenticatedUser, @Req() req: FastifyRequest, @Res({ passthrough: true }) res: FastifyReply) {
     await this.auth.globalSignOut(user, bearerTokenOf(req));
     clearRefreshCookie(req, res, this.config);
     return { message: 'Signed out everywhere' };
   }
 
   /** The refresh token from the cookie; the browser sent it on its own, so the request must come from this site. */
-  private cookieToken(req: Request): string | undefined {
+  private cookieToken(req: FastifyRequest): string | undefined {
     const token = refreshCookieOf(req);
     if (token) assertSameOrigin(req, this.config.publicUrl);
     return token;

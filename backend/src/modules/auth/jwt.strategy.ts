@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import jwt from 'jsonwebtoken';
@@ -125,10 +125,12 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
   }
 
   /** A token verified recently is not verified again (VerifiedTokens); the user checks of validate() always run. */
-  override authenticate(req: Request, options?: unknown): void {
+  override authenticate(request: Parameters<Strategy['authenticate']>[0], options?: unknown): void {
+    // Passport's types name Express's request; Nest hands it Fastify's.
+    const req = request as unknown as FastifyRequest;
     const token = bearerToken(req);
     const claims = token ? this.verified.claimsOf(token) : undefined;
-    if (!claims) return super.authenticate(req, options);
+    if (!claims) return super.authenticate(request, options);
     const actions = this as unknown as PassportActions;
     this.checkCaller(claims, req).then(
       (user) => actions.success(user),
@@ -137,7 +139,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
   }
 
   /** Called by passport-jwt once the token's signature, issuer and expiry have been verified. */
-  async validate(req: Request, claims: AccessTokenClaims): Promise<AuthenticatedUser> {
+  async validate(req: FastifyRequest, claims: AccessTokenClaims): Promise<AuthenticatedUser> {
     const user = await this.checkCaller(claims, req);
     this.verified.remember(bearerToken(req)!, claims);
     return user;
@@ -151,11 +153,11 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
    * id). A non-member gets no role there, which the role guard refuses on
    * every route but the user's own.
    */
-  private async checkCaller(claims: AccessTokenClaims, req: Request): Promise<AuthenticatedUser> {
+  private async checkCaller(claims: AccessTokenClaims, req: FastifyRequest): Promise<AuthenticatedUser> {
     if (claims.token_use !== 'access' || claims.client_id !== this.clientId || !claims.sub) {
       throw ApiError.unauthorized(AUTH_MESSAGES.invalidToken);
     }
-    const accountId = (req.params as Record<string, string> | undefined)?.[ACCOUNT_PATH_PARAM] ?? (req.header(ACCOUNT_HEADER)?.trim() || claims.sub);
+    const accountId = (req.params as Record<string, string> | undefined)?.[ACCOUNT_PATH_PARAM] ?? ((req.headers[ACCOUNT_HEADER.toLowerCase()] as string | undefined)?.trim() || claims.sub);
     const user = await this.users.findCallerIn(claims.sub, accountId);
     if (!user) throw ApiError.unauthorized(AUTH_MESSAGES.notAuthenticated);
     if (sessionEndedFor(user, claims.iat)) throw ApiError.unauthorized(AUTH_MESSAGES.invalidToken);

@@ -1,13 +1,14 @@
-import type { CookieOptions, Request, Response } from 'express';
+import type { CookieSerializeOptions } from '@fastify/cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../config/app-config';
-import { secureCookieFor } from './cookie-security';
+import { cookieLifetime, secureCookieFor } from './cookie-security';
 
 /** The HttpOnly cookie holding the refresh token for browsers (never readable by scripts). */
 export const REFRESH_COOKIE = 'cb_refresh';
 /** Only the auth endpoints need it, so it is not sent with every API call. */
 const COOKIE_PATH = '/api/auth';
 
-function cookieOptions(req: Request, config: AppConfig): CookieOptions {
+function cookieOptions(req: FastifyRequest, config: AppConfig): CookieSerializeOptions {
   return {
     httpOnly: true,
     secure: secureCookieFor(req, config.publicUrl),
@@ -16,15 +17,15 @@ function cookieOptions(req: Request, config: AppConfig): CookieOptions {
   };
 }
 
-export function setRefreshCookie(req: Request, res: Response, refreshToken: string, config: AppConfig): void {
-  res.cookie(REFRESH_COOKIE, refreshToken, { ...cookieOptions(req, config), maxAge: config.env.AUTH_REFRESH_TOKEN_TTL_DAYS * 86_400_000 });
+export function setRefreshCookie(req: FastifyRequest, reply: FastifyReply, refreshToken: string, config: AppConfig): void {
+  reply.setCookie(REFRESH_COOKIE, refreshToken, { ...cookieOptions(req, config), ...cookieLifetime(config.env.AUTH_REFRESH_TOKEN_TTL_DAYS * 86_400) });
 }
 
-export function clearRefreshCookie(req: Request, res: Response, config: AppConfig): void {
-  res.clearCookie(REFRESH_COOKIE, cookieOptions(req, config));
+export function clearRefreshCookie(req: FastifyRequest, reply: FastifyReply, config: AppConfig): void {
+  reply.clearCookie(REFRESH_COOKIE, cookieOptions(req, config));
 }
 
-export function refreshCookieOf(req: Request): string | undefined {
-  const value = (req.cookies as Record<string, unknown> | undefined)?.[REFRESH_COOKIE];
+export function refreshCookieOf(req: FastifyRequest): string | undefined {
+  const value = req.cookies[REFRESH_COOKIE];
   return typeof value === 'string' && value ? value : undefined;
 }

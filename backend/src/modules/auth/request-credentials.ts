@@ -1,7 +1,7 @@
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 
 /** The raw bearer token of a request that passed BearerAuthGuard (Cognito needs it for calls on the user's behalf). */
-export function bearerTokenOf(req: Request): string {
+export function bearerTokenOf(req: FastifyRequest): string {
   return (req.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
 }
 
@@ -11,6 +11,6 @@ export function bearerTokenOf(req: Request): string {
  * the nearest trusted proxy saw, i.e. the right-most X-Forwarded-For entry no
  * trusted proxy wrote. Never an address the client wrote itself.
  */
-export function clientIp(req: Request): string {
-  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+export function clientIp(req: FastifyRequest): string {
+  return req.ip;
 }

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import type { TokenResponse } from '@cronbeam/shared/auth/auth-schemas';
 import type { SignInResponse } from '@cronbeam/shared/auth/mfa-schemas';
@@ -8,7 +8,7 @@ import type { SignInResult, TokenSet } from './identity-provider';
 import { setRefreshCookie } from './refresh-cookie';
 
 /** The answer of login, refresh and social-login: the tokens in the body, the refresh token also in its HttpOnly cookie. */
-export function sessionResponse(req: Request, res: Response, tokens: TokenSet, config: AppConfig): TokenResponse {
+export function sessionResponse(req: FastifyRequest, res: FastifyReply, tokens: TokenSet, config: AppConfig): TokenResponse {
   setRefreshCookie(req, res, tokens.refreshToken, config);
   return {
     access_token: tokens.accessToken,
@@ -24,7 +24,7 @@ export function sessionResponse(req: Request, res: Response, tokens: TokenSet, c
  * key the server does not know answers 404 'Device does not exist.', on which
  * the client drops its device data and signs in again without it.
  */
-export function signInResponse(req: Request, res: Response, result: SignInResult, config: AppConfig): SignInResponse {
+export function signInResponse(req: FastifyRequest, res: FastifyReply, result: SignInResult, config: AppConfig): SignInResponse {
   if (result.kind === 'device_unknown') throw ApiError.notFound(AUTH_MESSAGES.deviceNotFound);
   if (result.kind === 'challenge') {
     return {

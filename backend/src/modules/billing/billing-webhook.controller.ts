@@ -1,5 +1,5 @@
 import { Controller, Headers, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { BILLING_MESSAGES } from '@cronbeam/shared/billing/billing-types';
 import { ApiError } from '../../common/http/api-error';
 import { NotAudited } from '../audit';
@@ -18,8 +18,8 @@ export class BillingWebhookController {
   @Post('webhook')
   @HttpCode(200)
   @NotAudited('Stripe\'s delivery, not a member\'s change: what it applies is recorded as Stripe\'s (no actor) when it changes the stored subscription or plan, and a replayed or unused event writes nothing')
-  receive(@Req() req: Request, @Headers('stripe-signature') signature: string | undefined) {
+  receive(@Req() req: FastifyRequest, @Headers('stripe-signature') signature: string | undefined) {
     if (!Buffer.isBuffer(req.body)) throw ApiError.badRequest(BILLING_MESSAGES.invalidSignature);
-    return this.webhooks.receive(req.body, signature, req.id ?? null);
+    return this.webhooks.receive(req.body, signature, req.id);
   }
 }

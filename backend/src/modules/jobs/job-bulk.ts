@@ -34,5 +34,5 @@ export interface JobBulkResult {
 /** The request paths of bulk creation (they take a larger JSON body than other routes). */
 export const JOB_BULK_PATHS = ['/api/jobs/bulk', '/prog/jobs/bulk'] as const;
 
-/** Largest bulk body: a thousand ordinary definitions fit with room to spare; other routes keep the smaller limit. */
-export const JOB_BULK_BODY_LIMIT = '4mb';
+/** Largest bulk body in bytes (4 MiB): a thousand ordinary definitions fit with room to spare; other routes keep the smaller limit. */
+export const JOB_BULK_BODY_LIMIT = 4 * 1024 * 1024;

@@ -1,5 +1,5 @@
 import { Controller, Get, Header, Req } from '@nestjs/common';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../common/http/api-error';
 import { MailOutboxRepository } from './mail-outbox.repository';
 
@@ -29,7 +29,7 @@ export class DevOutboxController {
 
   @Get()
   @Header('Cache-Control', 'no-store')
-  async list(@Req() req: Request): Promise<OutboxEntry[]> {
+  async list(@Req() req: FastifyRequest): Promise<OutboxEntry[]> {
     // The socket's address, not req.ip: X-Forwarded-For must not unlock it.
     const relayed = FORWARDING_HEADERS.some((name) => req.headers[name] !== undefined);
     if (relayed || !LOOPBACK.test(req.socket.remoteAddress ?? '')) throw ApiError.notFound();

@@ -1,5 +1,5 @@
 import { All, Body, Controller, Delete, Get, Header, HttpCode, Param, Post, Put, Query, Req, UseGuards } from '@nestjs/common';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { monitorSchema, type Monitor, type MonitorDefinition, type MonitorEvent } from '@cronbeam/shared/notifications/monitors';
 import { bulkTagActionSchema, tagFilterQuerySchema, type BulkTagActionRequest, type MonitorBulkTagResult, type TagFilterQuery } from '@cronbeam/shared/tags/tags';
 import { ApiError } from '../../common/http/api-error';
@@ -82,25 +82,25 @@ export class PingController {
   @All(':token')
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
-  success(@Req() req: Request, @Param('token') token: string) {
+  success(@Req() req: FastifyRequest, @Param('token') token: string) {
     return this.handle(req, token, 'success');
   }
 
   @All(':token/:kind')
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
-  other(@Req() req: Request, @Param('token') token: string, @Param('kind') kind: string) {
+  other(@Req() req: FastifyRequest, @Param('token') token: string, @Param('kind') kind: string) {
     if (kind !== 'fail' && kind !== 'start') throw ApiError.notFound('Not found');
     return this.handle(req, token, kind);
   }
 
   /** GET and POST (HEAD too, as GET) are pings; other methods are not. */
-  private async handle(req: Request, token: string, kind: 'success' | 'fail' | 'start'): Promise<{ message: string }> {
+  private async handle(req: FastifyRequest, token: string, kind: 'success' | 'fail' | 'start'): Promise<{ message: string }> {
     if (!['GET', 'POST', 'HEAD'].includes(req.method)) throw new ApiError(405, 'Ping with GET or POST');
     // Guessing tokens costs a lookup each: a token not seen working lately takes one of its address's guesses
     // before its lookup (given back when the token is real), so a burst of guesses cannot all be looked up.
     const mayGuess = !this.knownTokens.has(token);
-    const guess = mayGuess ? await this.limiter.take([pingBucket(`ping-guess:ip:${req.ip ?? ''}`, 'Too many pings for unknown monitors; slow down')]) : [];
+    const guess = mayGuess ? await this.limiter.take([pingBucket(`ping-guess:ip:${req.ip}`, 'Too many pings for unknown monitors; slow down')]) : [];
     if (!/^[A-Za-z0-9_-]{10,64}$/.test(token)) throw ApiError.notFound('Unknown ping URL');
     try {
       await this.limiter.take([pingBucket(`ping:token:${token}`, 'Too many pings for this monitor; slow down')]);

@@ -1,5 +1,5 @@
-import { Controller, Headers, type MessageEvent, Req, Sse, UseGuards } from '@nestjs/common';
-import type { Request } from 'express';
+import { Controller, Headers, type MessageEvent, Res, Sse, UseGuards } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { catchError, EMPTY, filter, from, interval, map, merge, Observable, switchMap, takeUntil } from 'rxjs';
 import { EVENT_REPLAY_LIMIT, type ExecutionEvent } from '@cronbeam/shared/notifications/execution-event';
 import { ApiError } from '../../common/http/api-error';
@@ -55,7 +55,7 @@ export class EventsController {
   @Sse('events')
   stream(
     @CurrentUser() user: AuthenticatedUser,
-    @Req() req: Request,
+    @Res({ passthrough: true }) reply: FastifyReply,
     @Headers('last-event-id') lastEventId?: string,
   ): Observable<MessageEvent> {
     const resumeAfter = lastEventId?.trim() || null;
@@ -64,7 +64,7 @@ export class EventsController {
     }
     const release = this.slots.take(user.id);
     // The response closes on every path (ended here, client gone, never started): the slot is given back once.
-    req.res!.once('close', release);
+    reply.raw.once('close', release);
     const live = this.runs.outcomes$.pipe(filter((o) => o.accountId === user.accountId));
     const executions = resumeAfter === null ? live : this.resumed(user.accountId, resumeAfter, live);
     const heartbeat = interval(HEARTBEAT_MS).pipe(map((): MessageEvent => ({ type: 'ping', data: {} })));

@@ -200,8 +200,8 @@ export function mountProgApiDocs(app: INestApplication, settings: OpenApiSetting
     customSiteTitle: 'Cronbeam API reference',
   });
   let dashboardDocument: OpenAPIObject | null = null;
-  app.getHttpAdapter().get('/api/openapi.json', (_req: unknown, res: { json(body: unknown): void }) => {
+  app.getHttpAdapter().get('/api/openapi.json', (_req: unknown, reply: { send(body: unknown): void }) => {
     dashboardDocument ??= buildDashboardOpenApi(app, settings);
-    res.json(dashboardDocument);
+    reply.send(dashboardDocument);
   });
 }

@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { ContactService } from './contact.service';
 
 /** The contact form of the public site (no account needed). */
@@ -9,8 +9,8 @@ export class ContactController {
 
   @Post('contact')
   @HttpCode(202)
-  async send(@Body() body: unknown, @Req() req: Request): Promise<{ message: string }> {
-    await this.contact.send(body, req.ip ?? req.socket.remoteAddress ?? 'unknown');
+  async send(@Body() body: unknown, @Req() req: FastifyRequest): Promise<{ message: string }> {
+    await this.contact.send(body, req.ip);
     return { message: 'Message sent' };
   }
 }

@@ -1,13 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../common/http/api-error';
+import type { AppConfig } from '../../config/app-config';
+import { requestPath } from '../../common/http/route-prefixes';
+import { requestOrigin } from '../../web/site-pages';
 import { isSlug } from '@cronbeam/shared/notifications/status-pages';
 import { overallState, StatusHistoryService } from './status-history.service';
 import { StatusPagesRepository } from './status-pages.repository';
 import { StatusPagesService } from './status-pages.service';
-import { badgeSvg, type RenderedPage } from './status-render';
+import { badgeSvg, incidentsFeed, statusPageHtml, type RenderedPage } from './status-render';
 
 /** How long a page's history, a badge and a custom domain's answer are reused: the page's own Cache-Control says as long. */
 export const PUBLIC_CACHE_SECONDS = 30;
+/** Shared caches may keep the public answers as long as this instance does. */
+export const PUBLIC_CACHE_CONTROL = `public, max-age=${PUBLIC_CACHE_SECONDS}`;
 /** Entries kept per cache; past it the oldest go (a flood of made-up names cannot grow memory). */
 const CACHE_ENTRIES = 1_000;
 /** Incidents a public page and its feed show. */
@@ -105,24 +111,26 @@ export class PublicStatusService {
   }
 
   /**
-   * Express middleware, ahead of the web app: a request to a page's custom
+   * An onRequest hook, ahead of every route: a request to a page's custom
    * domain gets the page at / and its feed at /feed.atom; anything else there
    * is a 404 (the domain serves nothing of this site). Other hosts pass on.
    */
-  customDomains() {
-    return (req: Request, res: Response, next: NextFunction) => {
+  customDomains(config: AppConfig) {
+    return async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
       const host = req.headers.host;
       // Names only: a custom domain is never an address literal (nor localhost).
-      if (!host || !/^[a-z0-9.-]+(:\d+)?$/i.test(host) || /^[\d.]+(:\d+)?$/.test(host) || !host.includes('.')) return next();
-      this.slugOfHost(host).then((slug) => {
-        if (!slug) return next();
-        if (req.method !== 'GET' && req.method !== 'HEAD') return res.status(405).json({ detail: 'A status page is read with GET' });
-        const target = req.path === '/' ? '' : req.path === '/feed.atom' ? '/feed.atom' : null;
-        if (target === null) return res.status(404).json({ detail: 'Not found' });
-        res.locals.customDomain = true;
-        req.url = `/status/${slug}${target}`;
-        next();
-      }, next);
+      if (!host || !/^[a-z0-9.-]+(:\d+)?$/i.test(host) || /^[\d.]+(:\d+)?$/.test(host) || !host.includes('.')) return undefined;
+      const slug = await this.slugOfHost(host);
+      if (!slug) return undefined;
+      if (req.method !== 'GET' && req.method !== 'HEAD') throw new ApiError(405, 'A status page is read with GET');
+      const urlPath = requestPath(req.url);
+      if (urlPath !== '/' && urlPath !== '/feed.atom') throw ApiError.notFound('Not found');
+      const page = await this.page(slug);
+      if (!page) throw ApiError.notFound('Status page not found');
+      reply.header('Cache-Control', PUBLIC_CACHE_CONTROL);
+      if (urlPath === '/') return reply.type('text/html; charset=utf-8').send(statusPageHtml(page, '/feed.atom'));
+      const origin = requestOrigin(req, config);
+      return reply.type('application/atom+xml; charset=utf-8').send(incidentsFeed(page, `${origin}/`, `${origin}/feed.atom`, new Date()));
     };
   }
 

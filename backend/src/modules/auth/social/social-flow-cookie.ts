@@ -1,6 +1,6 @@
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthIntent, SocialProvider } from '@cronbeam/shared/auth/auth-schemas';
-import { secureCookieFor } from '../cookie-security';
+import { cookieLifetime, secureCookieFor } from '../cookie-security';
 
 /** What the server must remember between sending the browser to the provider and its return. */
 export interface SocialFlow {
@@ -19,25 +19,25 @@ export interface SocialFlow {
  */
 const COOKIE = 'cb_oauth_flow';
 const COOKIE_PATH = '/api/auth';
-const MAX_AGE_MS = 10 * 60_000;
+const MAX_AGE_SECONDS = 10 * 60;
 
-export function setSocialFlowCookie(req: Request, res: Response, flow: SocialFlow, publicUrl: string): void {
-  res.cookie(COOKIE, Buffer.from(JSON.stringify(flow)).toString('base64url'), {
+export function setSocialFlowCookie(req: FastifyRequest, reply: FastifyReply, flow: SocialFlow, publicUrl: string): void {
+  reply.setCookie(COOKIE, Buffer.from(JSON.stringify(flow)).toString('base64url'), {
     httpOnly: true,
     secure: secureCookieFor(req, publicUrl),
     // Lax: sent on the same-site POST from /auth/callback, never on cross-site subrequests.
     sameSite: 'lax',
     path: COOKIE_PATH,
-    maxAge: MAX_AGE_MS,
+    ...cookieLifetime(MAX_AGE_SECONDS),
   });
 }
 
-export function clearSocialFlowCookie(res: Response): void {
-  res.clearCookie(COOKIE, { path: COOKIE_PATH });
+export function clearSocialFlowCookie(reply: FastifyReply): void {
+  reply.clearCookie(COOKIE, { path: COOKIE_PATH });
 }
 
-export function socialFlowOf(req: Request): SocialFlow | null {
-  const raw = (req.cookies as Record<string, unknown> | undefined)?.[COOKIE];
+export function socialFlowOf(req: FastifyRequest): SocialFlow | null {
+  const raw = req.cookies[COOKIE];
   if (typeof raw !== 'string') return null;
   try {
     const flow = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Partial<SocialFlow>;

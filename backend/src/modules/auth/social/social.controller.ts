@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Header, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   socialAuthorizeQuerySchema,
   socialLoginSchema,
@@ -26,12 +26,12 @@ export class SocialController {
   @Header('Cache-Control', 'no-store')
   async authorize(
     @Query(new ZodPipe(socialAuthorizeQuerySchema, 'query')) query: { provider: SocialProvider; intent: AuthIntent },
-    @Req() req: Request,
-    @Res() res: Response,
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
   ): Promise<void> {
     const { url, flow } = await this.social.authorize(query.provider, query.intent);
     setSocialFlowCookie(req, res, flow, this.config.publicUrl);
-    res.redirect(302, url);
+    res.redirect(url, 302);
   }
 
   /** Posted by /auth/callback with the provider's code and state. */
@@ -40,8 +40,8 @@ export class SocialController {
   @Header('Cache-Control', 'no-store')
   async socialLogin(
     @Body(new ZodPipe(socialLoginSchema)) body: SocialLoginRequest,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<SignInResponse> {
     const flow = socialFlowOf(req);
     // The flow is single use, whatever the outcome.
