@@ -136,4 +136,21 @@ describe('host guards (by Host header and session cookie)', () => {
     const res = await get('evil.test"><script>alert(1)</script>', '/terms');
     expect(res.body).not.toContain('<script>alert(1)</script>');
   });
+
+  it('answers a request that names the whole URL (absolute form, as a browser sends it through a proxy) as it answers the path', async () => {
+    const cases: Array<[string, string]> = [
+      [MARKETING, '/pricing'],
+      [APP, '/login'],
+      [APP, '/dashboard'],
+      [APP, '/api/ping'],
+      [APP, '/site-pages/pricing.html'],
+      [APP, '/no-such-page?x=1'],
+    ];
+    for (const [host, path] of cases) {
+      const relative = await get(host, path);
+      const absolute = await get(host, `http://${host}${path}`);
+      expect({ path, status: absolute.status, location: absolute.location }).toEqual({ path, status: relative.status, location: relative.location });
+      if (relative.status === 200) expect(absolute.body.length).toBe(relative.body.length);
+    }
+  });
 });
