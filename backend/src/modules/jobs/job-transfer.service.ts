@@ -59,7 +59,8 @@ export class JobTransferService {
   /**
    * Creates jobs from an export or a crontab. Each candidate is checked like a
    * creation (job rules, target policy, unique name, the plan's job limit)
-   * and either created or refused with its reason; a dry run answers the same
+   * and either created or refused with its reason; what is created is created
+   * in one transaction with one audit entry. A dry run answers the same
    * preview and creates nothing. A crontab's generated names are made unique;
    * an export's names are the user's and a taken one is refused.
    */
@@ -106,16 +107,13 @@ export class JobTransferService {
       }
     }
     if (!request.dry_run) {
-      for (const item of items) {
-        if (item.action !== 'create') continue;
-        try {
-          item.job_id = (await this.jobs.create(actor, accountId, item.definition as ValidJobDefinition, 'job.imported')).job_id;
-        } catch (error) {
-          // A concurrent creation may take the name or the last slot between the check and the insert.
-          if (!(error instanceof ApiError)) throw error;
-          Object.assign(item, { action: 'refuse', reason: describeRefusal(error.detail), definition: null });
-        }
-      }
+      const creations = items.filter((item) => item.action === 'create');
+      const outcomes = await this.jobs.importMany(actor, accountId, creations.map((item) => item.definition as ValidJobDefinition), items.length - creations.length);
+      creations.forEach((item, i) => {
+        const outcome = outcomes[i]!;
+        if (outcome instanceof ApiError) Object.assign(item, { action: 'refuse', reason: describeRefusal(outcome.detail), definition: null });
+        else item.job_id = outcome.job_id;
+      });
     }
     const created = items.filter((i) => i.action === 'create').length;
     return { dry_run: request.dry_run, created, refused: items.length - created, items };

@@ -101,6 +101,7 @@ export class JobsController {
   /** Creates jobs from an export or a crontab; with dry_run, only the preview of what would be created and refused. */
   @Post('import')
   @HttpCode(200)
+  @NotAudited('a dry run, or an import that refused every job, stores nothing', { whenBodyFlag: 'dry_run', whenAnswerZero: 'created' })
   importJobs(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(jobImportRequestSchema)) body: JobImportRequest): Promise<JobImportResult> {
     return this.transfers.importJobs(actor, user.accountId, body);
   }

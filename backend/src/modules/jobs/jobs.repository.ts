@@ -114,6 +114,8 @@ export interface CreationAudit {
   actor: Actor;
   action: string;
   summary: boolean;
+  /** More fields of a summary entry, each shown as set by the change (an import's counts): `{field: {before: null, after: value}}`. */
+  facts?: Record<string, unknown>;
 }
 
 /** The columns a job is answered with, read as they are stored (no entity hydration on the hot reads). */
@@ -446,10 +448,14 @@ export class JobsRepository implements OnModuleInit {
               now() + (r.n - 1) * interval '1 microsecond', now() + (r.n - 1) * interval '1 microsecond'
          FROM r
        RETURNING *)`,
-        params: [accountId, JSON.stringify(rows)],
         ...(audit.summary
-          ? { from: 'c', targetId: 'NULL', changes: BULK_CHANGES }
-          : { from: 'c JOIN r ON r.id = c.id', targetId: 'c.id', changes: jobChanges('NULL', auditView('c', 'r.audit_headers')) }),
+          ? {
+              params: [accountId, JSON.stringify(rows), JSON.stringify(Object.fromEntries(Object.entries(audit.facts ?? {}).map(([field, after]) => [field, { before: null, after }])))],
+              from: 'c',
+              targetId: 'NULL',
+              changes: `${BULK_CHANGES} || $3::jsonb`,
+            }
+          : { params: [accountId, JSON.stringify(rows)], from: 'c JOIN r ON r.id = c.id', targetId: 'c.id', changes: jobChanges('NULL', auditView('c', 'r.audit_headers')) }),
         action: audit.action,
         targetType: 'job',
         result: `SELECT ${JOB_COLUMNS} FROM c`,

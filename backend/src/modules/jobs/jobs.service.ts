@@ -31,6 +31,8 @@ import type { JobRequest } from '../runs/runs.service';
 export type { JobChange, JobChangeKind } from './job-events';
 
 const NAME_INDEX = 'jobs_account_name_key';
+/** Inserts an import tries before giving up on a conflict that keeps coming back (each round refuses what concurrent creations took). */
+const IMPORT_ATTEMPTS = 5;
 
 /**
  * A user's jobs and their schedules, for both APIs (the dashboard's /api/jobs
@@ -146,6 +148,66 @@ export class JobsService {
     }
     for (const job of jobs) this.announce(job, 'created');
     return jobs.map((job, i) => ({ ...toJob(job), signing_secret: secrets[i] }));
+  }
+
+  /**
+   * Creates an import's jobs in one transaction with one audit entry
+   * (job.imported: the created job ids, how many were created and how many
+   * refused, `refusedBefore` counting those the import refused itself). Each
+   * definition is checked like a single creation and refused alone when it
+   * fails. A concurrent creation may take a name or the last slots of the
+   * plan between the import's preview and this transaction; then the
+   * definitions that no longer fit are refused and the rest inserted again,
+   * so what fits is stored, still in one transaction. Answers, per
+   * definition in order, the job or the error that refused it; nothing is
+   * written (no entry either) when every one is refused.
+   */
+  async importMany(actor: Actor, accountId: string, definitions: ValidJobDefinition[], refusedBefore: number): Promise<Array<Job | ApiError>> {
+    const plan = await this.teams.planOf(accountId);
+    const outcomes: Array<Job | ApiError | null> = definitions.map((definition) => {
+      try {
+        this.assertAcceptable(definition);
+        this.assertFutureSchedule(definition);
+        this.assertInterval(definition, plan);
+        this.assertTimeout(definition, plan);
+        return null;
+      } catch (error) {
+        if (error instanceof ApiError) return error;
+        throw error;
+      }
+    });
+    const secrets = definitions.map(() => newSigningSecret());
+    for (let attempt = 1; ; attempt++) {
+      const pending = definitions.flatMap((_, i) => (outcomes[i] === null ? [i] : []));
+      if (pending.length === 0) break;
+      const refused = refusedBefore + definitions.length - pending.length;
+      try {
+        const jobs = await this.insertCounted(accountId, pending.map((i) => definitions[i]!), pending.map((i) => secrets[i]!), {
+          actor,
+          action: 'job.imported',
+          summary: true,
+          facts: { created: pending.length, refused },
+        });
+        jobs.forEach((job, k) => {
+          this.announce(job, 'created');
+          outcomes[pending[k]!] = { ...toJob(job), signing_secret: secrets[pending[k]!] };
+        });
+        break;
+      } catch (error) {
+        // Each retry refuses at least one more definition, or the conflict was not a concurrent one: a few rounds settle any race.
+        const limited = error instanceof ApiError && error.getStatus() === 403;
+        if (attempt >= IMPORT_ATTEMPTS || !(limited || isUniqueViolation(error, NAME_INDEX))) throw error;
+        if (limited) {
+          const slots = await this.jobLimit.slotsLeft(accountId, plan);
+          pending.slice(slots).forEach((i) => (outcomes[i] = error));
+        } else {
+          const taken = new Set((await this.jobs.listOwned(accountId, 'primary')).map((job) => job.name.toLowerCase()));
+          const nameTaken = ApiError.invalidField(['body', 'name'], JOB_MESSAGES.nameTaken);
+          for (const i of pending) if (taken.has(definitions[i]!.name.toLowerCase())) outcomes[i] = nameTaken;
+        }
+      }
+    }
+    return outcomes as Array<Job | ApiError>;
   }
 
   /** What a creation checks before the database: the target policy, and room for the identity token. */

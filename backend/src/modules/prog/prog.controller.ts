@@ -109,6 +109,7 @@ export class ProgController {
 
   @Post('jobs/import')
   @HttpCode(200)
+  @NotAudited('a dry run, or an import that refused every job, stores nothing', { whenBodyFlag: 'dry_run', whenAnswerZero: 'created' })
   @UseGuards(ApiKeyGuard)
   @ProgOperation(
     'Import jobs from an export or a crontab',
