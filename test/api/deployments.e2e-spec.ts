@@ -316,6 +316,54 @@ describe('n8n deployments on Fly.io (against the Fly Machines stand-in)', () => 
     expect((await request('GET', '/api/dashboard', frank)).body.n8n_deployments_used).toBe(1);
   });
 
+  it('records a deployment started and deleted in the audit log, the Fly token and the password only as given; a refused teardown leaves none', async () => {
+    const hana = await signUpAndLogin(server);
+    const entriesOf = async (res: HttpResult) => {
+      const db = new Client({ connectionString: server.database.url });
+      await db.connect();
+      try {
+        return (await db.query(`SELECT account_id, actor_user_id, actor_key_id, action, target_type, target_id, changes FROM audit_events WHERE request_id = $1`, [res.headers.get('x-request-id')])).rows;
+      } finally {
+        await db.end();
+      }
+    };
+    const started = await request('POST', '/api/deploy/n8n', hana, deployBody({ app_name: 'hana-n8n', deployment_name: 'Hana' }));
+    expect(started.status).toBe(202);
+    expect(await entriesOf(started)).toEqual([
+      {
+        account_id: hana.userId,
+        actor_user_id: hana.userId,
+        actor_key_id: null,
+        action: 'deployment.created',
+        target_type: 'deployment',
+        target_id: started.body.deployment_id,
+        changes: {
+          name: { before: null, after: 'Hana' },
+          app_name: { before: null, after: 'hana-n8n' },
+          region: { before: null, after: 'ams' },
+          ram_mb: { before: null, after: 2048 },
+          url: { before: null, after: `${fly.n8nUrl}/hana-n8n` },
+          status: { before: null, after: 'provisioning' },
+          fly_token: { before: null, after: '***' },
+          password: { before: null, after: '***' },
+        },
+      },
+    ]);
+    await waitFor(hana, started.body.deployment_id, settled);
+    const path = `/api/deploy/n8n/${started.body.deployment_id}`;
+    const refused = await request('DELETE', path, hana, { fly_token: 'fo1_not-the-right-one' });
+    expect(refused.status).toBe(400);
+    expect(await entriesOf(refused)).toEqual([]);
+    const removed = await request('DELETE', path, hana, { fly_token: fly.token });
+    expect(removed.status).toBe(200);
+    expect(await entriesOf(removed)).toEqual([
+      expect.objectContaining({ actor_user_id: hana.userId, action: 'deployment.deleted', target_id: started.body.deployment_id, changes: { status: { before: 'live', after: 'deleted' } } }),
+    ]);
+    const again = await request('DELETE', path, hana, { fly_token: fly.token });
+    expect(again.status).toBe(409);
+    expect(await entriesOf(again)).toEqual([]);
+  });
+
   it('never stores, logs or returns the Fly token or the n8n password', async () => {
     const db = new Client({ connectionString: server.database.url });
     await db.connect();

@@ -7,6 +7,7 @@ import {
 } from '@cronbeam/shared/deployments/deployment-rules';
 import type { Deployment, DeploymentStarted } from '@cronbeam/shared/deployments/deployment-types';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
+import { AuditActor, type Actor } from '../audit';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { DeploymentsService } from './deployments.service';
@@ -20,8 +21,8 @@ export class DeploymentsController {
   /** 202: provisioning runs in the background; GET or the event stream shows its steps. */
   @Post()
   @HttpCode(202)
-  start(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(deploymentRequestSchema)) body: ValidDeploymentRequest): Promise<DeploymentStarted> {
-    return this.deployments.start(user.accountId, user.email, body);
+  start(@CurrentUser() user: AuthenticatedUser, @AuditActor() actor: Actor, @Body(new ZodPipe(deploymentRequestSchema)) body: ValidDeploymentRequest): Promise<DeploymentStarted> {
+    return this.deployments.start(actor, user.accountId, user.email, body);
   }
 
   @Get()
@@ -40,9 +41,10 @@ export class DeploymentsController {
   @Delete(':id')
   async remove(
     @CurrentUser() user: AuthenticatedUser,
+    @AuditActor() actor: Actor,
     @Param('id') id: string,
     @Body(new ZodPipe(teardownRequestSchema)) body: ValidTeardownRequest,
   ): Promise<{ message: string; deployment: Deployment }> {
-    return { message: 'Deployment deleted', deployment: await this.deployments.teardown(user.accountId, id, body.fly_token) };
+    return { message: 'Deployment deleted', deployment: await this.deployments.teardown(actor, user.accountId, id, body.fly_token) };
   }
 }

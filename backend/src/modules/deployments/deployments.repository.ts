@@ -10,6 +10,7 @@ import {
   type DeploymentStepState,
 } from '@cronbeam/shared/deployments/deployment-types';
 import { returnedRows } from '../../common/database/query-rows';
+import { auditChanges, auditedStatement, type Actor } from '../audit';
 
 interface DeploymentRow {
   id: string;
@@ -61,6 +62,16 @@ export interface DeploymentResources {
   appCreated: boolean;
 }
 
+/**
+ * A deployment as its audit entries show it (`row`: the row alias). The Fly
+ * token and the n8n owner's password are never stored; a creation's entry
+ * shows that they were given, masked (`secrets`: SQL of a jsonb object).
+ */
+const auditView = (row: string, secrets = `'{}'::jsonb`) =>
+  `jsonb_build_object('name', ${row}.name, 'app_name', ${row}.app_name, 'region', ${row}.region, 'ram_mb', ${row}.ram_mb, 'url', ${row}.url, 'status', ${row}.status) || ${secrets}`;
+/** Supplied with a creation, shown only as "***". */
+const AUDIT_MASKED = ['fly_token', 'password'] as const;
+
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 function toDeployment(row: DeploymentRow, steps: StepRow[]): Deployment {
@@ -110,15 +121,23 @@ export class DeploymentsRepository {
    * pending. A per-user advisory lock makes two simultaneous requests at the
    * limit take turns instead of both passing the count.
    */
-  async insertWithinQuota(fields: NewDeployment, quota: number): Promise<{ inserted: Deployment | null; used: number }> {
+  async insertWithinQuota(actor: Actor, fields: NewDeployment, quota: number): Promise<{ inserted: Deployment | null; used: number }> {
     return this.db.transaction(async (tx) => {
       await tx.query(`SELECT pg_advisory_xact_lock(hashtext('n8n_deployments:' || $1))`, [fields.accountId]);
       const used = await this.countThisMonth(fields.accountId, tx);
       if (used >= quota) return { inserted: null, used };
       const [row]: DeploymentRow[] = await tx.query(
-        `INSERT INTO n8n_deployments (account_id, name, app_name, region, ram_mb, estimated_monthly_cost, url)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
-        [fields.accountId, fields.name, fields.appName, fields.region, fields.ramMb, fields.estimatedMonthlyCost, fields.url],
+        ...auditedStatement(actor, {
+          ctes: `c AS (INSERT INTO n8n_deployments (account_id, name, app_name, region, ram_mb, estimated_monthly_cost, url)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS})`,
+          params: [fields.accountId, fields.name, fields.appName, fields.region, fields.ramMb, fields.estimatedMonthlyCost, fields.url],
+          from: 'c',
+          action: 'deployment.created',
+          targetType: 'deployment',
+          targetId: 'c.id',
+          changes: auditChanges('NULL', auditView('c', `jsonb_build_object('fly_token', 'given', 'password', 'given')`), AUDIT_MASKED),
+          result: `SELECT ${COLUMNS} FROM c`,
+        }),
       );
       await tx.query(
         `INSERT INTO n8n_deployment_steps (deployment_id, position, name)
@@ -232,11 +251,25 @@ export class DeploymentsRepository {
     );
   }
 
-  async markDeleted(id: string): Promise<void> {
-    await this.db.query(
-      `UPDATE n8n_deployments SET status = 'deleted', deleted_at = now(), fly_volume_id = NULL, fly_machine_id = NULL WHERE id = $1`,
-      [id],
+  /** Marks the account's deployment deleted, with its audit entry; false when it is not the account's or already deleted. */
+  async markDeleted(actor: Actor, accountId: string, id: string): Promise<boolean> {
+    const rows = returnedRows<{ id: string }>(
+      await this.db.query(
+        ...auditedStatement(actor, {
+          ctes: `b AS (SELECT * FROM n8n_deployments WHERE id = $1 AND account_id = $2 AND status <> 'deleted' FOR UPDATE),
+            c AS (UPDATE n8n_deployments d SET status = 'deleted', deleted_at = now(), fly_volume_id = NULL, fly_machine_id = NULL
+                  FROM b WHERE d.id = b.id RETURNING d.*)`,
+          params: [id, accountId],
+          from: 'c JOIN b ON b.id = c.id',
+          action: 'deployment.deleted',
+          targetType: 'deployment',
+          targetId: 'c.id',
+          changes: auditChanges(auditView('b'), auditView('c'), AUDIT_MASKED),
+          result: 'SELECT c.id FROM c',
+        }),
+      ),
     );
+    return rows.length > 0;
   }
 
   /**

@@ -8,6 +8,7 @@ import { PLAN_LIMITS } from '@cronbeam/shared/plans';
 import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';
 import { AppConfig } from '../../config/app-config';
+import type { Actor } from '../audit';
 import { TeamsService } from '../teams/teams.service';
 import { DeploymentEvents } from './deployment-events.service';
 import { DeploymentsRepository } from './deployments.repository';
@@ -37,12 +38,13 @@ export class DeploymentsService {
   ) {}
 
   /** `email` receives the completion (or failure) mail. */
-  async start(accountId: string, email: string, request: ValidDeploymentRequest): Promise<DeploymentStarted> {
+  async start(actor: Actor, accountId: string, email: string, request: ValidDeploymentRequest): Promise<DeploymentStarted> {
     const plan = await this.teams.planOf(accountId);
     const quota = PLAN_LIMITS[plan].deploymentsPerMonth;
     const appName = request.app_name ?? generatedAppName();
     const url = withoutTrailingSlashes(this.config.env.FLY_APP_URL_TEMPLATE.replace('{app}', appName));
     const { inserted, used } = await this.repository.insertWithinQuota(
+      actor,
       {
         accountId,
         name: request.deployment_name || appName,
@@ -101,7 +103,7 @@ export class DeploymentsService {
    * when our create_app step made it: a name taken by another app of the
    * user's must never be torn down.
    */
-  async teardown(accountId: string, id: string, flyToken: string): Promise<Deployment> {
+  async teardown(actor: Actor, accountId: string, id: string, flyToken: string): Promise<Deployment> {
     const resources = isUuid(id) ? await this.repository.resourcesForAccount(accountId, id) : null;
     if (!resources) throw ApiError.notFound(DEPLOYMENT_MESSAGES.notFound);
     if (resources.status === 'provisioning') throw ApiError.conflict(DEPLOYMENT_MESSAGES.stillProvisioning);
@@ -124,7 +126,8 @@ export class DeploymentsService {
         throw new ApiError(status, `Deployment failed to delete: ${error.message}`);
       }
     }
-    await this.repository.markDeleted(id);
+    // A concurrent teardown of the same deployment may have marked it first: the same answer as finding it deleted.
+    if (!(await this.repository.markDeleted(actor, accountId, id))) throw ApiError.conflict(DEPLOYMENT_MESSAGES.alreadyDeleted);
     const deployment = (await this.repository.findForAccount(accountId, id))!;
     this.events.publish({ accountId, deployment });
     this.logger.log({ deploymentId: id, appName: resources.appName }, 'n8n deployment deleted');
