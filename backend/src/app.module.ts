@@ -10,6 +10,7 @@ import { databaseOptions } from './database/database-options';
 import { ReadDatabaseModule } from './database/read-database';
 import { AccountsModule } from './modules/accounts/accounts.module';
 import { AuditModule } from './modules/audit/audit.module';
+import { AuditRoutesModule } from './modules/audit/audit-routes.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { HealthModule } from './modules/health/health.module';
 import { AdminModule } from './modules/admin/admin.module';
@@ -53,6 +54,7 @@ export class AppModule {
         AuthModule,
         AccountsModule,
         AuditModule,
+        AuditRoutesModule,
         TeamsModule,
         JobsModule,
         ApiKeysModule,

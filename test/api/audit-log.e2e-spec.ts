@@ -2,6 +2,7 @@ import { AuditService } from '../../backend/src/modules/audit/audit.service';
 import { HttpTarget } from '../fakes/http-target';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { AuditCheck } from '../support/audit-check';
+import { Authenticator } from '../support/totp-authenticator';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { jobDefinition, setPlan, sql, TEST_ADMIN_TOKEN } from './jobs-fixtures';
 
@@ -365,6 +366,108 @@ describe('audit log (/api/audit)', () => {
     await server.app.get(AuditService).deleteExpired();
     const left = await sql<{ id: string }>(server, `SELECT id::text FROM audit_events WHERE id = ANY($1::bigint[])`, [kept.map((k) => k.id)]);
     expect(left.map((r) => r.id).sort()).toEqual([kept[0]!.id, kept[2]!.id].sort());
+  });
+
+  it('records an import as one entry naming the jobs it created, with the counts; a dry run, or an import that stores nothing, leaves none', async () => {
+    const crontab = ['0 1 * * * curl https://example.com/imported-a', '0 2 * * * curl https://example.com/imported-b', 'not a crontab line'].join('\n');
+    const preview = await server.http.post('/api/jobs/import', { format: 'crontab', content: crontab, dry_run: true }, as(alice));
+    expect(preview.body).toMatchObject({ dry_run: true, created: 2, refused: 1 });
+    expect(await entriesOf(preview.headers.get('x-request-id'))).toEqual([]);
+
+    const res = await server.http.post('/api/jobs/import', { format: 'crontab', content: crontab }, as(alice));
+    expect(res.body).toMatchObject({ dry_run: false, created: 2, refused: 1 });
+    const ids = (res.body.items as Array<{ job_id: string | null }>).flatMap((item) => (item.job_id ? [item.job_id] : [])).sort();
+    expect(ids).toHaveLength(2);
+    expect(await entriesOf(res.headers.get('x-request-id'))).toEqual([
+      expect.objectContaining({
+        account_id: alice.userId,
+        actor_user_id: alice.userId,
+        actor_key_id: null,
+        action: 'job.imported',
+        target_type: 'job',
+        target_id: null,
+        changes: { job_ids: { before: null, after: ids }, created: { before: null, after: 2 }, refused: { before: null, after: 1 } },
+      }),
+    ]);
+
+    const taken = (await server.http.get('/api/jobs/export', as(alice))).body.jobs.slice(0, 1);
+    const nothing = await server.http.post('/api/jobs/import', { format: 'json', content: JSON.stringify({ jobs: taken }) }, as(alice));
+    expect(nothing.body).toMatchObject({ created: 0, refused: 1 });
+    expect(await entriesOf(nothing.headers.get('x-request-id'))).toEqual([]);
+
+    const viaKey = await server.http.post('/prog/jobs/import', { format: 'crontab', content: '0 3 * * * curl https://example.com/imported-by-key' }, { token: apiKey });
+    expect(viaKey.body).toMatchObject({ created: 1, refused: 0 });
+    expect(await entriesOf(viaKey.headers.get('x-request-id'))).toEqual([
+      expect.objectContaining({ actor_user_id: alice.userId, actor_key_id: keyId, action: 'job.imported', changes: expect.objectContaining({ created: { before: null, after: 1 }, refused: { before: null, after: 0 } }) }),
+    ]);
+  });
+
+  it('records profile and security changes in the user’s personal account, the user acting, every secret masked; a refused one leaves none', async () => {
+    const carol = await signUpAndLogin(server, { name: 'Carol' });
+    const auth = { token: carol.accessToken };
+    const personal = async () => sql<Entry & { account_id: string }>(server, `SELECT * FROM audit_events WHERE account_id = $1 ORDER BY id`, [carol.userId]);
+    const only = async (res: { headers: Headers }) => {
+      const found = await entriesOf(res.headers.get('x-request-id'));
+      expect(found).toHaveLength(1);
+      expect(found[0]).toMatchObject({ account_id: carol.userId, actor_user_id: carol.userId, actor_key_id: null, target_type: 'user', target_id: carol.userId });
+      return found[0]!;
+    };
+    expect((await personal()).map((e) => [e.action, e.changes])).toEqual([
+      ['user.signed_up', { name: { before: null, after: 'Carol' }, email: { before: null, after: carol.email }, password: { before: null, after: '***' } }],
+      ['user.email_verified', { email_verified: { before: false, after: true } }],
+    ]);
+
+    const renamed = await server.http.patch('/api/auth/profile', { name: 'Carol B' }, auth);
+    expect(renamed.status).toBe(200);
+    expect(await only(renamed)).toMatchObject({ action: 'user.profile_updated', changes: { name: { before: 'Carol', after: 'Carol B' } } });
+    const blank = await server.http.patch('/api/auth/profile', { name: '' }, auth);
+    expect(blank.status).toBe(422);
+    expect(await entriesOf(blank.headers.get('x-request-id'))).toEqual([]);
+
+    const setup = await server.http.post('/api/auth/mfa/totp/setup', undefined, auth);
+    expect(setup.status).toBe(200);
+    expect(await entriesOf(setup.headers.get('x-request-id'))).toEqual([]);
+    const app = new Authenticator(setup.body.secret);
+    const code = await app.nextCode();
+    const wrongCode = await server.http.post('/api/auth/mfa/totp/enable', { code: String((Number(code) + 1) % 1_000_000).padStart(6, '0') }, auth);
+    expect(wrongCode.status).toBe(400);
+    expect(await entriesOf(wrongCode.headers.get('x-request-id'))).toEqual([]);
+    const enabled = await server.http.post('/api/auth/mfa/totp/enable', { code }, auth);
+    expect(enabled.status).toBe(200);
+    expect(await only(enabled)).toMatchObject({
+      action: 'user.two_factor_enabled',
+      changes: { two_factor: { before: false, after: true }, totp_secret: { before: null, after: '***' }, recovery_codes: { before: null, after: '***' } },
+    });
+    const regenerated = await server.http.post('/api/auth/mfa/recovery-codes', { recovery_code: enabled.body.recovery_codes[0] }, auth);
+    expect(regenerated.status).toBe(200);
+    expect(await only(regenerated)).toMatchObject({ action: 'user.recovery_codes_regenerated', changes: { recovery_codes: { before: '***', after: '***' } } });
+    const disabled = await server.http.post('/api/auth/mfa/totp/disable', { recovery_code: regenerated.body.recovery_codes[0] }, auth);
+    expect(disabled.status).toBe(200);
+    expect(await only(disabled)).toMatchObject({ action: 'user.two_factor_disabled', changes: { two_factor: { before: true, after: false }, totp_secret: { before: '***', after: null } } });
+
+    const wrongPassword = await server.http.post('/api/auth/change-password', { old_password: 'Not-Her-Password-1', new_password: 'New-Password-123!' }, auth);
+    expect(wrongPassword.status).toBeGreaterThanOrEqual(400);
+    expect(await entriesOf(wrongPassword.headers.get('x-request-id'))).toEqual([]);
+    const changed = await server.http.post('/api/auth/change-password', { old_password: carol.password, new_password: 'New-Password-123!' }, auth);
+    expect(changed.status).toBe(200);
+    expect(await only(changed)).toMatchObject({ action: 'user.password_changed', changes: { password: { before: '***', after: '***' } } });
+
+    const everywhere = await server.http.post('/api/auth/global-sign-out', undefined, auth);
+    expect(everywhere.status).toBe(200);
+    expect(await only(everywhere)).toMatchObject({ action: 'user.signed_out_everywhere' });
+
+    // Nothing secret in any of the user's entries, and none of them in the account the user was acting in elsewhere.
+    const text = JSON.stringify(await personal());
+    for (const secret of [setup.body.secret, carol.password, 'New-Password-123!', ...enabled.body.recovery_codes, ...regenerated.body.recovery_codes]) expect(text).not.toContain(secret);
+  });
+
+  it('records an operator’s plan change in the account’s log, with no user or key acting', async () => {
+    const dave = await signUpAndLogin(server);
+    const res = await server.http.put(`/api/admin/users/${dave.userId}/plan`, { plan: 'basic' }, { headers: { 'x-admin-token': TEST_ADMIN_TOKEN } });
+    expect(res.status).toBe(200);
+    expect(await entriesOf(res.headers.get('x-request-id'))).toEqual([
+      expect.objectContaining({ account_id: dave.userId, actor_user_id: null, actor_key_id: null, action: 'account.plan_changed', target_type: 'account', target_id: dave.userId, changes: { plan: { before: 'free', after: 'basic' } } }),
+    ]);
   });
 
   it('the suite-wide check notices a change that left no entry, or a refused one that left one', async () => {

@@ -32,7 +32,7 @@ export class HttpClient {
    */
   constructor(
     readonly baseUrl: string,
-    private readonly onAnswer?: (method: string, path: string, body: unknown, status: number, requestId: string | null) => void,
+    private readonly onAnswer?: (method: string, path: string, body: unknown, status: number, requestId: string | null, answer: unknown) => void,
     private readonly beforeSend?: (method: string, path: string) => Promise<void>,
   ) {}
 
@@ -49,7 +49,7 @@ export class HttpClient {
     const text = await res.text();
     let parsed: unknown = text;
     if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
-    this.onAnswer?.(method, path, options.body, res.status, res.headers.get('x-request-id'));
+    this.onAnswer?.(method, path, options.body, res.status, res.headers.get('x-request-id'), parsed);
     // The platform's Headers (undici's own type differs in its iterators); each Set-Cookie stays its own entry.
     return { status: res.status, headers: new Headers([...res.headers]), body: parsed as T, text };
   }

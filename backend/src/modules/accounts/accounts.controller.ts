@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { bearerTokenOf, CurrentUser, type AuthenticatedUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { RecentAuthenticationGuard } from '../auth/recent-authentication.guard';
-import { type Actor, AuditActor } from '../audit';
+import { type Actor, AuditActor, NotAudited } from '../audit';
 import { AccountsService } from './accounts.service';
 import { MinimumRole, UserRoute } from '../auth/account-role.guard';
 import { ApiParam } from '@nestjs/swagger';
@@ -23,6 +23,7 @@ export class AccountsController {
   /** Irreversible, so it asks for a recent sign-in. */
   @Delete()
   @HttpCode(200)
+  @NotAudited("the user's personal account goes with them, and its audit log with it (ON DELETE CASCADE): an entry would go too")
   @UseGuards(RecentAuthenticationGuard)
   async delete(@CurrentUser() user: AuthenticatedUser, @Req() req: FastifyRequest) {
     await this.accounts.delete(user, bearerTokenOf(req));

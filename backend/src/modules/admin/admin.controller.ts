@@ -1,13 +1,15 @@
-import { Body, Controller, Get, HttpCode, Logger, Param, Post, Put, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Logger, Param, Post, Put, Req, UseGuards } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { PLAN_IDS, type PlanId } from '@cronbeam/shared/plans';
 import { ApiError } from '../../common/http/api-error';
 import { isUuid } from '../../common/validation/uuid';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
+import { AuditService } from '../audit/audit.service';
 import { AuthService } from '../auth/auth.service';
 import { UsersService } from '../auth/users.service';
 import { TeamsService } from '../teams/teams.service';
-import { toUserView } from '../auth';
+import { requestOrigin, toUserView } from '../auth';
 import type { UserView } from '@cronbeam/shared/auth/user-view';
 import { AdminTokenGuard } from './admin-token.guard';
 
@@ -28,6 +30,7 @@ export class AdminController {
     private readonly users: UsersService,
     private readonly teams: TeamsService,
     private readonly auth: AuthService,
+    private readonly audit: AuditService,
   ) {}
 
   @Get('users')
@@ -39,21 +42,27 @@ export class AdminController {
 
   /** `user` is a user id or an email address; the plan is their personal account's (it has the user's id). */
   @Put('users/:user/plan')
-  async setPlan(@Param('user') idOrEmail: string, @Body(new ZodPipe(setPlanSchema)) body: { plan: PlanId }): Promise<UserView> {
+  async setPlan(@Param('user') idOrEmail: string, @Body(new ZodPipe(setPlanSchema)) body: { plan: PlanId }, @Req() req: FastifyRequest): Promise<UserView> {
     const user = idOrEmail.includes('@') ? await this.users.findByEmail(idOrEmail) : isUuid(idOrEmail) ? await this.users.findById(idOrEmail) : null;
     if (!user) throw ApiError.notFound('User not found');
     const from = (await this.teams.plansOf([user.id])).get(user.id);
     await this.teams.setPlan(user.id, body.plan);
     // An audit line for every plan change made outside billing.
     this.logger.log({ userId: user.id, accountId: user.id, from, to: body.plan }, 'Operator changed a plan');
+    // The account's log shows it too; the operator is no user or key of the account.
+    const origin = requestOrigin(req);
+    await this.audit.recordDone(
+      { accountId: user.id, userId: null, keyId: null, ip: origin.ip, requestId: origin.requestId },
+      { action: 'account.plan_changed', targetType: 'account', targetId: user.id, changes: from === body.plan ? {} : { plan: { before: from ?? null, after: body.plan } } },
+    );
     return toUserView(user, body.plan);
   }
 
   /** The user must choose a new password at their next sign-in; their sessions end now. */
   @Post('users/:email/require-new-password')
   @HttpCode(200)
-  async requireNewPassword(@Param('email') email: string) {
-    await this.auth.requireNewPassword(email);
+  async requireNewPassword(@Param('email') email: string, @Req() req: FastifyRequest) {
+    await this.auth.requireNewPassword(email, requestOrigin(req));
     this.logger.log({ email }, 'Operator required a new password');
     return { message: 'A new password is required at the next sign-in' };
   }

@@ -5,7 +5,7 @@ import { PLAN_IDS, PLAN_LIMITS } from '@cronbeam/shared/plans';
 import type { AuditEvent, AuditQuery } from '@cronbeam/shared/audit/audit';
 import { returnedRows } from '../../common/database/query-rows';
 import type { Queryable } from '../../common/database/transaction';
-import type { Actor } from './audit-actor';
+import type { Actor } from './actor';
 
 /**
  * A change's statement with its audit entry, as one statement: `ctes` are
@@ -92,6 +92,11 @@ export class AuditEventsRepository {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)`,
       [actor.accountId, actor.userId, actor.keyId, actor.ip, actor.requestId, entry.action, entry.targetType, entry.targetId, JSON.stringify(entry.changes)],
     );
+  }
+
+  /** An entry in a statement of its own (see AuditService.recordDone). */
+  recordAlone(actor: Actor, entry: AuditEntry): Promise<void> {
+    return this.record(this.db, actor, entry);
   }
 
   /**

@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
-import { AuditController } from './audit.controller';
 import { AuditEventsRepository } from './audit-events.repository';
 import { AuditService } from './audit.service';
 
-/** The audit log. Owns `audit_events`; the modules that change an account's resources write their entries through it. */
+/**
+ * The audit log. Owns `audit_events`; the modules that change an account's
+ * resources write their entries through it. It depends on no other module,
+ * so every module can import it, identity included (whose changes are
+ * recorded too); its routes are AuditRoutesModule's.
+ */
 @Module({
-  imports: [AuthModule],
-  controllers: [AuditController],
   providers: [AuditEventsRepository, AuditService],
   exports: [AuditService],
 })

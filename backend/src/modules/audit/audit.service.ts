@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { type AuditEvent, type AuditPage, type AuditQuery } from '@cronbeam/shared/audit/audit';
 import type { Queryable } from '../../common/database/transaction';
-import type { Actor } from './audit-actor';
+import type { Actor } from './actor';
 import { AuditEventsRepository, type AuditEntry, type AuditRow } from './audit-events.repository';
+
+export type { Actor } from './actor';
+export type { AuditEntry } from './audit-events.repository';
 
 /** Entries deleted per statement by the retention sweep, so one never holds locks for long. */
 const RETENTION_BATCH = 5_000;
@@ -19,6 +22,15 @@ export class AuditService {
   /** One more statement of the change's transaction `tx`. */
   record(tx: Queryable, actor: Actor, entry: AuditEntry): Promise<void> {
     return this.events.record(tx, actor, entry);
+  }
+
+  /**
+   * An entry written on its own, once a change made outside this database's
+   * transactions has succeeded: the identity provider's (AWS Cognito's, or
+   * the built-in one's several statements), whose failure throws before this.
+   */
+  recordDone(actor: Actor, entry: AuditEntry): Promise<void> {
+    return this.events.recordAlone(actor, entry);
   }
 
   /** A page of the caller's account's entries, newest first. */

@@ -21,7 +21,8 @@ import { CurrentUser, type AuthenticatedUser } from './authenticated-user';
 import { AuthService } from './auth.service';
 import { BearerAuthGuard } from './bearer-auth.guard';
 import { RecentAuthenticationGuard } from './recent-authentication.guard';
-import { bearerTokenOf, clientIp } from './request-credentials';
+import { bearerTokenOf, clientIp, requestOrigin } from './request-credentials';
+import { NotAudited } from '../audit';
 import { sessionResponse } from './session-response';
 import { UserRoute } from './account-role.guard';
 
@@ -43,6 +44,7 @@ export class AccountSecurityController {
    */
   @Post('reauthenticate')
   @HttpCode(200)
+  @NotAudited('a fresh session after the password is checked again; no setting changes')
   @Header('Cache-Control', 'no-store')
   async reauthenticate(
     @CurrentUser() user: AuthenticatedUser,
@@ -61,6 +63,7 @@ export class AccountSecurityController {
   /** The secret is shown to its owner once, here; nothing else ever answers it. */
   @Post('mfa/totp/setup')
   @HttpCode(200)
+  @NotAudited('a new authenticator secret is not in force until enabling confirms a code from it (that is recorded)')
   @UseGuards(RecentAuthenticationGuard)
   @Header('Cache-Control', 'no-store')
   setUp(@CurrentUser() user: AuthenticatedUser, @Req() req: FastifyRequest): Promise<TotpSetupResponse> {
@@ -76,13 +79,13 @@ export class AccountSecurityController {
     @Body(new ZodPipe(enableTotpSchema)) body: EnableTotpRequest,
     @Req() req: FastifyRequest,
   ): Promise<RecoveryCodesResponse> {
-    return this.auth.enableTotp(user, bearerTokenOf(req), body.code, clientIp(req));
+    return this.auth.enableTotp(user, bearerTokenOf(req), body.code, requestOrigin(req));
   }
 
   @Post('mfa/totp/disable')
   @HttpCode(200)
   async disable(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(secondFactorProofSchema)) body: SecondFactorProof, @Req() req: FastifyRequest) {
-    await this.auth.disableTotp(user, bearerTokenOf(req), body, clientIp(req));
+    await this.auth.disableTotp(user, bearerTokenOf(req), body, requestOrigin(req));
     return { message: 'Two-factor authentication is off' };
   }
 
@@ -94,7 +97,7 @@ export class AccountSecurityController {
     @Body(new ZodPipe(secondFactorProofSchema)) body: SecondFactorProof,
     @Req() req: FastifyRequest,
   ): Promise<RecoveryCodesResponse> {
-    return this.auth.regenerateRecoveryCodes(user, bearerTokenOf(req), body, clientIp(req));
+    return this.auth.regenerateRecoveryCodes(user, bearerTokenOf(req), body, requestOrigin(req));
   }
 
   @Get('devices')
@@ -105,14 +108,14 @@ export class AccountSecurityController {
   @Delete('devices/:id')
   @HttpCode(200)
   async forget(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string, @Req() req: FastifyRequest) {
-    await this.auth.forgetDevice(user, bearerTokenOf(req), id);
+    await this.auth.forgetDevice(user, bearerTokenOf(req), id, requestOrigin(req));
     return { message: 'Device forgotten' };
   }
 
   /** The new name reaches the ID token at the next refresh (the web app refreshes right after). */
   @Patch('profile')
   async updateProfile(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(updateProfileSchema)) body: UpdateProfileRequest, @Req() req: FastifyRequest) {
-    await this.auth.updateName(user, bearerTokenOf(req), body.name);
+    await this.auth.updateName(user, bearerTokenOf(req), body.name, requestOrigin(req));
     return { name: body.name };
   }
 }

@@ -25,9 +25,13 @@ import { AuthService } from './auth.service';
 import { BearerAuthGuard } from './bearer-auth.guard';
 import { assertSameOrigin } from './cookie-security';
 import { clearRefreshCookie, refreshCookieOf } from './refresh-cookie';
-import { bearerTokenOf, clientIp } from './request-credentials';
+import { bearerTokenOf, clientIp, requestOrigin } from './request-credentials';
+import { NotAudited } from '../audit';
 import { sessionResponse, signInResponse } from './session-response';
 import { UserRoute } from './account-role.guard';
+
+/** Why sign-ins write no audit entry (docs/adr/0182-audit-log.md). */
+export const SIGN_IN = 'a sign-in opens a session and changes nothing the user set; the log records changes, and new devices are mailed to the user';
 
 @Controller('api/auth')
 export class AuthController {
@@ -38,19 +42,20 @@ export class AuthController {
 
   @Post('signup')
   async signUp(@Body(new ZodPipe(signUpSchema)) body: SignUpRequest, @Req() req: FastifyRequest) {
-    const { userId } = await this.auth.signUp(body, clientIp(req));
+    const { userId } = await this.auth.signUp(body, requestOrigin(req));
     return { user_id: userId, email: body.email, user_confirmed: false };
   }
 
   @Post('verify')
   @HttpCode(200)
   async verify(@Body(new ZodPipe(verifyEmailSchema)) body: VerifyEmailRequest, @Req() req: FastifyRequest) {
-    await this.auth.verifyEmail(body, clientIp(req));
+    await this.auth.verifyEmail(body, requestOrigin(req));
     return { message: 'Email verified' };
   }
 
   @Post('resend-code')
   @HttpCode(200)
+  @NotAudited('sends a new code; no setting changes')
   async resendCode(@Body(new ZodPipe(emailOnlySchema)) body: { email: string }, @Req() req: FastifyRequest) {
     await this.auth.resendCode(body.email, clientIp(req));
     return { message: 'Verification code sent' };
@@ -58,6 +63,7 @@ export class AuthController {
 
   @Post('login')
   @HttpCode(200)
+  @NotAudited(SIGN_IN)
   @Header('Cache-Control', 'no-store')
   async login(
     @Body(new ZodPipe(loginSchema)) body: LoginRequest,
@@ -70,17 +76,19 @@ export class AuthController {
   /** The second step of a sign-in: the answer to the challenge the password step returned. */
   @Post('challenge')
   @HttpCode(200)
+  @NotAudited(`${SIGN_IN}; an answer that sets up an authenticator writes user.two_factor_enabled`)
   @Header('Cache-Control', 'no-store')
   async respondToChallenge(
     @Body(new ZodPipe(respondToChallengeSchema)) body: RespondToChallengeRequest,
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<SignInResponse> {
-    return signInResponse(req, res, await this.auth.respondToChallenge(body, clientIp(req)), this.config);
+    return signInResponse(req, res, await this.auth.respondToChallenge(body, requestOrigin(req)), this.config);
   }
 
   @Post('refresh')
   @HttpCode(200)
+  @NotAudited('a refresh token rotation is the client keeping its session, not a change a person made')
   @Header('Cache-Control', 'no-store')
   async refresh(
     @Body(new ZodPipe(refreshSchema)) body: { refresh_token?: string },
@@ -94,6 +102,7 @@ export class AuthController {
 
   @Post('logout')
   @HttpCode(200)
+  @NotAudited('ends one session; no setting changes')
   async logout(
     @Body(new ZodPipe(refreshSchema)) body: { refresh_token?: string },
     @Req() req: FastifyRequest,
@@ -106,6 +115,7 @@ export class AuthController {
 
   @Post('forgot-password')
   @HttpCode(200)
+  @NotAudited('sends a reset code; the password changes (and is recorded) only when the code is used')
   async forgotPassword(@Body(new ZodPipe(emailOnlySchema)) body: { email: string }, @Req() req: FastifyRequest) {
     await this.auth.forgotPassword(body.email, clientIp(req));
     return { message: 'Password reset code sent' };
@@ -114,7 +124,7 @@ export class AuthController {
   @Post('reset-password')
   @HttpCode(200)
   async resetPassword(@Body(new ZodPipe(resetPasswordSchema)) body: ResetPasswordRequest, @Req() req: FastifyRequest) {
-    await this.auth.resetPassword(body, clientIp(req));
+    await this.auth.resetPassword(body, requestOrigin(req));
     return { message: 'Password has been reset' };
   }
 
@@ -127,7 +137,7 @@ export class AuthController {
     @Body(new ZodPipe(changePasswordSchema)) body: ChangePasswordRequest,
     @Req() req: FastifyRequest,
   ) {
-    await this.auth.changePassword(user, bearerTokenOf(req), body, clientIp(req));
+    await this.auth.changePassword(user, bearerTokenOf(req), body, requestOrigin(req));
     return { message: 'Password changed' };
   }
 
@@ -137,7 +147,7 @@ export class AuthController {
   @UseGuards(BearerAuthGuard)
   @UserRoute()
   async globalSignOut(@CurrentUser() user: AuthenticatedUser, @Req() req: FastifyRequest, @Res({ passthrough: true }) res: FastifyReply) {
-    await this.auth.globalSignOut(user, bearerTokenOf(req));
+    await this.auth.globalSignOut(user, bearerTokenOf(req), requestOrigin(req));
     clearRefreshCookie(req, res, this.config);
     return { message: 'Signed out everywhere' };
   }

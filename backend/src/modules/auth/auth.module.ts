@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../../config/app-config';
+import { AuditModule } from '../audit/audit.module';
 import { AccountSecurityController } from './account-security.controller';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
@@ -45,6 +46,7 @@ import { UsersService } from './users.service';
  */
 @Module({
   imports: [
+    AuditModule,
     PassportModule,
     TypeOrmModule.forFeature([UserEntity, SigningKeyEntity, RefreshTokenEntity, VerificationCodeEntity, FederatedIdentityEntity]),
   ],

@@ -6,5 +6,5 @@
 export { CurrentUser, type AuthenticatedUser, type RequestWithUser } from './authenticated-user';
 export { IDENTITY_PROVIDER, type IdentityProvider } from './identity-provider';
 export { sessionEndedFor } from './jwt.strategy';
-export { bearerTokenOf, clientIp } from './request-credentials';
+export { bearerTokenOf, clientIp, requestOrigin, type RequestOrigin } from './request-credentials';
 export { toUserView } from './user-view';

@@ -14,3 +14,13 @@ export function bearerTokenOf(req: FastifyRequest): string {
 export function clientIp(req: FastifyRequest): string {
   return req.ip;
 }
+
+/** Where a request came from, as an audit entry of what it changed records it: the client's address and the request's id. */
+export interface RequestOrigin {
+  ip: string;
+  requestId: string | null;
+}
+
+export function requestOrigin(req: FastifyRequest): RequestOrigin {
+  return { ip: clientIp(req), requestId: req.id ?? null };
+}

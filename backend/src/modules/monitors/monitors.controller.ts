@@ -6,7 +6,7 @@ import { ApiError } from '../../common/http/api-error';
 import { MemoryRateLimiter } from '../../common/rate-limit/memory-rate-limiter';
 import type { RateLimitBucket } from '../../common/rate-limit/rate-limit';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
-import { AuditActor, type Actor } from '../audit';
+import { AuditActor, NotAudited, type Actor } from '../audit';
 import { type AuthenticatedUser, CurrentUser } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { KnownPingTokens, PING_WINDOW_SECONDS, PINGS_PER_WINDOW } from './known-ping-tokens';
@@ -81,6 +81,7 @@ export class PingController {
 
   @All(':token')
   @HttpCode(200)
+  @NotAudited("a check-in is the monitor's own data (its events), not a setting anyone changed")
   @Header('Cache-Control', 'no-store')
   success(@Req() req: FastifyRequest, @Param('token') token: string) {
     return this.handle(req, token, 'success');
@@ -88,6 +89,7 @@ export class PingController {
 
   @All(':token/:kind')
   @HttpCode(200)
+  @NotAudited("a check-in is the monitor's own data (its events), not a setting anyone changed")
   @Header('Cache-Control', 'no-store')
   other(@Req() req: FastifyRequest, @Param('token') token: string, @Param('kind') kind: string) {
     if (kind !== 'fail' && kind !== 'start') throw ApiError.notFound('Not found');

@@ -10,6 +10,8 @@ import {
 import type { SignInResponse } from '@cronbeam/shared/auth/mfa-schemas';
 import { ZodPipe } from '../../../common/validation/zod-body.pipe';
 import { AppConfig } from '../../../config/app-config';
+import { NotAudited } from '../../audit';
+import { SIGN_IN } from '../auth.controller';
 import { signInResponse } from '../session-response';
 import { clearSocialFlowCookie, setSocialFlowCookie, socialFlowOf } from './social-flow-cookie';
 import { SocialSignInService } from './social-sign-in.service';
@@ -37,6 +39,7 @@ export class SocialController {
   /** Posted by /auth/callback with the provider's code and state. */
   @Post('social-login')
   @HttpCode(200)
+  @NotAudited(`${SIGN_IN}; a first one creates the user from the identity the provider vouches for, with no setting of theirs yet`)
   @Header('Cache-Control', 'no-store')
   async socialLogin(
     @Body(new ZodPipe(socialLoginSchema)) body: SocialLoginRequest,
