@@ -164,6 +164,27 @@ describe('clone, export and import of jobs', () => {
     expect(await names(fresh)).toEqual(['example-com-a', 'example-com-b']);
   });
 
+  it('keeps the plan’s limit and unique names when imports race: each stores what still fits in one transaction and refuses the rest', async () => {
+    const racer = await signUpAndLogin(server);
+    const importOf = (names: string[]) => ({ format: 'json', content: JSON.stringify({ jobs: names.map((name) => jobDefinition({ name })) }) });
+    // Free plan: 2 jobs. Both previews see 2 slots; together they ask for 4.
+    const answers = await Promise.all([importOf(['race-a', 'race-b']), importOf(['race-c', 'race-d'])].map((body) => server.http.post('/api/jobs/import', body, as(racer))));
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    const created = answers.flatMap((a) => (a.body.items as Item[]).filter((i) => i.action === 'create'));
+    expect(created).toHaveLength(2);
+    expect((await names(racer)).sort()).toEqual(created.map((i) => i.name).sort());
+    for (const item of answers.flatMap((a) => a.body.items as Item[]).filter((i) => i.action === 'refuse')) expect(item.reason).toMatch(/job limit/i);
+
+    // The same names at once: each name is stored once, the other import refuses it.
+    await setPlan(server, racer.userId, 'pro');
+    const same = await Promise.all([0, 1].map(() => server.http.post('/api/jobs/import', importOf(['twin-a', 'twin-b']), as(racer))));
+    expect(same.map((a) => a.status)).toEqual([200, 200]);
+    expect(same.map((a) => a.body.created).reduce((x: number, y: number) => x + y)).toBe(2);
+    const twins = (await names(racer)).filter((name) => name.startsWith('twin-'));
+    expect(twins.sort()).toEqual(['twin-a', 'twin-b']);
+    for (const item of same.flatMap((a) => a.body.items as Item[]).filter((i) => i.action === 'refuse')) expect(item.reason).toMatch(/A job with this name already exists$/);
+  });
+
   it('answers 422 naming the field for unreadable requests and files', async () => {
     const cases: Array<[unknown, string[]]> = [
       [{ format: 'yaml', content: '' }, ['body', 'format']],

@@ -1,9 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { alertChannelSchema, alertChannelVerificationSchema, type AlertChannel, type AlertChannelDefinition, type AlertDelivery } from '@cronbeam/shared/notifications/alert-channels';
 import type { CallbackDelivery } from '@cronbeam/shared/jobs/run-callbacks';
 import { ZodPipe } from '../../common/validation/zod-body.pipe';
 import { AuditActor, NotAudited, type Actor } from '../audit';
-import { type AuthenticatedUser, CurrentUser } from '../auth';
+import { type AuthenticatedUser, CurrentUser, requestOrigin } from '../auth';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { AlertChannelsService } from './alert-channels.service';
 
@@ -68,7 +69,7 @@ export class AlertChannelVerificationsController {
 
   @Post()
   @HttpCode(200)
-  verify(@Body(new ZodPipe(alertChannelVerificationSchema)) body: { token: string }): Promise<{ message: string }> {
-    return this.channels.verify(body.token);
+  verify(@Body(new ZodPipe(alertChannelVerificationSchema)) body: { token: string }, @Req() req: FastifyRequest): Promise<{ message: string }> {
+    return this.channels.verify(body.token, requestOrigin(req));
   }
 }

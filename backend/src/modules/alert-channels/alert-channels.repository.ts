@@ -166,14 +166,34 @@ export class AlertChannelsRepository implements OnModuleInit {
     return row ?? null;
   }
 
-  /** Verifies the channel whose live link has this token hash and spends the link (one statement: a link works once). */
-  async verifyByToken(tokenHash: string): Promise<AlertChannelRow | null> {
+  /** The account of the channel whose live link has this token hash (who the verification's entry belongs to), or null. */
+  async accountOfToken(tokenHash: string): Promise<string | null> {
+    const [row]: Array<{ account_id: string }> = await this.db.query(
+      `SELECT account_id FROM alert_channels WHERE verification_token_hash = $1 AND verification_expires_at > now() AND verified_at IS NULL`,
+      [tokenHash],
+    );
+    return row?.account_id ?? null;
+  }
+
+  /**
+   * Verifies the account's channel whose live link has this token hash and
+   * spends the link (one statement: a link works once), with its audit entry.
+   */
+  async verifyByToken(actor: Actor, tokenHash: string): Promise<AlertChannelRow | null> {
     const [row] = returnedRows<AlertChannelRow>(
       await this.db.query(
-        `UPDATE alert_channels SET verified_at = now(), verification_token_hash = NULL, verification_expires_at = NULL
-          WHERE verification_token_hash = $1 AND verification_expires_at > now() AND verified_at IS NULL
-          RETURNING *`,
-        [tokenHash],
+        ...auditedStatement(actor, {
+          ctes: `c AS (UPDATE alert_channels SET verified_at = now(), verification_token_hash = NULL, verification_expires_at = NULL
+                  WHERE verification_token_hash = $1 AND account_id = $2 AND verification_expires_at > now() AND verified_at IS NULL
+                  RETURNING *)`,
+          params: [tokenHash, actor.accountId],
+          from: 'c',
+          action: 'alert_channel.verified',
+          targetType: 'alert_channel',
+          targetId: 'c.id',
+          changes: `jsonb_build_object('verified', jsonb_build_object('before', false, 'after', true))`,
+          result: 'SELECT * FROM c',
+        }),
       ),
     );
     return row ?? null;

@@ -12,6 +12,7 @@ import {
   type AlertDelivery,
 } from '@cronbeam/shared/notifications/alert-channels';
 import type { Actor } from '../audit';
+import type { RequestOrigin } from '../auth';
 import { AppConfig } from '../../config/app-config';
 import { BackgroundWork } from '../../common/background-work';
 import { ApiError } from '../../common/http/api-error';
@@ -165,8 +166,11 @@ export class AlertChannelsService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** The recipient's confirmation, from the link (no session: the recipient need not have an account). A link works once. */
-  async verify(token: string): Promise<{ message: string }> {
-    const channel = await this.channels.verifyByToken(hashVerificationToken(token));
+  async verify(token: string, origin: RequestOrigin): Promise<{ message: string }> {
+    const tokenHash = hashVerificationToken(token);
+    const accountId = await this.channels.accountOfToken(tokenHash);
+    // The recipient acts, who need not be a user of the account: the entry names no user or key, only the address and request.
+    const channel = accountId ? await this.channels.verifyByToken({ accountId, userId: null, keyId: null, ip: origin.ip, requestId: origin.requestId }, tokenHash) : null;
     if (!channel) throw ApiError.badRequest(ALERT_CHANNEL_MESSAGES.verificationLinkInvalid);
     return { message: `Alerts to ${channel.target} are confirmed` };
   }
