@@ -4,6 +4,7 @@ import { StripeStandIn } from '../fakes/stripe-server';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { jobDefinition, sql } from './jobs-fixtures';
+import type { AuditEvent } from '@cronbeam/shared/audit/audit';
 
 jest.setTimeout(120_000);
 
@@ -49,19 +50,9 @@ describe('a team account on a paid plan: its plan changes in the audit log, and 
   const jobsOf = async (accountId: string) => (await sql<{ n: number }>(server, `SELECT count(*)::int AS n FROM jobs WHERE account_id = $1`, [accountId]))[0]!.n;
   const accountExists = async (accountId: string) => (await sql(server, `SELECT 1 FROM accounts WHERE id = $1`, [accountId])).length === 1;
 
-  interface Entry {
-    actor_user_id: string | null;
-    actor_key_id: string | null;
-    actor_ip: string | null;
-    request_id: string | null;
-    action: string;
-    target_type: string;
-    target_id: string;
-    changes: Record<string, { before: unknown; after: unknown }>;
-  }
   const entriesIn = (accountId: string, action: string) =>
-    sql<Entry>(server, `SELECT actor_user_id, actor_key_id, actor_ip, request_id, action, target_type, target_id, changes FROM audit_events WHERE account_id = $1 AND action = $2 ORDER BY id`, [accountId, action]);
-  const entriesOf = (answer: { headers: Headers }) => sql<Entry>(server, `SELECT action, actor_user_id, changes FROM audit_events WHERE request_id = $1`, [answer.headers.get('x-request-id')]);
+    sql<AuditEvent>(server, `SELECT actor_user_id, actor_key_id, actor_ip, request_id, action, target_type, target_id, changes FROM audit_events WHERE account_id = $1 AND action = $2 ORDER BY id`, [accountId, action]);
+  const entriesOf = (answer: { headers: Headers }) => sql<AuditEvent>(server, `SELECT action, actor_user_id, changes FROM audit_events WHERE request_id = $1`, [answer.headers.get('x-request-id')]);
 
   it('records a plan change Stripe\'s webhook applies once, as Stripe (no actor); a replayed event writes nothing', async () => {
     const owner = await signUpAndLogin(server);

@@ -5,21 +5,10 @@ import { AuditCheck } from '../support/audit-check';
 import { Authenticator } from '../support/totp-authenticator';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { jobDefinition, setPlan, sql, TEST_ADMIN_TOKEN } from './jobs-fixtures';
+import type { AuditEvent } from '@cronbeam/shared/audit/audit';
 
 jest.setTimeout(60_000);
 
-interface Entry {
-  id: string;
-  actor_user_id: string | null;
-  actor_key_id: string | null;
-  actor_ip: string | null;
-  request_id: string | null;
-  action: string;
-  target_type: string;
-  target_id: string | null;
-  changes: Record<string, { before: unknown; after: unknown }>;
-  created_at: string;
-}
 
 describe('audit log (/api/audit)', () => {
   let server: TestServer;
@@ -29,13 +18,13 @@ describe('audit log (/api/audit)', () => {
   let keyId: string;
 
   const as = (who: SignedInAccount) => ({ token: who.accessToken });
-  const entries = async (who: SignedInAccount, query = ''): Promise<Entry[]> => {
+  const entries = async (who: SignedInAccount, query = ''): Promise<AuditEvent[]> => {
     const res = await server.http.get(`/api/audit${query}`, as(who));
     expect(res.status).toBe(200);
     return res.body.events;
   };
   /** The entries a request left, by its echoed request id. */
-  const entriesOf = async (requestId: string | null) => sql<Entry>(server, `SELECT * FROM audit_events WHERE request_id = $1`, [requestId]);
+  const entriesOf = async (requestId: string | null) => sql<AuditEvent>(server, `SELECT * FROM audit_events WHERE request_id = $1`, [requestId]);
 
   beforeAll(async () => {
     server = await startTestServer({ ADMIN_TOKEN: TEST_ADMIN_TOKEN });
@@ -281,10 +270,10 @@ describe('audit log (/api/audit)', () => {
     expect(await entries(alice, `?since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toEqual([]);
     expect((await entries(alice, `?until=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}&limit=200`)).length).toBe(all.length);
 
-    const pages: Entry[] = [];
+    const pages: AuditEvent[] = [];
     let cursor: string | null = null;
     do {
-      const res: { status: number; body: { events: Entry[]; next_cursor: string | null } } = await server.http.get(`/api/audit?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, as(alice));
+      const res: { status: number; body: { events: AuditEvent[]; next_cursor: string | null } } = await server.http.get(`/api/audit?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, as(alice));
       expect(res.status).toBe(200);
       expect(res.body.events.length).toBeLessThanOrEqual(3);
       pages.push(...res.body.events);
@@ -405,7 +394,7 @@ describe('audit log (/api/audit)', () => {
   it('records profile and security changes in the user’s personal account, the user acting, every secret masked; a refused one leaves none', async () => {
     const carol = await signUpAndLogin(server, { name: 'Carol' });
     const auth = { token: carol.accessToken };
-    const personal = async () => sql<Entry & { account_id: string }>(server, `SELECT * FROM audit_events WHERE account_id = $1 ORDER BY id`, [carol.userId]);
+    const personal = async () => sql<AuditEvent & { account_id: string }>(server, `SELECT * FROM audit_events WHERE account_id = $1 ORDER BY id`, [carol.userId]);
     const only = async (res: { headers: Headers }) => {
       const found = await entriesOf(res.headers.get('x-request-id'));
       expect(found).toHaveLength(1);
