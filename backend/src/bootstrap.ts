@@ -4,6 +4,7 @@ import fastifyCookie from '@fastify/cookie';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { answerClientError } from './common/http/client-errors';
+import { tagRevalidatedPages } from './common/http/entity-tags';
 import { HttpDrain } from './common/http/http-drain';
 import { registerRequestBodies } from './common/http/request-body';
 import { securityHeaders } from './common/http/security-headers';
@@ -81,6 +82,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions): P
   });
   fastify.addHook('preValidation', refuseUnacceptableText);
   await app.register(fastifyCookie);
+  // Pages, status pages and badges are revalidated by their ETag (a 304 instead of the page again).
+  fastify.addHook('onSend', tagRevalidatedPages);
   // Before any route exists: which routes answer compressed is decided as each is added.
   await registerCompression(fastify);
   mountProgApiDocs(app, openApiSettings(config));

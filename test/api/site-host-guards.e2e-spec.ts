@@ -14,6 +14,7 @@ const OTHER = 'preview.cronbeam.test';
 interface RawAnswer {
   status: number;
   location?: string;
+  etag?: string;
   setCookie: string[];
   body: string;
 }
@@ -27,16 +28,16 @@ describe('host guards (by Host header and session cookie)', () => {
   let port: number;
 
   /** A GET with the given Host header (fetch would not let a test choose it). */
-  function get(host: string, path: string, idToken?: string): Promise<RawAnswer> {
+  function get(host: string, path: string, idToken?: string, extra: Record<string, string> = {}): Promise<RawAnswer> {
     return new Promise((resolve, reject) => {
-      const headers: Record<string, string> = { host };
+      const headers: Record<string, string> = { host, ...extra };
       if (idToken) headers.cookie = `idToken=${idToken}; accessToken=a.b.c`;
       const req = httpRequest({ host: '127.0.0.1', port, path, headers }, (res) => {
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (body += chunk));
         res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, location: res.headers.location, setCookie: res.headers['set-cookie'] ?? [], body }),
+          resolve({ status: res.statusCode ?? 0, location: res.headers.location, etag: res.headers.etag, setCookie: res.headers['set-cookie'] ?? [], body }),
         );
       });
       req.on('error', reject);
@@ -135,6 +136,18 @@ describe('host guards (by Host header and session cookie)', () => {
   it('never prints a malformed Host header into a page', async () => {
     const res = await get('evil.test"><script>alert(1)</script>', '/terms');
     expect(res.body).not.toContain('<script>alert(1)</script>');
+  });
+
+  it('lets browsers revalidate the pages they must not reuse unchecked (ETag, then 304 without a body); API answers carry no tag', async () => {
+    for (const [host, path] of [[MARKETING, '/pricing'], [MARKETING, '/'], [APP, '/login'], [MARKETING, '/robots.txt'], [MARKETING, '/sitemap.xml']] as const) {
+      const first = await get(host, path);
+      expect({ path, status: first.status, etag: first.etag }).toEqual({ path, status: 200, etag: expect.stringMatching(/^W\/"[0-9a-f]+-[\w+/]{27}"$/) });
+      const again = await get(host, path, undefined, { 'if-none-match': `"other", ${first.etag}` });
+      expect({ path, status: again.status, body: again.body }).toEqual({ path, status: 304, body: '' });
+      // Another host's page differs (its canonical links, its hosts): the tag tells them apart.
+      if (host === MARKETING && path === '/pricing') expect((await get(APP, path, undefined, { 'if-none-match': first.etag! })).status).toBe(200);
+    }
+    expect((await get(APP, '/api/ping')).etag).toBeUndefined();
   });
 
   it('answers a request that names the whole URL (absolute form, as a browser sends it through a proxy) as it answers the path', async () => {

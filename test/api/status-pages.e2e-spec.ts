@@ -165,6 +165,20 @@ describe('status pages and badges', () => {
     }
   });
 
+  it('lets browsers, feed readers and badge caches revalidate a page, its feed and a badge (ETag, then 304 without a body)', async () => {
+    const badge = (await server.http.post('/api/status-badges', { page_id: page.page_id }, as(alice))).body as StatusBadge;
+    for (const path of ['/status/acme-status', '/status/acme-status/feed.atom', new URL(badge.url).pathname]) {
+      const first = await server.http.get(path);
+      const tag = first.headers.get('etag');
+      expect({ path, tag }).toEqual({ path, tag: expect.stringMatching(/^W\/"[0-9a-f]+-[\w+/]{27}"$/) });
+      const again = await server.http.get(path, { headers: { 'if-none-match': tag! } });
+      expect({ path, status: again.status, body: again.text, tag: again.headers.get('etag') }).toEqual({ path, status: 304, body: '', tag });
+      const stale = await server.http.get(path, { headers: { 'if-none-match': 'W/"0-stale"' } });
+      expect({ path, status: stale.status }).toEqual({ path, status: 200 });
+      expect(stale.text).toBe(first.text);
+    }
+  });
+
   it('computes uptime from the known run history: final outcomes of the window only', async () => {
     const html = (await server.http.get('/status/acme-status')).text;
     // 4 successes (the retry's counts, its failed first attempt does not) against 1 failure: 80%.
