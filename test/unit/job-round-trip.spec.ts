@@ -27,6 +27,13 @@ describe('job definition round trip', () => {
     );
   });
 
+  it('takes a JSON value of -0 as 0, which is what JSON text, the database and the comparison make of it', () => {
+    // Found by the property above (seed -165623437): -0 was kept, and came back from the API as 0.
+    const stored = jobDefinitionSchema.parse({ name: 'round-trip', url: 'https://example.com/a', every_seconds: 1, response_rules: { json_path: '$.status', json_equals: -0 } });
+    expect(Object.is(stored.response_rules?.json_equals, 0)).toBe(true);
+    expect(jobDefinitionSchema.parse(JSON.parse(JSON.stringify(stored)))).toEqual(stored);
+  });
+
   it.each([
     ['body_contains only', { body_contains: 'ok' }],
     ['expected_status only', { expected_status: '200-299, 304' }],

@@ -49,7 +49,10 @@ export function parseJsonPath(text: string): Array<string | number> | null {
   return segments.length > 0 ? segments : null;
 }
 
-const jsonValue = z.union([z.string(), z.number(), z.boolean(), z.null()], { error: RESPONSE_RULE_MESSAGES.jsonEquals });
+// JSON text may say -0, which the database stores and answers as 0 (and which equals 0 when compared):
+// the definition holds 0 from the start, so what a client reads back is what was validated.
+const jsonNumber = z.number().transform((n) => (Object.is(n, -0) ? 0 : n));
+const jsonValue = z.union([z.string(), jsonNumber, z.boolean(), z.null()], { error: RESPONSE_RULE_MESSAGES.jsonEquals });
 
 /** The rules as a client sends them; omitted rules are off and expected_status defaults to 2xx. */
 export const responseRulesSchema = z
