@@ -1,14 +1,15 @@
 /**
- * One jest run, seven projects: unit (node), api (the real Nest app over
+ * One jest run, eight projects: unit (node), api (the real Nest app over
  * HTTP), api-once (API suites whose subject does not depend on the database),
  * web (React components in jsdom), browser (Chromium against the real app),
- * desktop (the Electron main process under Node) and integrations (the MCP
- * server, the n8n node, the SDK and the CLI against a real app). TypeScript
- * is compiled by SWC with decorator metadata, as in the build.
+ * lighthouse (the public pages' scores in Chromium), desktop (the Electron
+ * main process under Node) and integrations (the MCP server, the n8n node,
+ * the SDK and the CLI against a real app). TypeScript is compiled by SWC with
+ * decorator metadata, as in the build.
  *
  * CI runs unit and api on both databases (PostgreSQL and the embedded one);
- * api-once, web, browser, desktop and integrations do not depend on which
- * database serves them and run once, on PostgreSQL (see .ci/run).
+ * api-once, web, browser, lighthouse, desktop and integrations do not depend
+ * on which database serves them and run once, on PostgreSQL (see .ci/run).
  */
 const swc = (react) => [
   '@swc/jest',
@@ -79,6 +80,16 @@ const API_ONCE = [
   'jobs-signed-requests',
 ].map((name) => `<rootDir>/test/api/${name}.e2e-spec.ts`);
 
+/** A test file's path (as testMatch names it) as a testPathIgnorePatterns entry. */
+const ignoring = (file) => file.replace('<rootDir>', '').replace(/\./g, '\\.');
+
+/**
+ * Lighthouse's performance score is a measurement of the page on the CPU it
+ * gets: beside another test file on 2 cores the same pages scored 67-87, alone
+ * 98-100. Its own project, so CI runs it with nothing beside it (.ci/run).
+ */
+const LIGHTHOUSE = '<rootDir>/test/browser/site-lighthouse.e2e-spec.ts';
+
 module.exports = {
   // A global option: jest ignores testTimeout inside project entries. Generous because
   // API and browser tests boot a server and a database on a 2-core machine.
@@ -103,7 +114,7 @@ module.exports = {
       testEnvironment: 'node',
       ...serverTransform,
       testMatch: ['<rootDir>/test/api/**/*.e2e-spec.ts'],
-      testPathIgnorePatterns: [...common.testPathIgnorePatterns, ...API_ONCE.map((file) => file.replace('<rootDir>', '').replace(/\./g, '\\.'))],
+      testPathIgnorePatterns: [...common.testPathIgnorePatterns, ...API_ONCE.map(ignoring)],
     },
     {
       ...common,
@@ -129,6 +140,15 @@ module.exports = {
       testEnvironment: 'node',
       ...serverTransform,
       testMatch: ['<rootDir>/test/browser/**/*.e2e-spec.ts'],
+      testPathIgnorePatterns: [...common.testPathIgnorePatterns, ignoring(LIGHTHOUSE)],
+    },
+    {
+      ...common,
+      displayName: 'lighthouse',
+      ...embeddedCluster,
+      testEnvironment: 'node',
+      ...serverTransform,
+      testMatch: [LIGHTHOUSE],
     },
     {
       ...common,

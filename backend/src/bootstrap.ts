@@ -9,7 +9,7 @@ import { HttpDrain } from './common/http/http-drain';
 import { registerRequestBodies } from './common/http/request-body';
 import { securityHeaders } from './common/http/security-headers';
 import { NestPinoLogger } from './common/logging/nest-logger';
-import { requestIdFor, requestLogger } from './common/logging/request-logger';
+import { registerRequestLogging, requestIdFor } from './common/logging/request-logger';
 import { createRootLogger } from './common/logging/root-logger';
 import { refuseUnacceptableText } from './common/validation/request-text';
 import type { AppConfig } from './config/app-config';
@@ -66,7 +66,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions): P
   });
   const fastify = app.getHttpAdapter().getInstance();
   // First, so that every request is logged with its id, including those the body parser refuses.
-  fastify.addHook('onRequest', requestLogger(logger));
+  registerRequestLogging(fastify, logger);
   // Before anything that can answer, so that error responses carry the headers too.
   fastify.addHook('onRequest', securityHeaders(config));
   // Before the routes and the body parser: while stopping, nothing new is started (503).

@@ -143,6 +143,79 @@ describe('a team account on a paid plan: its plan changes in the audit log, and 
     expect(stripe.subscriptions.get(subscriptionId)!.status).toBe('canceled');
   });
 
+  it('records the jobs a bigger plan lets run again in the entry of the change that made it bigger: Stripe\'s for a first checkout, the member\'s for an upgrade', async () => {
+    const owner = await signUpAndLogin(server);
+    const created = await server.http.post('/api/accounts', { name: 'Held team' }, { token: owner.accessToken });
+    expect(created.status).toBe(200);
+    const teamId: string = created.body.id;
+    const job = await server.http.post('/api/jobs', jobDefinition(), inAccount(owner, teamId));
+    expect(job.status).toBe(200);
+    const statusOf = async (jobId: string) => (await server.http.get(`/api/jobs/${jobId}`, inAccount(owner, teamId))).body.status;
+    // The quota stopped the job, as the scheduler does when the period's executions are used up.
+    const hold = (jobId: string) => sql(server, `UPDATE jobs SET status = 'quota_reached', next_run_at = NULL WHERE id = $1`, [jobId]);
+    await hold(job.body.job_id);
+
+    // Stripe's webhook applies the first checkout: free to basic resumes the held job, and its entry names it.
+    const checkout = await server.http.post<CheckoutResponse>('/api/stripe/create-checkout-session', { plan: 'basic', interval: 'monthly' }, inAccount(owner, teamId));
+    if (!('checkout_url' in checkout.body)) throw new Error(`expected a checkout URL, got ${checkout.text}`);
+    const subscription = stripe.payCheckout(new URL(checkout.body.checkout_url).pathname.split('/').pop()!);
+    await stripe.settle();
+    const [byStripe, ...more] = await entriesIn(teamId, 'subscription.changed_by_stripe');
+    expect(more).toEqual([]);
+    expect(byStripe!.changes).toMatchObject({ plan: { before: 'free', after: 'basic' }, resumed_job_ids: { before: null, after: [job.body.job_id] } });
+    expect(await statusOf(job.body.job_id)).toBe('scheduled');
+
+    // A member's upgrade: its own entry names the job it let run again; Stripe's events for the same change add none.
+    await hold(job.body.job_id);
+    // Stripe's events wait, so that the request applies the upgrade first.
+    stripe.autoDeliver = false;
+    const firstEvent = stripe.events.length;
+    const upgraded = await server.http.post('/api/stripe/confirm-plan-change', { plan: 'pro', interval: 'monthly', subscription_id: subscription.id }, inAccount(owner, teamId));
+    expect(upgraded.status).toBe(200);
+    const [byMember, ...others] = await entriesOf(upgraded);
+    expect(others).toEqual([]);
+    expect(byMember).toMatchObject({
+      action: 'subscription.plan_changed',
+      actor_user_id: owner.userId,
+      changes: { plan: { before: 'basic', after: 'pro' }, resumed_job_ids: { before: null, after: [job.body.job_id] } },
+    });
+    expect(await statusOf(job.body.job_id)).toBe('scheduled');
+    for (const event of stripe.events.slice(firstEvent)) expect((await stripe.deliver(event)).status).toBe(200);
+    expect((await entriesIn(teamId, 'subscription.changed_by_stripe')).filter((e) => 'resumed_job_ids' in e.changes)).toHaveLength(1);
+  });
+
+  it('records a new paid period as Stripe\'s: the execution count it replaced and the jobs it lets run again; a period that changes nothing writes none', async () => {
+    const owner = await signUpAndLogin(server);
+    const { teamId, subscriptionId } = await paidTeam(owner);
+    // The first period (the checkout's invoice) found nothing used and nothing held.
+    expect(await entriesIn(teamId, 'subscription.period_started')).toEqual([]);
+    const [job] = await sql<{ id: string }>(server, `SELECT id FROM jobs WHERE account_id = $1`, [teamId]);
+    // This month's executions are used up and the quota stopped the job, as the scheduler does.
+    await sql(server, `UPDATE jobs SET status = 'quota_reached', next_run_at = NULL WHERE id = $1`, [job!.id]);
+    const month = `${new Date().toISOString().slice(0, 8)}01`;
+    await sql(server, `INSERT INTO usage_periods (account_id, period_start, executions) VALUES ($1, $2, 1500) ON CONFLICT (account_id, period_start) DO UPDATE SET executions = 1500`, [teamId, month]);
+
+    stripe.renew(subscriptionId);
+    await stripe.settle();
+    const [entry, ...more] = await entriesIn(teamId, 'subscription.period_started');
+    expect(more).toEqual([]);
+    expect(entry).toMatchObject({
+      actor_user_id: null,
+      actor_key_id: null,
+      target_type: 'subscription',
+      target_id: subscriptionId,
+      changes: { executions_used: { before: 1500, after: 0 }, resumed_job_ids: { before: null, after: [job!.id] } },
+    });
+    expect(entry!.request_id).toEqual(expect.any(String));
+    expect((await server.http.get(`/api/jobs/${job!.id}`, inAccount(owner, teamId))).body.status).toBe('scheduled');
+    expect((await server.http.get('/api/dashboard', inAccount(owner, teamId))).body).toMatchObject({ executions_used: 0 });
+
+    // The next period: nothing used, nothing held, no entry.
+    stripe.renew(subscriptionId);
+    await stripe.settle();
+    expect(await entriesIn(teamId, 'subscription.period_started')).toHaveLength(1);
+  });
+
   it('cancels the subscription at Stripe at once, then deletes the account with its jobs', async () => {
     const owner = await signUpAndLogin(server);
     const { teamId, subscriptionId } = await paidTeam(owner);

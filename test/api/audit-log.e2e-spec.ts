@@ -450,6 +450,110 @@ describe('audit log (/api/audit)', () => {
     for (const secret of [setup.body.secret, carol.password, 'New-Password-123!', ...enabled.body.recovery_codes, ...regenerated.body.recovery_codes]) expect(text).not.toContain(secret);
   });
 
+  it('writes a profile or security change in one transaction with its entry: an entry that cannot be written undoes the change', async () => {
+    const erin = await signUpAndLogin(server, { name: 'Erin' });
+    const auth = { token: erin.accessToken };
+    const refusedEmail = `refused-${erin.userId}@example.test`;
+    const setup = await server.http.post('/api/auth/mfa/totp/setup', undefined, auth);
+    expect(setup.status).toBe(200);
+    const app = new Authenticator(setup.body.secret);
+    // A real failure of the entry's INSERT, in the database: every entry of Erin's account, and the sign-up of one address.
+    await sql(server, `CREATE FUNCTION refuse_audit_entry() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit entry % refused by the test', NEW.action; END $$`);
+    await sql(
+      server,
+      `CREATE TRIGGER refuse_audit_entry BEFORE INSERT ON audit_events FOR EACH ROW
+         WHEN (NEW.account_id = '${erin.userId}'::uuid OR NEW.changes #>> '{email,after}' = '${refusedEmail}')
+         EXECUTE FUNCTION refuse_audit_entry()`,
+    );
+    const refusedAndLeftNone = async (res: { status: number; headers: Headers }) => {
+      expect(res.status).toBe(500);
+      expect(await entriesOf(res.headers.get('x-request-id'))).toEqual([]);
+    };
+    const account = async () => (await server.http.get('/api/account', auth)).body;
+    try {
+      await refusedAndLeftNone(await server.http.patch('/api/auth/profile', { name: 'Erin B' }, auth));
+      expect((await account()).name).toBe('Erin');
+
+      await refusedAndLeftNone(await server.http.post('/api/auth/change-password', { old_password: erin.password, new_password: 'Erins-New-Password-1' }, auth));
+      expect((await server.http.post('/api/auth/login', { email: erin.email, password: 'Erins-New-Password-1' })).status).toBe(401);
+      expect((await server.http.post('/api/auth/login', { email: erin.email, password: erin.password })).status).toBe(200);
+
+      await refusedAndLeftNone(await server.http.post('/api/auth/mfa/totp/enable', { code: await app.nextCode() }, auth));
+      expect((await server.http.get('/api/auth/mfa', auth)).body).toMatchObject({ totp_enabled: false, recovery_codes_left: 0 });
+
+      await refusedAndLeftNone(await server.http.post('/api/auth/global-sign-out', undefined, auth));
+      expect((await server.http.get('/api/account', auth)).status).toBe(200);
+      const refreshed = await server.http.post('/api/auth/refresh', { refresh_token: erin.refreshToken });
+      expect(refreshed.status).toBe(200);
+      erin.refreshToken = refreshed.body.refresh_token;
+
+      const operator = await server.http.post(`/api/admin/users/${encodeURIComponent(erin.email)}/require-new-password`, undefined, { headers: { 'x-admin-token': TEST_ADMIN_TOKEN } });
+      await refusedAndLeftNone(operator);
+      expect((await server.http.post('/api/auth/login', { email: erin.email, password: erin.password })).body).toHaveProperty('access_token');
+
+      await refusedAndLeftNone(await server.http.post('/api/auth/signup', { name: 'Refused', email: refusedEmail, password: 'Refused-Password-1' }));
+      expect(await sql(server, `SELECT id FROM users WHERE email = $1`, [refusedEmail])).toEqual([]);
+    } finally {
+      await sql(server, `DROP TRIGGER refuse_audit_entry ON audit_events`);
+      await sql(server, `DROP FUNCTION refuse_audit_entry()`);
+    }
+
+    // The same requests, the entry written: each change is made, with its one entry.
+    const renamed = await server.http.patch('/api/auth/profile', { name: 'Erin B' }, auth);
+    expect(renamed.status).toBe(200);
+    expect((await entriesOf(renamed.headers.get('x-request-id'))).map((e) => e.action)).toEqual(['user.profile_updated']);
+    expect((await account()).name).toBe('Erin B');
+    const enabled = await server.http.post('/api/auth/mfa/totp/enable', { code: await app.nextCode() }, auth);
+    expect(enabled.status).toBe(200);
+    expect((await entriesOf(enabled.headers.get('x-request-id'))).map((e) => e.action)).toEqual(['user.two_factor_enabled']);
+    expect((await server.http.get('/api/auth/mfa', auth)).body).toMatchObject({ totp_enabled: true, recovery_codes_left: 10 });
+    const signedUp = await server.http.post('/api/auth/signup', { name: 'Refused', email: refusedEmail, password: 'Refused-Password-1' });
+    expect(signedUp.status).toBe(201);
+    expect((await entriesOf(signedUp.headers.get('x-request-id'))).map((e) => [e.action, e.target_id])).toEqual([['user.signed_up', signedUp.body.user_id]]);
+  });
+
+  it('records the new password a flagged user chooses at sign-in, in one transaction with lifting the flag', async () => {
+    const frank = await signUpAndLogin(server);
+    const flagged = await server.http.post(`/api/admin/users/${encodeURIComponent(frank.email)}/require-new-password`, undefined, { headers: { 'x-admin-token': TEST_ADMIN_TOKEN } });
+    expect(flagged.status).toBe(200);
+    expect(await entriesOf(flagged.headers.get('x-request-id'))).toEqual([
+      expect.objectContaining({ account_id: frank.userId, actor_user_id: null, action: 'user.new_password_required', changes: { password_change_required: { before: false, after: true } } }),
+    ]);
+    const choose = async (newPassword: string) => {
+      const step = await server.http.post('/api/auth/login', { email: frank.email, password: frank.password });
+      expect(step.body).toEqual({ challenge: 'NEW_PASSWORD_REQUIRED', session: expect.any(String) });
+      return server.http.post('/api/auth/challenge', { email: frank.email, challenge: 'NEW_PASSWORD_REQUIRED', session: step.body.session, new_password: newPassword });
+    };
+
+    // The entry's INSERT fails (a trigger): the new password is not set and the flag stays.
+    await sql(server, `CREATE FUNCTION refuse_audit_entry() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit entry % refused by the test', NEW.action; END $$`);
+    await sql(server, `CREATE TRIGGER refuse_audit_entry BEFORE INSERT ON audit_events FOR EACH ROW WHEN (NEW.account_id = '${frank.userId}'::uuid) EXECUTE FUNCTION refuse_audit_entry()`);
+    try {
+      const refused = await choose('Franks-New-Password-1');
+      expect(refused.status).toBe(500);
+      expect(await entriesOf(refused.headers.get('x-request-id'))).toEqual([]);
+      expect((await server.http.post('/api/auth/login', { email: frank.email, password: 'Franks-New-Password-1' })).status).toBe(401);
+    } finally {
+      await sql(server, `DROP TRIGGER refuse_audit_entry ON audit_events`);
+      await sql(server, `DROP FUNCTION refuse_audit_entry()`);
+    }
+
+    const chosen = await choose('Franks-New-Password-1');
+    expect(chosen.status).toBe(200);
+    expect(await entriesOf(chosen.headers.get('x-request-id'))).toEqual([
+      expect.objectContaining({
+        account_id: frank.userId,
+        actor_user_id: frank.userId,
+        action: 'user.password_changed',
+        target_id: frank.userId,
+        changes: { password: { before: '***', after: '***' }, password_change_required: { before: true, after: false } },
+      }),
+    ]);
+    const signedIn = await server.http.post('/api/auth/login', { email: frank.email, password: 'Franks-New-Password-1' });
+    expect(signedIn.body).toHaveProperty('access_token');
+    expect(await entriesOf(signedIn.headers.get('x-request-id'))).toEqual([]);
+  });
+
   it('records an operator’s plan change in the account’s log, with no user or key acting', async () => {
     const dave = await signUpAndLogin(server);
     const res = await server.http.put(`/api/admin/users/${dave.userId}/plan`, { plan: 'basic' }, { headers: { 'x-admin-token': TEST_ADMIN_TOKEN } });

@@ -3,6 +3,7 @@ import { AUTH_FIELD_MESSAGES, AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-m
 import { CognitoLocalProcess } from '../fakes/cognito-local-process';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { Authenticator } from '../support/totp-authenticator';
+import { sql } from './jobs-fixtures';
 
 jest.setTimeout(120_000);
 
@@ -122,7 +123,12 @@ describe('cognito challenges (against cognito-local)', () => {
       new_password: 'Chosen-Password-2',
     });
     expect(done.status).toBe(200);
-    expect((await server.http.get('/api/account', { token: done.body.access_token })).body).toMatchObject({ email });
+    const account = (await server.http.get('/api/account', { token: done.body.access_token })).body;
+    expect(account).toMatchObject({ email });
+    // The password the user chose is a change of their security settings: the pool's, its entry written after it.
+    expect(await sql(server, `SELECT account_id, actor_user_id, action, changes FROM audit_events WHERE request_id = $1`, [done.headers.get('x-request-id')])).toEqual([
+      { account_id: account.user_id, actor_user_id: account.user_id, action: 'user.password_changed', changes: { password: { before: '***', after: '***' }, password_change_required: { before: true, after: false } } },
+    ]);
     expect((await login(email, 'Chosen-Password-2')).body.access_token).toEqual(expect.any(String));
   });
 });

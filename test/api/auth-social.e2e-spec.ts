@@ -1,7 +1,9 @@
 import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
+import type { AuditEvent } from '@cronbeam/shared/audit/audit';
 import { OidcProviderProcess, type OidcAccount } from '../fakes/oidc-provider-process';
 import { signUpAndLogin } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { sql } from './jobs-fixtures';
 
 // The api project's testTimeout is not applied to single-file runs; booting on the embedded database takes seconds.
 jest.setTimeout(60_000);
@@ -44,6 +46,9 @@ describe('social sign-in (OpenID Connect code flow with PKCE)', () => {
     await server?.close();
     await oidc?.stop();
   });
+
+  /** The audit entries a request left, by its echoed request id. */
+  const entriesOf = (requestId: string | null) => sql<AuditEvent & { account_id: string }>(server, `SELECT * FROM audit_events WHERE request_id = $1`, [requestId]);
 
   /** Plays the browser: start at the API, sign in at the provider, come back with a code. */
   async function browserSignIn(account: OidcAccount, intent: 'login' | 'signup') {
@@ -99,8 +104,26 @@ describe('social sign-in (OpenID Connect code flow with PKCE)', () => {
     const me = await server.http.get('/api/account', { token: first.body.access_token });
     expect(me.body).toMatchObject({ email: person.email, name: person.name, email_verified: true, plan: 'free' });
 
+    // The account's creation is a sign-up: one user.signed_up in the new user's personal account, the user acting, no token or provider id in it.
+    const signUps = await entriesOf(first.headers.get('x-request-id'));
+    expect(signUps).toEqual([
+      expect.objectContaining({
+        account_id: me.body.user_id,
+        actor_user_id: me.body.user_id,
+        actor_key_id: null,
+        actor_ip: expect.stringMatching(/127\.0\.0\.1$/),
+        action: 'user.signed_up',
+        target_type: 'user',
+        target_id: me.body.user_id,
+        changes: { name: { before: null, after: person.name }, email: { before: null, after: person.email }, social_provider: { before: null, after: 'google' } },
+      }),
+    ]);
+    for (const secret of [person.sub, first.body.access_token, first.body.refresh_token]) expect(JSON.stringify(signUps)).not.toContain(secret);
+
     const second = await socialLogin(person, 'login');
     expect(second.status).toBe(200);
+    // A later sign-in changes nothing.
+    expect(await entriesOf(second.headers.get('x-request-id'))).toEqual([]);
     const again = await server.http.get('/api/account', { token: second.body.access_token });
     expect(again.body.user_id).toBe(me.body.user_id);
     // The session refreshes like any other.
@@ -122,6 +145,30 @@ describe('social sign-in (OpenID Connect code flow with PKCE)', () => {
     const onLogin = await socialLogin(person, 'login');
     expect(onLogin.status).toBe(409);
     expect(onLogin.body).toEqual({ detail: AUTH_MESSAGES.socialLoginUsePassword });
+    for (const refused of [onSignup, onLogin]) expect(await entriesOf(refused.headers.get('x-request-id'))).toEqual([]);
+  });
+
+  it('creates the account, its link and its sign-up entry in one transaction: an entry that cannot be written leaves no account', async () => {
+    const person = { sub: 'google-oauth2|4004', email: 'annie@example.test', name: 'Annie Easley' };
+    // A real failure of the entry's INSERT, in the database, for this person's sign-up only.
+    await sql(server, `CREATE FUNCTION refuse_audit_entry() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit entry % refused by the test', NEW.action; END $$`);
+    await sql(server, `CREATE TRIGGER refuse_audit_entry BEFORE INSERT ON audit_events FOR EACH ROW WHEN (NEW.changes #>> '{email,after}' = '${person.email}') EXECUTE FUNCTION refuse_audit_entry()`);
+    try {
+      const refused = await socialLogin(person, 'signup');
+      expect(refused.status).toBe(500);
+      expect(await sql(server, `SELECT id FROM users WHERE email = $1`, [person.email])).toEqual([]);
+      expect(await sql(server, `SELECT user_id FROM federated_identities WHERE subject = $1`, [person.sub])).toEqual([]);
+    } finally {
+      await sql(server, `DROP TRIGGER refuse_audit_entry ON audit_events`);
+      await sql(server, `DROP FUNCTION refuse_audit_entry()`);
+    }
+    // Nothing half made stands in the way: the next sign-in creates the account, linked, with its entry.
+    const created = await socialLogin(person, 'signup');
+    expect(created.status).toBe(200);
+    const [entry, ...more] = await entriesOf(created.headers.get('x-request-id'));
+    expect(more).toEqual([]);
+    expect(entry).toMatchObject({ action: 'user.signed_up', changes: { email: { before: null, after: person.email } } });
+    expect(await sql(server, `SELECT user_id FROM federated_identities WHERE subject = $1`, [person.sub])).toEqual([{ user_id: entry!.target_id }]);
   });
 
   it('refuses a callback without a code, with a foreign state, without the flow cookie, or replayed', async () => {

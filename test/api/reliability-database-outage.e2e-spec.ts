@@ -113,6 +113,8 @@ function expectDatabaseUnavailable(answer: HttpResult, what: string): void {
     expect(warnings.length).toBeGreaterThanOrEqual(1);
     expect(warnings.length).toBeLessThan(4);
     expect(warnings[0]).toMatchObject({ level: 40, reason: expect.stringMatching(/^(57P01|55000|Connection terminated)/) });
+    // Written through the request's logger: the line names the request it came from.
+    expect(warnings[0]).toMatchObject({ req: { id: expect.stringMatching(/^[\w.:-]+$/), method: expect.any(String), url: expect.stringMatching(/^\//) } });
     expect(warnings[0]).not.toHaveProperty('err');
 
     await admin.query(`ALTER DATABASE ${databaseName} ALLOW_CONNECTIONS true`);

@@ -242,6 +242,11 @@ describe('scheduler: firing, retries, quota, leases, recovery', () => {
     await db.query(`UPDATE usage_periods SET period_start = period_start - interval '1 month' WHERE account_id = $1`, [freeUser]);
     const restored = await eventually(() => db.jobRow(jobId).then((j) => (j.status === 'scheduled' ? j : null)));
     expect(new Date(restored.next_run_at).getUTCMonth()).toBe(0); // '0 0 1 1 *': next 1 January
+    // The account's audit log says so, in the statement that resumed it: the service acted, not a member.
+    const entries = await db.query(`SELECT * FROM audit_events WHERE account_id = $1 AND action = 'quota.period_started'`, [freeUser]);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ actor_user_id: null, actor_key_id: null, actor_ip: null, request_id: null, target_type: 'account', target_id: freeUser });
+    expect(entries[0].changes).toEqual({ resumed_job_ids: { before: null, after: [jobId] } });
   });
 
   it('counts each fired execution in the usage period', async () => {

@@ -91,12 +91,23 @@ const COLD_LEAD_MS = 4_000;
 type ScheduleForm = 'yearly' | 'every-second' | 'one-off';
 const CRON_OF: Record<ScheduleForm, string | null> = { yearly: '0 0 1 1 *', 'every-second': '* * * * * *', 'one-off': null };
 
-async function insertJobs(sql: Client, userId: string, url: string, count: number, firstDue: number, perSecond: number, form: ScheduleForm = 'yearly'): Promise<void> {
-  // Job n is due at firstDue + floor((n-1)/perSecond) seconds; `perSecond` = count puts them all on one instant.
+/**
+ * When job n (from 1) of a scenario is due: the second floor((n-1)/perSecond)
+ * after `firstDue`, at its start (`spread` false: each second's jobs share one
+ * instant, as cron's whole minutes do) or at its own millisecond, the second's
+ * jobs spread evenly across it (a steady rate, as from many schedules).
+ */
+function dueOfJob(firstDue: number, perSecond: number, spread: boolean): (n: number) => number {
+  return spread ? (n) => firstDue + Math.floor(((n - 1) * 1000) / perSecond) : (n) => firstDue + Math.floor((n - 1) / perSecond) * 1000;
+}
+
+async function insertJobs(sql: Client, userId: string, url: string, count: number, firstDue: number, perSecond: number, form: ScheduleForm = 'yearly', spread = false): Promise<void> {
+  // The same instants as dueOfJob, computed by the database.
+  const offsetMs = spread ? '((n - 1) * 1000) / $5' : '((n - 1) / $5) * 1000';
   await sql.query(
     `INSERT INTO jobs (account_id, name, url, cron_expression, run_at, status, next_run_at)
      SELECT $1, 'bench-' || $2 || n, $2 || '?n=' || n, $6, CASE WHEN $6::text IS NULL THEN due END, 'scheduled', due
-     FROM generate_series(1, $4::int) AS n, LATERAL (SELECT to_timestamp(($3::bigint + ((n - 1) / $5) * 1000) / 1000.0) AS due) AS d`,
+     FROM generate_series(1, $4::int) AS n, LATERAL (SELECT to_timestamp(($3::bigint + ${offsetMs}) / 1000.0) AS due) AS d`,
     [userId, url, firstDue, count, perSecond, CRON_OF[form]],
   );
 }
@@ -174,6 +185,8 @@ export async function scenario(
     recurring?: boolean;
     /** Each job is a one-off run at its instant (`run_at`) rather than a yearly cron. */
     oneOff?: boolean;
+    /** Each second's jobs are due at instants spread evenly across it rather than all at its start. */
+    spread?: boolean;
   },
   printSeconds = false,
 ): Promise<{ row: Record<string, string | number>; summary: LatenessSummary; rssMb: number[]; writes: WritesPerExecution | null }> {
@@ -201,7 +214,7 @@ export async function scenario(
     // Cold: the first instant the new process meets, as soon after its start as the look-ahead allows.
     const firstDue = Math.ceil((inserting + (spec.cold ? COLD_LEAD_MS : 11_000) + spec.jobs / 10) / 1000) * 1000;
     if (!spec.cold) for (const lead of WARM_UP_LEADS_MS) await insertJobs(sql, userId, `${target.url}/warm-up-${lead}`, WARM_UP_JOBS, firstDue - lead, WARM_UP_JOBS);
-    await insertJobs(sql, userId, `${target.url}/b`, spec.jobs, firstDue, spec.perSecond, spec.recurring ? 'every-second' : spec.oneOff ? 'one-off' : 'yearly');
+    await insertJobs(sql, userId, `${target.url}/b`, spec.jobs, firstDue, spec.perSecond, spec.recurring ? 'every-second' : spec.oneOff ? 'one-off' : 'yearly', spec.spread);
     // Everything written from here on is the scheduler's (warm-up bursts included: they are counted as executions too).
     const before = await readCounters(sql);
     const windowSeconds = spec.seconds ?? 1;
@@ -224,7 +237,7 @@ export async function scenario(
     }
     await new Promise((resolve) => setTimeout(resolve, 1_500)); // anything fired twice (or a second late) arrives by now
     let executions = byJob;
-    let dueOf = (n: number) => firstDue + Math.floor((n - 1) / spec.perSecond) * 1000;
+    let dueOf = dueOfJob(firstDue, spec.perSecond, spec.spread === true);
     if (spec.recurring) {
       executions = byExecution(byJob, firstDue, windowSeconds);
       dueOf = (key: number) => firstDue + ((key - 1) % windowSeconds) * 1000;
@@ -269,11 +282,11 @@ export function burstTimeline(label: string, byJob: Map<number, number[]>, due: 
   return table(`${label}: arrivals per ${SLICE_MS} ms after the instant`, rows);
 }
 
-/** One row per due second: its own lateness percentiles. */
+/** One row per second the jobs are due in: its own lateness percentiles. */
 function secondsTable(label: string, byJob: Map<number, number[]>, dueOf: (job: number) => number): string {
   const bySecond = new Map<number, Map<number, number[]>>();
   for (const [job, times] of byJob) {
-    const due = dueOf(job);
+    const due = Math.floor(dueOf(job) / 1000) * 1000;
     const second = bySecond.get(due) ?? new Map<number, number[]>();
     second.set(job, times);
     bySecond.set(due, second);

@@ -2,7 +2,8 @@
  * Scheduler benchmark: N jobs due at one instant (1,000 / 10,000 / 50,000)
  * for a process meeting its first instant (cold) and for one that has sent
  * three bursts before (warmed), two instances sharing the load, a steady
- * 1,000 due per second out of 100,000 jobs, 5,000 a second (`steady5000`),
+ * 1,000 due per second out of 100,000 jobs, 5,000 a second at instants
+ * spread across each second (`steady5000`) or all at its start (`seconds5000`),
  * 1,000 jobs each firing every second on a six-field cron (`recurring`),
  * 10,000 one-off jobs (`run_at`) due at one instant (`oneoff`),
  * and 10,000 at once among 1,000,000 stored jobs (`million`); on the embedded
@@ -10,7 +11,7 @@
  * (rows and WAL bytes, bench-writes.ts). Lateness is measured at a local HTTP target against each job's
  * due instant; rows with a target (bench-targets.ts) say PASS or FAIL.
  *
- *   npm run bench -- [--db=embedded,postgres] [--scenarios=cold,1000,10000,50000,two,steady,steady5000,recurring,oneoff,million]
+ *   npm run bench -- [--db=embedded,postgres] [--scenarios=cold,1000,10000,50000,two,steady,steady5000,seconds5000,recurring,oneoff,million]
  *                    [--steady-seconds=60] [--pg=postgres://postgres@127.0.0.1:5432/test] [--per-second]
  *
  * `cold` runs cold-1000 and cold-10000 (each may be named alone). --per-second
@@ -80,9 +81,13 @@ async function main(): Promise<void> {
           } else if (s === 'two') add(s, await scenario(db, target, arrivals, '10,000 at once, 2 instances', { jobs: 10_000, perSecond: 10_000, instances: 2 }));
           else if (s === 'steady')
             add(s, await scenario(db, target, arrivals, `steady 1,000/s of 100,000 for ${opts.steadySeconds} s`, { jobs: 100_000, perSecond: 1_000, instances: 1, seconds: opts.steadySeconds }, opts.perSecond));
-          else if (s === 'steady5000') {
+          else if (s === 'steady5000' || s === 'seconds5000') {
+            // steady5000: a steady rate, each second's 5,000 due at instants spread across it (a burst is the
+            // 10,000-at-once scenarios' subject); seconds5000: the same 5,000 all due at each second's start.
             const jobs = 5_000 * opts.steadySeconds;
-            add(s, await scenario(db, target, arrivals, `steady 5,000/s of ${jobs.toLocaleString('en')} for ${opts.steadySeconds} s`, { jobs, perSecond: 5_000, instances: 1, seconds: opts.steadySeconds }, opts.perSecond));
+            const spread = s === 'steady5000';
+            const label = spread ? `steady 5,000/s of ${jobs.toLocaleString('en')} for ${opts.steadySeconds} s` : `5,000 at each second's start, ${jobs.toLocaleString('en')} for ${opts.steadySeconds} s`;
+            add(s, await scenario(db, target, arrivals, label, { jobs, perSecond: 5_000, instances: 1, seconds: opts.steadySeconds, spread }, opts.perSecond));
           } else if (s === 'recurring')
             add(s, await scenario(db, target, arrivals, `1,000 jobs every second for ${opts.steadySeconds} s`, { jobs: 1_000, perSecond: 1_000, instances: 1, seconds: opts.steadySeconds, recurring: true }, opts.perSecond));
           else if (s === 'oneoff') add(s, await scenario(db, target, arrivals, '10,000 one-off runs at once, warmed', { jobs: 10_000, perSecond: 10_000, instances: 1, oneOff: true }, opts.perSecond));

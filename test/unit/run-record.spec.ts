@@ -160,6 +160,24 @@ describe('record (database level)', () => {
     expect(published).toHaveLength(0);
   });
 
+  it("holds a result back while a burst is sent, but never for half the lease's grace: its run's lease outlives the wait", async () => {
+    // A lease ends the request's time limit plus the grace after the run's due time; held back longer than the
+    // grace, a result still unwritten there would let another instance take the run over and send it again.
+    const graceMs = 1_000;
+    scheduler = sdb.instance({ SCHEDULER_LEASE_GRACE_MS: String(graceMs) });
+    const { run } = await claimOne();
+    scheduler.pressure.setWaiting(100); // released runs wait for a slot: a burst, and it goes on
+    const started = performance.now();
+    await scheduler.runs.record(run, result({}));
+    const waited = performance.now() - started;
+    scheduler.pressure.setWaiting(0);
+    const [stored] = await sdb.query(`SELECT state FROM job_runs WHERE id = $1`, [run.runId]);
+    expect(stored.state).toBe('done');
+    expect(waited).toBeGreaterThanOrEqual(graceMs / 2 - 1); // held back: the burst still gets the database's share
+    // Half the grace and the write, far from the recorder's longest hold (3 s), with room for a busy machine.
+    expect(waited).toBeLessThan(graceMs * 2);
+  });
+
   it('stores a batch of results in one go and publishes each once', async () => {
     const due = new Date(Math.floor(Date.now() / 60_000) * 60_000);
     for (let i = 0; i < 3; i++) await sdb.createJob(await sdb.createUser('pro'), { cron: '* * * * *', nextRunAt: due });

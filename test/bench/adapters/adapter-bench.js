@@ -1,6 +1,7 @@
 /**
  * Nest's Express adapter against its Fastify adapter, each bare and with the
- * service's edge middleware, next to a plain node:http + pg server answering
+ * service's edge middleware, next to a plain node:http + pg server (bare, and
+ * sending helmet's headers) answering
  * the same two routes (a ping, and a 20-row list of one user's jobs out of
  * 5,000). Measured in slices that alternate between the five servers, so a
  * busy machine moves them all alike; the ratio to the plain server is the
@@ -21,6 +22,7 @@ const SECONDS = Number(arg('seconds', '3'));
 const TABLE = `adapter_bench_jobs_${process.pid}`;
 const SERVERS = [
   ['plain', 'bare'],
+  ['plain', 'edge'],
   ['express', 'bare'],
   ['fastify', 'bare'],
   ['express', 'edge'],
@@ -51,7 +53,8 @@ async function main() {
     for (const [kind, edge] of SERVERS) {
       const { child, port } = await start(kind, edge);
       children.push(child);
-      servers.push({ name: kind === 'plain' ? 'plain node:http + pg' : `Nest + ${kind}, ${edge === 'edge' ? 'helmet, cookies, compression' : 'bare'}`, port });
+      const plainName = edge === 'edge' ? 'plain node:http + pg, helmet' : 'plain node:http + pg';
+      servers.push({ name: kind === 'plain' ? plainName : `Nest + ${kind}, ${edge === 'edge' ? 'helmet, cookies, compression' : 'bare'}`, port });
     }
     process.stdout.write(`Adapter benchmark: 32 connections, ${SLICES} slices of ${SECONDS} s per server and route, ${os.cpus().length} CPUs, Node ${process.version}\n\n`);
     for (const route of ['/api/ping', '/api/jobs']) {

@@ -2,8 +2,9 @@
  * One server of the adapter benchmark (adapter-bench.js): GET /api/ping and
  * GET /api/jobs (20 rows of one user through pg), answered by a plain
  * node:http server or by a bare Nest 11 application on the Express or the
- * Fastify adapter, the latter two bare or with the edge the service puts in
- * front of every route (helmet, cookie parsing, compression).
+ * Fastify adapter, bare or with the edge the service puts in front of every
+ * route (helmet, cookie parsing, compression; for the plain server helmet's
+ * headers only, what sending them costs without any framework).
  *
  *   node adapter-server.js <plain|express|fastify> <bare|edge> <table>   (PG in the environment; tells its parent the port it got)
  */
@@ -22,10 +23,12 @@ function plain() {
     res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     res.end(body);
   };
-  const server = http.createServer((req, res) => {
+  const answer = (req, res) => {
     if (req.url === '/api/ping') return send(res, 200, { status: 'ok' });
     listJobs().then((jobs) => send(res, 200, { jobs }), (error) => send(res, 500, { detail: String(error) }));
-  });
+  };
+  const headers = edge ? require('helmet')() : null;
+  const server = http.createServer(headers ? (req, res) => headers(req, res, () => answer(req, res)) : answer);
   server.listen(0, '127.0.0.1', () => ready(server));
 }
 

@@ -45,8 +45,13 @@ export class SchedulerDatabase {
   private constructor(
     readonly database: TestDatabase,
     readonly db: DataSource,
-    readonly config: AppConfig,
+    private readonly env: Record<string, string>,
   ) {}
+
+  /** The settings every instance is built with: the test's environment over a few defaults of these tests. */
+  private configWith(overrides: Record<string, string> = {}): AppConfig {
+    return AppConfig.fromEnvironment({ NODE_ENV: 'test', SCHEDULER_BATCH_SIZE: '50', RETRY_BACKOFF_BASE_MS: '10000', ...this.env, ...overrides });
+  }
 
   static async start(env: Record<string, string> = {}): Promise<SchedulerDatabase> {
     const database = await createTestDatabase(4, { migrated: true });
@@ -62,16 +67,16 @@ export class SchedulerDatabase {
     });
     await db.initialize();
     await db.runMigrations();
-    const config = AppConfig.fromEnvironment({ NODE_ENV: 'test', SCHEDULER_BATCH_SIZE: '50', RETRY_BACKOFF_BASE_MS: '10000', ...env });
-    return new SchedulerDatabase(database, db, config);
+    return new SchedulerDatabase(database, db, env);
   }
 
-  /** One scheduler instance's claim and record services (each with its own lease owner). */
-  instance(): SchedulerInstanceParts {
-    const teams = new TeamsService(new AccountsRepository(this.db));
+  /** One scheduler instance's claim and record services (each with its own lease owner), with its own settings if given. */
+  instance(overrides: Record<string, string> = {}): SchedulerInstanceParts {
+    const config = this.configWith(overrides);
+    const teams = new TeamsService(this.db, new AccountsRepository(this.db));
     const quota = new QuotaService(new UsagePeriodsRepository(this.db));
     const owner = new LeaseOwner();
-    const runSettings = new RunSettings(this.config);
+    const runSettings = new RunSettings(config);
     const events = new ExecutionEvents();
     const pressure = new DispatchPressure();
     const metrics = new ExecutionMetrics(new MetricsRegistry());
@@ -83,12 +88,12 @@ export class SchedulerDatabase {
     const box = new SecretBox(randomBytes(32));
     const jobs = new JobScheduleService(new JobsRepository(this.db.getRepository(JobEntity), box, new ResealSweep(box), read), runs, new JobEvents());
     jobs.onModuleInit();
-    const settings = new SchedulerSettings(this.config);
+    const settings = new SchedulerSettings(config);
     const liveness = new InstanceLiveness(settings, new SchedulerInstancesRepository(this.db), runs, new WakeChannel(this.db));
     const noJobs = null as unknown as JobsService; // the claim only reads windows, never checks a job's owner
     const maintenance = new MaintenanceWindowsService(new MaintenanceWindowsRepository(this.db, read), noJobs);
     const claimer = new RunClaimer(this.db, settings, jobs, runs, quota, teams, liveness, maintenance);
-    return { claimer, runs, events, owner, liveness };
+    return { claimer, runs, events, owner, liveness, pressure };
   }
 
   async createUser(plan = 'free'): Promise<string> {
@@ -135,4 +140,6 @@ export interface SchedulerInstanceParts {
   owner: LeaseOwner;
   /** The instance's liveness row (not started: tests register and mark it themselves). */
   liveness: InstanceLiveness;
+  /** What the dispatcher would report of the requests it sends (nothing does here unless a test says so). */
+  pressure: DispatchPressure;
 }

@@ -9,6 +9,13 @@ import { type DataSource, type EntityManager, QueryFailedError } from 'typeorm';
 export type Queryable = Pick<EntityManager, 'query'>;
 
 /**
+ * Statements a service's change brings with it in its transaction `tx`,
+ * given by the caller (another table's rows, the change's audit entry): they
+ * commit with the change, and their failure undoes it.
+ */
+export type Alongside = (tx: Queryable) => Promise<void>;
+
+/**
  * Runs the statements `work` starts in one transaction on one connection,
  * pipelined (node-postgres's `pipeline` mode): BEGIN, the statements and
  * COMMIT go on the wire at once, and the server runs them back to back. A lock

@@ -4,6 +4,7 @@ import { SecretUnreadableError } from '../crypto/secret-box';
 import { ApiError } from './api-error';
 import { databaseOutageReason } from './database-outage';
 import { requestPath } from './route-prefixes';
+import { requestLog } from '../logging/request-logger';
 
 export interface HttpErrorResponse {
   status: number;
@@ -66,7 +67,7 @@ class DatabaseOutageLog {
     this.refusedSince += 1;
     const now = Date.now();
     if (now - this.lastWarnedAt < DatabaseOutageLog.INTERVAL_MS) return;
-    req.raw.log.warn(
+    requestLog(req).warn(
       { context: 'HttpError', reason, refused: this.refusedSince, path: requestPath(req.url), method: req.method },
       'The database cannot be reached: requests are answered 503 until it is back',
     );
@@ -80,8 +81,8 @@ const databaseOutageLog = new DatabaseOutageLog();
 function send(exception: unknown, req: FastifyRequest, reply: FastifyReply): void {
   if (reply.sent) return;
   const { status, detail, headers, unexpected, databaseOutage } = toHttpError(exception);
-  // req.raw.log is the request's logger (request-logger.ts): the line carries the request id.
-  if (unexpected) req.raw.log.error({ err: exception, context: 'HttpError', path: requestPath(req.url), method: req.method }, 'Unhandled error');
+  // The request's logger: the line carries the request id.
+  if (unexpected) requestLog(req).error({ err: exception, context: 'HttpError', path: requestPath(req.url), method: req.method }, 'Unhandled error');
   if (databaseOutage !== undefined) databaseOutageLog.refused(req, databaseOutage);
   // A handler may have chosen another type (a page, a feed) before it failed: the error is JSON.
   reply.removeHeader('Content-Type');

@@ -45,16 +45,14 @@ export class AdminController {
   async setPlan(@Param('user') idOrEmail: string, @Body(new ZodPipe(setPlanSchema)) body: { plan: PlanId }, @Req() req: FastifyRequest): Promise<UserView> {
     const user = idOrEmail.includes('@') ? await this.users.findByEmail(idOrEmail) : isUuid(idOrEmail) ? await this.users.findById(idOrEmail) : null;
     if (!user) throw ApiError.notFound('User not found');
-    const from = (await this.teams.plansOf([user.id])).get(user.id);
-    await this.teams.setPlan(user.id, body.plan);
-    // An audit line for every plan change made outside billing.
-    this.logger.log({ userId: user.id, accountId: user.id, from, to: body.plan }, 'Operator changed a plan');
-    // The account's log shows it too; the operator is no user or key of the account.
     const origin = requestOrigin(req);
-    await this.audit.recordDone(
-      { accountId: user.id, userId: null, keyId: null, ip: origin.ip, requestId: origin.requestId },
-      { action: 'account.plan_changed', targetType: 'account', targetId: user.id, changes: from === body.plan ? {} : { plan: { before: from ?? null, after: body.plan } } },
+    // The account's log shows it, in the change's transaction; the operator is no user or key of the account.
+    const operator = { accountId: user.id, userId: null, keyId: null, ip: origin.ip, requestId: origin.requestId };
+    const from = await this.teams.setPlan(user.id, body.plan, (tx, before) =>
+      this.audit.record(tx, operator, { action: 'account.plan_changed', targetType: 'account', targetId: user.id, changes: before === body.plan ? {} : { plan: { before, after: body.plan } } }),
     );
+    // The server log has a line for every plan change made outside billing too.
+    this.logger.log({ userId: user.id, accountId: user.id, from, to: body.plan }, 'Operator changed a plan');
     return toUserView(user, body.plan);
   }
 

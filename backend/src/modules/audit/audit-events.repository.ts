@@ -32,16 +32,37 @@ export interface AuditedChange {
 
 /** The statement and its parameters (the change's, then the entry's). */
 export function auditedStatement(actor: Actor, change: AuditedChange): [string, unknown[]] {
+  return statementWithEntry(change, (p) => `${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}::uuid, ${p(4)}, ${p(5)}`, [actor.accountId, actor.userId, actor.keyId, actor.ip, actor.requestId]);
+}
+
+/**
+ * A change the service makes of its own accord (no member, key or request:
+ * a new calendar month's quota), as one statement with its entries: like
+ * auditedStatement, but `from` may hold rows of several accounts, each
+ * giving its own (`accountId`, SQL over `from`), and the actor is the
+ * service (no user, key, address or request).
+ */
+export function systemAuditedStatement(change: AuditedChange & { accountId: string }): [string, unknown[]] {
+  return statementWithEntry(change, () => `${change.accountId}, NULL, NULL, NULL, NULL`, []);
+}
+
+/**
+ * The change's statement with the INSERT of its entries: `who` gives the SQL
+ * of the account and actor columns (over `from`, or parameters numbered by
+ * `p` after the change's own, whose values are `whoParams`).
+ */
+function statementWithEntry(change: AuditedChange, who: (p: (i: number) => string) => string, whoParams: unknown[]): [string, unknown[]] {
   const n = change.params.length;
   const p = (i: number) => `$${n + i}`;
+  const k = whoParams.length;
   const sql = `WITH ${change.ctes},
     audit_entry AS (
       INSERT INTO audit_events (account_id, actor_user_id, actor_key_id, actor_ip, request_id, action, target_type, target_id, changes)
-      SELECT ${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}::uuid, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, (${change.targetId})::text, ${change.changes}
+      SELECT ${who(p)}, ${p(k + 1)}, ${p(k + 2)}, (${change.targetId})::text, ${change.changes}
         FROM ${change.from}
     )
     ${change.result}`;
-  return [sql, [...change.params, actor.accountId, actor.userId, actor.keyId, actor.ip, actor.requestId, change.action, change.targetType]];
+  return [sql, [...change.params, ...whoParams, change.action, change.targetType]];
 }
 
 /**

@@ -25,9 +25,10 @@ export class AuditService {
   }
 
   /**
-   * An entry written on its own, once a change made outside this database's
-   * transactions has succeeded: the identity provider's (AWS Cognito's, or
-   * the built-in one's several statements), whose failure throws before this.
+   * An entry written on its own, once a change made outside this database
+   * has succeeded: the managed identity provider's (AWS Cognito's pool),
+   * whose failure throws before this. A change of this database's never
+   * uses it: its entry is one more statement of its transaction (record).
    */
   recordDone(actor: Actor, entry: AuditEntry): Promise<void> {
     return this.events.recordAlone(actor, entry);

@@ -5,4 +5,4 @@
  */
 export { AuditActor, type Actor } from './audit-actor';
 export { NotAudited, NOT_AUDITED, type NotAuditedReason } from './not-audited.decorator';
-export { auditedStatement, auditChanges, type AuditedChange, type AuditEntry } from './audit-events.repository';
+export { auditedStatement, auditChanges, systemAuditedStatement, type AuditedChange, type AuditEntry } from './audit-events.repository';

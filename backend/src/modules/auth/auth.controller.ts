@@ -76,7 +76,7 @@ export class AuthController {
   /** The second step of a sign-in: the answer to the challenge the password step returned. */
   @Post('challenge')
   @HttpCode(200)
-  @NotAudited(`${SIGN_IN}; an answer that sets up an authenticator writes user.two_factor_enabled`)
+  @NotAudited(`${SIGN_IN}; an answer that sets a new password or an authenticator writes user.password_changed or user.two_factor_enabled`)
   @Header('Cache-Control', 'no-store')
   async respondToChallenge(
     @Body(new ZodPipe(respondToChallengeSchema)) body: RespondToChallengeRequest,

@@ -7,7 +7,7 @@ import { AuditService, type AuditEntry } from '../audit/audit.service';
 import { MailService } from '../mail/mail.service';
 import type { AuthenticatedUser } from './authenticated-user';
 import { securityNoticeMail, type SecurityEvent } from './identity-mails';
-import { IDENTITY_PROVIDER, type IdentityProvider, type SignInResult, type TokenSet } from './identity-provider';
+import { IDENTITY_PROVIDER, type IdentityProvider, type RecordChange, type SignInResult, type SocialIdentity, type TokenSet } from './identity-provider';
 import type { RequestOrigin } from './request-credentials';
 import { AuthAttemptsService } from './throttling/auth-attempts.service';
 import { UsersService } from './users.service';
@@ -48,14 +48,22 @@ export class AuthService {
   /** Every sign-up from an address counts (an account and a mail each), so nobody can mass-create accounts or mail strangers through us. */
   async signUp(request: SignUpRequest, origin: RequestOrigin) {
     await this.attempts.reserve([this.attempts.signUpKey(origin.ip)], AUTH_MESSAGES.tooManySignUps);
-    const created = await this.provider.signUp(request);
-    await this.record(created.userId, origin, 'user.signed_up', { name: { before: null, after: request.name }, email: { before: null, after: request.email }, password: SET });
-    return created;
+    return this.provider.signUp(request, this.recorder(origin, 'user.signed_up', { name: { before: null, after: request.name }, email: { before: null, after: request.email }, password: SET }));
+  }
+
+  /**
+   * The session of someone a social provider vouched for. A first sign-in
+   * creates their account: `user.signed_up` as for an email sign-up, with
+   * the provider in place of a password (none of its tokens or ids).
+   */
+  socialSession(identity: SocialIdentity, origin: RequestOrigin): Promise<SignInResult> {
+    const changes = { name: { before: null, after: identity.name }, email: { before: null, after: identity.email }, social_provider: { before: null, after: identity.provider } };
+    return this.provider.socialSession(identity, this.recorder(origin, 'user.signed_up', changes));
   }
 
   async verifyEmail(request: VerifyEmailRequest, origin: RequestOrigin): Promise<void> {
-    await this.throttled('code', request.email, origin.ip, () => this.provider.confirmSignUp(request.email, request.code));
-    await this.recordFor(request.email, origin, 'user.email_verified', { email_verified: { before: false, after: true } });
+    const record = this.recorder(origin, 'user.email_verified', { email_verified: { before: false, after: true } });
+    await this.throttled('code', request.email, origin.ip, () => this.provider.confirmSignUp(request.email, request.code, record));
   }
 
   resendCode(email: string, ip: string): Promise<void> {
@@ -73,11 +81,14 @@ export class AuthService {
   async respondToChallenge(answer: RespondToChallengeRequest, origin: RequestOrigin): Promise<SignInResult> {
     const ip = origin.ip;
     const guessable = answer.challenge === 'SOFTWARE_TOKEN_MFA' || answer.challenge === 'MFA_SETUP';
+    // A sign-in that had the user choose a new password, or set up an authenticator, changed their security settings.
+    const record =
+      answer.challenge === 'NEW_PASSWORD_REQUIRED'
+        ? this.recorder(origin, 'user.password_changed', { password: CHANGED, password_change_required: { before: true, after: false } })
+        : this.recorder(origin, 'user.two_factor_enabled', { two_factor: { before: false, after: true }, totp_secret: SET });
     const result = guessable
-      ? await this.throttled('mfa', answer.email, ip, () => this.provider.respondToChallenge(answer))
-      : await this.provider.respondToChallenge(answer);
-    // A sign-in that had to set up an authenticator turned two-factor on: a change of the user's security settings.
-    if (result.kind === 'tokens' && answer.challenge === 'MFA_SETUP') await this.recordFor(answer.email, origin, 'user.two_factor_enabled', { two_factor: { before: false, after: true }, totp_secret: SET });
+      ? await this.throttled('mfa', answer.email, ip, () => this.provider.respondToChallenge(answer, record))
+      : await this.provider.respondToChallenge(answer, record);
     if (result.kind === 'tokens' && result.deviceKey) {
       const user = await this.users.findByEmail(answer.email);
       if (user) await this.notify(user.id, { kind: 'new_device', deviceName: answer.device_name?.trim() || 'Unnamed device', ip });
@@ -94,21 +105,23 @@ export class AuthService {
   }
 
   async enableTotp(user: AuthenticatedUser, accessToken: string, code: string, origin: RequestOrigin): Promise<RecoveryCodesResponse> {
-    const codes = await this.throttled('mfa', user.email, origin.ip, () => this.provider.enableTotp(user, accessToken, code));
-    await this.record(user.id, origin, 'user.two_factor_enabled', { two_factor: { before: false, after: true }, totp_secret: SET, ...(codes.length > 0 ? { recovery_codes: SET } : {}) });
+    // The entry says whether recovery codes came with it: the built-in provider makes them, the managed one has none.
+    const recoveryCodes: AuditEntry['changes'] = this.provider.name === 'local' ? { recovery_codes: SET } : {};
+    const record = this.recorder(origin, 'user.two_factor_enabled', { two_factor: { before: false, after: true }, totp_secret: SET, ...recoveryCodes });
+    const codes = await this.throttled('mfa', user.email, origin.ip, () => this.provider.enableTotp(user, accessToken, code, record));
     await this.notify(user.id, { kind: 'two_factor_enabled' });
     return { recovery_codes: codes };
   }
 
   async disableTotp(user: AuthenticatedUser, accessToken: string, proof: SecondFactorProof, origin: RequestOrigin): Promise<void> {
-    await this.throttled('mfa', user.email, origin.ip, () => this.provider.disableTotp(user, accessToken, proof));
-    await this.record(user.id, origin, 'user.two_factor_disabled', { two_factor: { before: true, after: false }, totp_secret: { before: MASKED, after: null } });
+    const record = this.recorder(origin, 'user.two_factor_disabled', { two_factor: { before: true, after: false }, totp_secret: { before: MASKED, after: null } });
+    await this.throttled('mfa', user.email, origin.ip, () => this.provider.disableTotp(user, accessToken, proof, record));
     await this.notify(user.id, { kind: 'two_factor_disabled' });
   }
 
   async regenerateRecoveryCodes(user: AuthenticatedUser, accessToken: string, proof: SecondFactorProof, origin: RequestOrigin): Promise<RecoveryCodesResponse> {
-    const codes = await this.throttled('mfa', user.email, origin.ip, () => this.provider.regenerateRecoveryCodes(user, accessToken, proof));
-    await this.record(user.id, origin, 'user.recovery_codes_regenerated', { recovery_codes: CHANGED });
+    const record = this.recorder(origin, 'user.recovery_codes_regenerated', { recovery_codes: CHANGED });
+    const codes = await this.throttled('mfa', user.email, origin.ip, () => this.provider.regenerateRecoveryCodes(user, accessToken, proof, record));
     return { recovery_codes: codes };
   }
 
@@ -117,26 +130,22 @@ export class AuthService {
   }
 
   async forgetDevice(user: AuthenticatedUser, accessToken: string, deviceId: string, origin: RequestOrigin): Promise<void> {
-    await this.provider.forgetDevice(user, accessToken, deviceId);
-    await this.record(user.id, origin, 'user.device_forgotten', { remembered: { before: true, after: false } }, { type: 'device', id: deviceId });
+    await this.provider.forgetDevice(user, accessToken, deviceId, this.recorder(origin, 'user.device_forgotten', { remembered: { before: true, after: false } }, { target: { type: 'device', id: deviceId } }));
   }
 
   async updateName(user: AuthenticatedUser, accessToken: string, name: string, origin: RequestOrigin): Promise<void> {
     const before = (await this.users.findById(user.id))?.name ?? null;
-    await this.provider.updateName(user, accessToken, name);
-    if (before !== name) await this.record(user.id, origin, 'user.profile_updated', { name: { before, after: name } });
+    // The same name again changes nothing: no entry.
+    const record: RecordChange = before === name ? () => Promise.resolve() : this.recorder(origin, 'user.profile_updated', { name: { before, after: name } });
+    await this.provider.updateName(user, accessToken, name, record);
   }
 
   /** Operators' command; the account must exist. */
   async requireNewPassword(email: string, origin: RequestOrigin): Promise<void> {
     const user = await this.users.findByEmail(email);
     if (!user) throw ApiError.notFound(AUTH_MESSAGES.userDoesNotExist);
-    await this.provider.requireNewPassword(user.id);
     // The operator acts: no user or key of the account is the actor.
-    await this.audit.recordDone(
-      { accountId: user.id, userId: null, keyId: null, ip: origin.ip, requestId: origin.requestId },
-      { action: 'user.new_password_required', targetType: 'user', targetId: user.id, changes: { password_change_required: { before: false, after: true } } },
-    );
+    await this.provider.requireNewPassword(user.id, this.recorder(origin, 'user.new_password_required', { password_change_required: { before: false, after: true } }, { byOperator: true }));
   }
 
   refresh(refreshToken: string): Promise<TokenSet> {
@@ -152,13 +161,13 @@ export class AuthService {
   }
 
   async resetPassword(request: ResetPasswordRequest, origin: RequestOrigin): Promise<void> {
-    await this.throttled('code', request.email, origin.ip, () => this.provider.resetPassword(request.email, request.code, request.new_password));
-    await this.recordFor(request.email, origin, 'user.password_reset', { password: CHANGED });
+    const record = this.recorder(origin, 'user.password_reset', { password: CHANGED });
+    await this.throttled('code', request.email, origin.ip, () => this.provider.resetPassword(request.email, request.code, request.new_password, record));
   }
 
   async changePassword(user: AuthenticatedUser, accessToken: string, request: ChangePasswordRequest, origin: RequestOrigin): Promise<void> {
-    await this.throttled('login', user.email, origin.ip, () => this.provider.changePassword(user, accessToken, request.old_password, request.new_password));
-    await this.record(user.id, origin, 'user.password_changed', { password: CHANGED });
+    const record = this.recorder(origin, 'user.password_changed', { password: CHANGED });
+    await this.throttled('login', user.email, origin.ip, () => this.provider.changePassword(user, accessToken, request.old_password, request.new_password, record));
     await this.notify(user.id, { kind: 'password_changed' });
   }
 
@@ -175,25 +184,24 @@ export class AuthService {
   }
 
   async globalSignOut(user: AuthenticatedUser, accessToken: string, origin: RequestOrigin): Promise<void> {
-    await this.provider.globalSignOut(user, accessToken);
-    await this.record(user.id, origin, 'user.signed_out_everywhere', { sessions: { before: 'active', after: 'revoked' } });
+    await this.provider.globalSignOut(user, accessToken, this.recorder(origin, 'user.signed_out_everywhere', { sessions: { before: 'active', after: 'revoked' } }));
   }
 
   /**
-   * The entry of a change to the user's identity or security settings, in
-   * their personal account's log (its id is theirs), the user acting; every
-   * secret in `changes` already shown as "***". Written once the identity
-   * provider made the change (see AuditService.recordDone); target: the user
-   * unless `target` says otherwise.
+   * How the provider writes the entry of a change to a user's identity or
+   * security settings: in their personal account's log (its id is theirs),
+   * the user acting (no one of the account when `byOperator`); every secret
+   * in `changes` already shown as "***"; target the user unless `target` says
+   * otherwise. In the change's transaction when the provider gives one (the
+   * built-in provider), else on its own once the change succeeded
+   * (AuditService.recordDone: the managed provider's changes are the pool's).
    */
-  private record(userId: string, origin: RequestOrigin, action: string, changes: AuditEntry['changes'], target: { type: string; id: string } = { type: 'user', id: userId }): Promise<void> {
-    return this.audit.recordDone({ accountId: userId, userId, keyId: null, ip: origin.ip, requestId: origin.requestId }, { action, targetType: target.type, targetId: target.id, changes });
-  }
-
-  /** record() for a user known by address (the routes used before signing in). */
-  private async recordFor(email: string, origin: RequestOrigin, action: string, changes: AuditEntry['changes']): Promise<void> {
-    const user = await this.users.findByEmail(email);
-    if (user) await this.record(user.id, origin, action, changes);
+  private recorder(origin: RequestOrigin, action: string, changes: AuditEntry['changes'], options: { target?: { type: string; id: string }; byOperator?: boolean } = {}): RecordChange {
+    return (userId, tx) => {
+      const actor = { accountId: userId, userId: options.byOperator ? null : userId, keyId: null, ip: origin.ip, requestId: origin.requestId };
+      const entry = { action, targetType: options.target?.type ?? 'user', targetId: options.target?.id ?? userId, changes };
+      return tx ? this.audit.record(tx, actor, entry) : this.audit.recordDone(actor, entry);
+    };
   }
 
   /** A security notice to the account's address. The change already happened, so a mail failure must not undo or fail it. */

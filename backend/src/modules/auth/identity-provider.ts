@@ -7,6 +7,7 @@ import type {
   TotpSetupResponse,
   TwoFactorStatus,
 } from '@cronbeam/shared/auth/mfa-schemas';
+import type { Queryable } from '../../common/database/transaction';
 import type { AuthenticatedUser } from './authenticated-user';
 import type { JwksSource } from './verification-key-set';
 
@@ -54,6 +55,15 @@ export interface SocialIdentity {
   providerTokens: { accessToken?: string; idToken?: string; refreshToken?: string; expiresIn?: number };
 }
 
+/**
+ * Writes the audit entry of the change an operation makes (AuthService
+ * builds it), for the user changed. With `tx`, the transaction of the
+ * change's own statements: the change and its entry then commit together or
+ * not at all. Without, on its own, once the change succeeded: what a provider
+ * does for a change it made outside this database (Cognito's pool).
+ */
+export type RecordChange = (userId: string, tx?: Queryable) => Promise<void>;
+
 /** How bearer tokens of the provider are verified (see JwtStrategy). */
 export interface TokenVerificationSettings {
   issuer: string;
@@ -69,18 +79,27 @@ export interface TokenVerificationSettings {
  * (`local`) and by AWS Cognito (`cognito`). Implementations throw ApiError
  * with the texts of AUTH_MESSAGES, keep the `users` row of every account in step with
  * the provider, and never see throttling (AuthService does that for both).
+ * An operation that changes an account takes `record` and calls it once the
+ * change is certain: in the change's transaction where the change is this
+ * database's, on its own after a change the provider made elsewhere; a
+ * refused change throws before it (see RecordChange).
  */
 export interface IdentityProvider {
   readonly name: 'local' | 'cognito';
   verificationSettings(): TokenVerificationSettings;
   /** Creates an unconfirmed account and sends it a verification code. */
-  signUp(account: NewAccount): Promise<{ userId: string }>;
-  confirmSignUp(email: string, code: string): Promise<void>;
+  signUp(account: NewAccount, record: RecordChange): Promise<{ userId: string }>;
+  confirmSignUp(email: string, code: string, record: RecordChange): Promise<void>;
   resendCode(email: string): Promise<void>;
   /** The password step; `deviceKey` is a remembered device's key, which skips the second factor. */
   login(email: string, password: string, deviceKey?: string): Promise<SignInResult>;
-  /** The answer to a challenge the password step (or a previous answer) returned. */
-  respondToChallenge(answer: RespondToChallengeRequest): Promise<SignInResult>;
+  /**
+   * The answer to a challenge the password step (or a previous answer)
+   * returned. `record` is called for an answer that changes a setting of the
+   * account (a new password chosen, an authenticator set up), not for a
+   * second-factor code.
+   */
+  respondToChallenge(answer: RespondToChallengeRequest, record: RecordChange): Promise<SignInResult>;
   refresh(refreshToken: string): Promise<TokenSet>;
   /**
    * A new session for the signed-in user after checking their password (and
@@ -91,25 +110,29 @@ export interface IdentityProvider {
   /** Revokes the refresh token (and its family); unknown tokens are ignored. */
   revokeRefreshToken(refreshToken: string): Promise<void>;
   forgotPassword(email: string): Promise<void>;
-  resetPassword(email: string, code: string, newPassword: string): Promise<void>;
-  changePassword(user: AuthenticatedUser, accessToken: string, oldPassword: string, newPassword: string): Promise<void>;
+  resetPassword(email: string, code: string, newPassword: string, record: RecordChange): Promise<void>;
+  changePassword(user: AuthenticatedUser, accessToken: string, oldPassword: string, newPassword: string, record: RecordChange): Promise<void>;
   /** Ends every session of the user. */
-  globalSignOut(user: AuthenticatedUser, accessToken: string): Promise<void>;
-  /** A session (or the second-factor challenge) for someone who signed in through a social provider, creating the account on first sign-in. */
-  socialSession(identity: SocialIdentity): Promise<SignInResult>;
+  globalSignOut(user: AuthenticatedUser, accessToken: string, record: RecordChange): Promise<void>;
+  /**
+   * A session (or the second-factor challenge) for someone who signed in
+   * through a social provider, creating the account on first sign-in:
+   * `recordSignUp` is called for that creation only.
+   */
+  socialSession(identity: SocialIdentity, recordSignUp: RecordChange): Promise<SignInResult>;
   twoFactorStatus(user: AuthenticatedUser, accessToken: string): Promise<TwoFactorStatus>;
   /** A new authenticator secret (not in force until enableTotp confirms a code from it). */
   setUpTotp(user: AuthenticatedUser, accessToken: string): Promise<TotpSetupResponse>;
   /** Turns the authenticator on; answers the new recovery codes (none where the provider has no such thing). */
-  enableTotp(user: AuthenticatedUser, accessToken: string, code: string): Promise<string[]>;
-  disableTotp(user: AuthenticatedUser, accessToken: string, proof: SecondFactorProof): Promise<void>;
-  regenerateRecoveryCodes(user: AuthenticatedUser, accessToken: string, proof: SecondFactorProof): Promise<string[]>;
+  enableTotp(user: AuthenticatedUser, accessToken: string, code: string, record: RecordChange): Promise<string[]>;
+  disableTotp(user: AuthenticatedUser, accessToken: string, proof: SecondFactorProof, record: RecordChange): Promise<void>;
+  regenerateRecoveryCodes(user: AuthenticatedUser, accessToken: string, proof: SecondFactorProof, record: RecordChange): Promise<string[]>;
   listDevices(user: AuthenticatedUser, accessToken: string): Promise<RememberedDeviceView[]>;
-  forgetDevice(user: AuthenticatedUser, accessToken: string, deviceId: string): Promise<void>;
+  forgetDevice(user: AuthenticatedUser, accessToken: string, deviceId: string, record: RecordChange): Promise<void>;
   /** Changes the display name (the ID token's name claim from the next refresh on). */
-  updateName(user: AuthenticatedUser, accessToken: string, name: string): Promise<void>;
+  updateName(user: AuthenticatedUser, accessToken: string, name: string, record: RecordChange): Promise<void>;
   /** Operators: the user must choose a new password at the next sign-in; their sessions end now. */
-  requireNewPassword(userId: string): Promise<void>;
+  requireNewPassword(userId: string, record: RecordChange): Promise<void>;
   /** Removes the account at the provider; the caller deletes the user's data. */
   deleteUser(user: AuthenticatedUser, accessToken: string): Promise<void>;
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import type { AccountRole } from '@cronbeam/shared/accounts/roles';
+import type { Queryable } from '../../common/database/transaction';
 import { UserEntity } from './user.entity';
 
 /** A new account's columns. */
@@ -27,6 +28,14 @@ export interface CallerInAccountColumns extends CallerColumns {
 }
 
 export type UserWritableColumns = Partial<Pick<UserEntity, 'name' | 'passwordHash' | 'emailVerified' | 'sessionsRevokedAt'>>;
+
+/** The column of each writable field. */
+const WRITABLE: Record<keyof UserWritableColumns, string> = {
+  name: 'name',
+  passwordHash: 'password_hash',
+  emailVerified: 'email_verified',
+  sessionsRevokedAt: 'sessions_revoked_at',
+};
 
 /**
  * Every SQL statement on `users`, one per function. Emails are unique
@@ -74,10 +83,10 @@ export class UsersRepository {
    * Inserts a user with their personal account (the user's own id, the user
    * its owner) in one statement, so no user exists without one; answers the
    * id, or null when the email is taken (the unique index decides, so there
-   * is no race).
+   * is no race). On `tx` when the user is made in a transaction with more.
    */
-  async insert(row: NewUserRow): Promise<string | null> {
-    const inserted: Array<{ id: string }> = await this.users.query(
+  async insert(row: NewUserRow, tx: Queryable = this.users): Promise<string | null> {
+    const inserted: Array<{ id: string }> = await tx.query(
       `WITH added AS (
          INSERT INTO users (id, email, name, password_hash, email_verified)
          VALUES (COALESCE($1::uuid, gen_random_uuid()), $2, $3, $4, $5)
@@ -93,8 +102,11 @@ export class UsersRepository {
     return inserted[0]?.id ?? null;
   }
 
-  async update(userId: string, columns: UserWritableColumns): Promise<void> {
-    await this.users.update({ id: userId }, columns);
+  /** On `tx` when the change is one of several in a transaction. */
+  async update(userId: string, columns: UserWritableColumns, tx: Queryable = this.users): Promise<void> {
+    const fields = (Object.keys(WRITABLE) as Array<keyof UserWritableColumns>).filter((field) => columns[field] !== undefined);
+    if (fields.length === 0) return;
+    await tx.query(`UPDATE users SET ${fields.map((field, i) => `${WRITABLE[field]} = $${i + 2}`).join(', ')}, updated_at = now() WHERE id = $1`, [userId, ...fields.map((field) => columns[field])]);
   }
 
   /** The user's identity (sessions, codes, memberships) goes with it by ON DELETE CASCADE; their accounts are deleted before (TeamsService). */

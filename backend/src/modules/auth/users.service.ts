@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { Subject } from 'rxjs';
+import type { DataSource } from 'typeorm';
 import type { AccountRole } from '@cronbeam/shared/accounts/roles';
+import type { Alongside, Queryable } from '../../common/database/transaction';
 import { isUuid } from '../../common/validation/uuid';
 import { UserEntity } from './user.entity';
 import { UsersRepository, type UserWritableColumns } from './users.repository';
@@ -51,7 +54,10 @@ export class UsersService {
   /** Each membership just ended on this instance (a member removed or leaving), for what holds a session open in that account. */
   readonly membershipsEnded$ = this.membershipsEnded.asObservable();
 
-  constructor(private readonly users: UsersRepository) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly users: UsersRepository,
+  ) {}
 
   findById(id: string): Promise<UserEntity | null> {
     return this.users.findById(id);
@@ -124,15 +130,34 @@ export class UsersService {
     return this.users.list();
   }
 
-  /** Inserts an account; null when the email is taken (the unique index decides, so there is no race). */
-  async create(fields: NewUser): Promise<UserEntity | null> {
-    const id = await this.users.insert({ ...fields, id: fields.id ?? null, email: fields.email.trim() });
+  /**
+   * Inserts an account; null when the email is taken (the unique index
+   * decides, so there is no race). `alongside` runs in the same transaction
+   * once the user exists, given their id: the account is made with it or not at all.
+   */
+  async create(fields: NewUser, alongside?: (tx: Queryable, userId: string) => Promise<void>): Promise<UserEntity | null> {
+    const row = { ...fields, id: fields.id ?? null, email: fields.email.trim() };
+    const id = alongside
+      ? await this.db.transaction(async (tx) => {
+          const inserted = await this.users.insert(row, tx);
+          if (inserted) await alongside(tx, inserted);
+          return inserted;
+        })
+      : await this.users.insert(row);
     return id ? this.findById(id) : null;
   }
 
-  async update(userId: string, fields: UserWritableColumns): Promise<void> {
+  /** Changes the user's row; `alongside` runs in the same transaction, after the update, and its failure undoes it. */
+  async update(userId: string, fields: UserWritableColumns, alongside?: Alongside): Promise<void> {
     this.forget(userId);
-    await this.users.update(userId, fields);
+    if (alongside) {
+      await this.db.transaction(async (tx) => {
+        await this.users.update(userId, fields, tx);
+        await alongside(tx);
+      });
+    } else {
+      await this.users.update(userId, fields);
+    }
     this.forget(userId);
     if (fields.sessionsRevokedAt) this.sessionsEnded.next(userId);
   }

@@ -66,7 +66,7 @@ export class BillingWebhooksService {
         return;
       case 'invoice.paid': {
         const row = await this.syncSubscription(subscriptionOfInvoice(event.data.object), event, requestId);
-        if (row) await this.billing.startPaidPeriod(row);
+        if (row) await this.billing.startPaidPeriod(row, requestId);
         return;
       }
       case 'invoice.payment_failed': {

@@ -127,8 +127,8 @@ export class BillingRepository {
    * subscription; true only for the first caller, so a period starts once
    * however often (and in whatever order) its events arrive.
    */
-  async markUsagePeriodStarted(subscriptionId: string, periodStart: number): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(
+  async markUsagePeriodStarted(subscriptionId: string, periodStart: number, tx: Queryable): Promise<boolean> {
+    const rows: unknown[] = await tx.query(
       `UPDATE billing_subscriptions SET usage_period_start = $2
        WHERE stripe_subscription_id = $1 AND (usage_period_start IS NULL OR usage_period_start < $2)
        RETURNING stripe_subscription_id`,

@@ -20,7 +20,7 @@ import type { AuthenticatedUser } from '../auth';
 import type { Actor, AuditEntry } from '../audit';
 import { AuditService } from '../audit/audit.service';
 import { TeamsService } from '../teams/teams.service';
-import { JobsService } from '../jobs/jobs.service';
+import { JobsService, type ResumedJob } from '../jobs/jobs.service';
 import { MailService } from '../mail/mail.service';
 import { QuotaService } from '../quota/quota.service';
 import { jobsPausedMail } from './billing-mails';
@@ -240,10 +240,10 @@ export class BillingService {
    * a member's request writes its entry (what changed since the request read
    * the subscription, even when Stripe's webhook for the same change stored
    * it first), Stripe only when something it applies differs from what was
-   * stored. Then a
-   * smaller plan pauses the jobs above its limit; a bigger one lets jobs held
-   * by the quota run again. Null when the customer is not one of ours or the
-   * account is gone.
+   * stored. In the same transaction a smaller plan pauses the jobs above
+   * its limit, and a bigger one lets the jobs held by the quota run again;
+   * the entry names them (`paused_job_ids`, `resumed_job_ids`). Null when
+   * the customer is not one of ours or the account is gone.
    */
   async applySubscription(subscription: Stripe.Subscription, by: AppliedBy): Promise<SubscriptionRow | null> {
     const customerId = typeof subscription.customer === 'string' ? subscription.customer : subscription.customer.id;
@@ -261,21 +261,25 @@ export class BillingService {
       await this.repo.saveSubscription(row, tx);
       const plan = entitledPlan(await this.repo.currentSubscription(accountId, tx));
       if (plan !== was) await this.teams.setPlanWithin(accountId, plan, tx);
-      // A smaller plan pauses the newest jobs above its limit, in this transaction: its entry names them.
+      // A smaller plan pauses the newest jobs above its limit, and a bigger one resumes those the quota held, in this transaction: its entry names them.
       const paused = PLAN_RANK[plan] < PLAN_RANK[was] ? await this.jobs.pauseJobsBeyondLimit(tx, accountId, PLAN_LIMITS[plan].maxJobs) : [];
-      const pausedChange: AuditEntry['changes'] = paused.length > 0 ? { paused_job_ids: { before: null, after: paused } } : {};
+      const resumed: ResumedJob[] = PLAN_RANK[plan] > PLAN_RANK[was] ? await this.jobs.resumeQuotaHeldWithin(tx, accountId) : [];
+      const jobChanges: AuditEntry['changes'] = {
+        ...(paused.length > 0 ? { paused_job_ids: { before: null, after: paused } } : {}),
+        ...(resumed.length > 0 ? { resumed_job_ids: { before: null, after: resumed.map((job) => job.id) } } : {}),
+      };
       if (by.kind === 'member') {
         // Against what the request read: Stripe's webhook for this very change may have stored it between that read and this transaction.
-        const changes = { ...subscriptionChanges(by.before.subscription, row, by.before.plan, plan), ...pausedChange };
+        const changes = { ...subscriptionChanges(by.before.subscription, row, by.before.plan, plan), ...jobChanges };
         await this.audit.record(tx, by.actor, { action: by.action, targetType: 'subscription', targetId: row.subscriptionId, changes });
-        return { was, plan, paused };
+        return { was, plan, paused, resumed };
       }
-      const changes = { ...subscriptionChanges(before, row, was, plan), ...pausedChange };
+      const changes = { ...subscriptionChanges(before, row, was, plan), ...jobChanges };
       if (Object.keys(changes).length > 0) {
         const stripe: Actor = { accountId, userId: null, keyId: null, ip: null, requestId: by.requestId };
         await this.audit.record(tx, stripe, { action: 'subscription.changed_by_stripe', targetType: 'subscription', targetId: row.subscriptionId, changes });
       }
-      return { was, plan, paused };
+      return { was, plan, paused, resumed };
     });
     if (!applied) {
       this.logger.warn({ customerId, subscriptionId: subscription.id }, 'Stripe subscription of a deleted account ignored');
@@ -284,7 +288,7 @@ export class BillingService {
     if (applied.plan !== applied.was) {
       this.teams.forgetPlan(accountId);
       this.logger.log({ accountId, from: applied.was, to: applied.plan }, 'Plan changed by billing');
-      await this.settleJobs(accountId, applied.was, applied.plan, applied.paused);
+      await this.settleJobs(accountId, applied.plan, applied.paused, applied.resumed);
     }
     return row;
   }
@@ -296,25 +300,45 @@ export class BillingService {
     return plan;
   }
 
-  /** Starts a new usage period (the execution quota afresh) once per paid period of the subscription. */
-  async startPaidPeriod(row: SubscriptionRow): Promise<void> {
-    if (!isEntitling(row) || row.stripeStatus === 'past_due' || row.currentPeriodStart === null) return;
-    if (!(await this.repo.markUsagePeriodStarted(row.subscriptionId, row.currentPeriodStart))) return;
-    await this.quota.resetExecutions(row.accountId);
-    const resumed = await this.jobs.resumeQuotaHeld(row.accountId);
-    this.logger.log({ accountId: row.accountId, subscriptionId: row.subscriptionId, periodStart: row.currentPeriodStart, resumed }, 'New paid usage period started');
+  /**
+   * Starts a new usage period once per paid period of the subscription (its
+   * invoice paid, Stripe's webhook delivery `requestId`): the execution
+   * count afresh and the jobs the quota held back on their schedule, in one
+   * transaction holding the account's row, with Stripe's entry
+   * (`subscription.period_started`: the count replaced, `resumed_job_ids`)
+   * when either changed something.
+   */
+  async startPaidPeriod(row: SubscriptionRow, requestId: string | null): Promise<void> {
+    const periodStart = row.currentPeriodStart;
+    if (!isEntitling(row) || row.stripeStatus === 'past_due' || periodStart === null) return;
+    const started = await this.db.transaction(async (tx) => {
+      if (!(await this.teams.planForUpdate(row.accountId, tx))) return null;
+      if (!(await this.repo.markUsagePeriodStarted(row.subscriptionId, periodStart, tx))) return null;
+      // Jobs before the usage row, the order a claim locks them in.
+      const resumed = await this.jobs.resumeQuotaHeldWithin(tx, row.accountId);
+      const used = await this.quota.resetExecutions(tx, row.accountId);
+      const changes: AuditEntry['changes'] = {
+        ...(used > 0 ? { executions_used: { before: used, after: 0 } } : {}),
+        ...(resumed.length > 0 ? { resumed_job_ids: { before: null, after: resumed.map((job) => job.id) } } : {}),
+      };
+      if (Object.keys(changes).length > 0) {
+        const stripe: Actor = { accountId: row.accountId, userId: null, keyId: null, ip: null, requestId };
+        await this.audit.record(tx, stripe, { action: 'subscription.period_started', targetType: 'subscription', targetId: row.subscriptionId, changes });
+      }
+      return resumed;
+    });
+    if (!started) return;
+    this.jobs.announceResumed(row.accountId, started);
+    this.logger.log({ accountId: row.accountId, subscriptionId: row.subscriptionId, periodStart, resumed: started.length }, 'New paid usage period started');
   }
 
   /**
-   * After a plan change has committed: a bigger plan lets the jobs held by
-   * the quota run again; after a smaller one, the event streams and the
-   * owner hear of the jobs it paused.
+   * After a plan change has committed: the event streams hear of the jobs a
+   * bigger plan resumed, and the event streams and the owner of the jobs a
+   * smaller one paused.
    */
-  private async settleJobs(accountId: string, was: PlanId, plan: PlanId, pausedIds: string[]): Promise<void> {
-    if (PLAN_RANK[plan] > PLAN_RANK[was]) {
-      await this.jobs.resumeQuotaHeld(accountId);
-      return;
-    }
+  private async settleJobs(accountId: string, plan: PlanId, pausedIds: string[], resumed: ResumedJob[]): Promise<void> {
+    this.jobs.announceResumed(accountId, resumed);
     if (pausedIds.length === 0) return;
     this.jobs.announcePaused(accountId, pausedIds);
     this.logger.log({ accountId, plan, paused: pausedIds.length }, 'Jobs above the new plan limit paused');

@@ -57,11 +57,15 @@ export class JobScheduleService implements OnModuleInit {
     return this.jobs.quotaHeld(null);
   }
 
-  /** Puts the given quota-stopped jobs back on their schedule, due at their next instant after `now` (the caller wakes the schedulers). */
+  /**
+   * Puts the given quota-stopped jobs back on their schedule as a new month
+   * begins, due at their next instant after `now` (the caller wakes the
+   * schedulers); each account's audit log names the jobs resumed.
+   */
   async restoreQuotaHeld(jobs: HeldJobRow[], now: Date): Promise<number> {
     if (jobs.length === 0) return 0;
     const next = jobs.map((j) => nextDueOf(j, now));
-    return this.jobs.restoreHeld(jobs.map((j) => j.id), next);
+    return (await this.jobs.restoreHeldForNewPeriod(jobs.map((j) => j.id), next)).length;
   }
 
   /**

@@ -9,7 +9,7 @@ import { SecretBox, SecretUnreadableError } from '../../common/crypto/secret-box
 import { returnedRows } from '../../common/database/query-rows';
 import type { Queryable } from '../../common/database/transaction';
 import { ReadDatabase, type ReadFrom } from '../../database/read-database';
-import { auditChanges, auditedStatement, type Actor } from '../audit';
+import { auditChanges, auditedStatement, systemAuditedStatement, type Actor } from '../audit';
 import { JobEntity } from './job.entity';
 import type { ScheduleColumns } from './job-schedule-spec';
 
@@ -118,8 +118,14 @@ export interface CreationAudit {
   facts?: Record<string, unknown>;
 }
 
-/** The columns a job is answered with, read as they are stored (no entity hydration on the hot reads). */
-const JOB_COLUMNS =
+/** Puts the quota-stopped jobs among $1 back on their schedule, each due at its $2 (parallel arrays), RETURNING id and account_id. */
+const RESTORE_HELD = `UPDATE jobs j SET status = '${JOB_STATUS.scheduled}', next_run_at = v.next_run_at
+  FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, next_run_at)
+  WHERE j.id = v.id AND j.status = '${JOB_STATUS.quotaReached}'
+  RETURNING j.id, j.account_id`;
+
+/** The columns a job is answered with, read as they are stored (no entity hydration on the hot reads; the API bench's plain server reads the same). */
+export const JOB_COLUMNS =
   'id, account_id, name, url, method, headers, body, cron_expression, time_zone, every_seconds, schedule_anchor, run_at, starts_at, ends_at, jitter_seconds, jitter_offset_ms, overlap, catch_up, catch_up_window_seconds, response_rules, timeout_ms, auto_pause_after, alert_after_failures, certificate_alert_days, certificate_expires_at, delivery, tags, retry_policy, identity_token, callback_url, status, notify_on_failure, next_run_at, last_run_at, created_at, updated_at';
 
 interface JobRow {
@@ -699,26 +705,45 @@ export class JobsRepository implements OnModuleInit {
     return row?.at ? new Date(row.at) : null;
   }
 
-  /** Jobs the quota stopped (of one user, or of everyone). */
-  quotaHeld(accountId: string | null): Promise<HeldJobRow[]> {
-    return this.jobs.query(
+  /** Jobs the quota stopped (of one account, or of everyone); on `tx` inside the transaction that resumes them. */
+  quotaHeld(accountId: string | null, tx: Queryable = this.jobs): Promise<HeldJobRow[]> {
+    return tx.query(
       `SELECT id, account_id, ${SCHEDULE_COLUMNS} FROM jobs WHERE status = '${JOB_STATUS.quotaReached}' AND ($1::uuid IS NULL OR account_id = $1)`,
       [accountId],
     );
   }
 
-  /** Puts quota-stopped jobs back on their schedule; answers how many were still held. */
-  async restoreHeld(jobIds: string[], nextRunAt: (Date | null)[]): Promise<number> {
-    const rows = returnedRows(
+  /**
+   * Puts quota-stopped jobs back on their schedule as a new calendar month
+   * begins (no member asked: the service's housekeeping), with one audit
+   * entry per account naming the jobs it resumed (`quota.period_started`);
+   * answers the ids of those still held, so put back.
+   */
+  async restoreHeldForNewPeriod(jobIds: string[], nextRunAt: (Date | null)[]): Promise<string[]> {
+    const rows = returnedRows<{ id: string }>(
       await this.jobs.query(
-        `UPDATE jobs j SET status = '${JOB_STATUS.scheduled}', next_run_at = v.next_run_at
-         FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, next_run_at)
-         WHERE j.id = v.id AND j.status = '${JOB_STATUS.quotaReached}'
-         RETURNING j.id`,
-        [jobIds, nextRunAt],
+        ...systemAuditedStatement({
+          ctes: `c AS (${RESTORE_HELD})`,
+          params: [jobIds, nextRunAt],
+          from: `(SELECT account_id, jsonb_agg(id ORDER BY id) AS ids FROM c GROUP BY account_id) r`,
+          accountId: 'r.account_id',
+          action: 'quota.period_started',
+          targetType: 'account',
+          targetId: 'r.account_id',
+          changes: `jsonb_build_object('resumed_job_ids', jsonb_build_object('before', NULL, 'after', r.ids))`,
+          result: `SELECT id FROM c`,
+        }),
       ),
     );
-    return rows.length;
+    return rows.map((r) => r.id);
+  }
+
+  /** Puts quota-stopped jobs back on their schedule; answers the ids of those still held, so put back. */
+  async restoreHeld(jobIds: string[], nextRunAt: (Date | null)[], tx: Queryable = this.jobs): Promise<string[]> {
+    const rows = returnedRows<{ id: string }>(
+      await tx.query(RESTORE_HELD, [jobIds, nextRunAt]),
+    );
+    return rows.map((r) => r.id);
   }
 
   /**

@@ -34,6 +34,12 @@ const NAME_INDEX = 'jobs_account_name_key';
 /** Inserts an import tries before giving up on a conflict that keeps coming back (each round refuses what concurrent creations took). */
 const IMPORT_ATTEMPTS = 5;
 
+/** A job put back on its schedule, and when it is due. */
+export interface ResumedJob {
+  id: string;
+  nextRunAt: Date | null;
+}
+
 /**
  * A user's jobs and their schedules, for both APIs (the dashboard's /api/jobs
  * and the public /prog/jobs) and the modules that act on jobs: every query is
@@ -326,17 +332,24 @@ export class JobsService {
   }
 
   /**
-   * Puts the user's jobs held in quota_reached back on their schedule, due at
-   * their next cron instant (billing: after QuotaService.resetExecutions or a
-   * bigger plan). Answers how many were resumed.
+   * Puts the account's jobs held in quota_reached back on their schedule,
+   * due at their next cron instant, inside the transaction `tx` of the
+   * change that lets them run again (billing: a bigger plan, a new paid
+   * period), whose audit entry names them. Answers the jobs resumed with
+   * their due times; announceResumed tells the event streams once `tx` has
+   * committed.
    */
-  async resumeQuotaHeld(accountId: string, now = new Date()): Promise<number> {
-    const held = await this.jobs.quotaHeld(accountId);
-    if (held.length === 0) return 0;
+  async resumeQuotaHeldWithin(tx: Queryable, accountId: string, now = new Date()): Promise<ResumedJob[]> {
+    const held = await this.jobs.quotaHeld(accountId, tx);
+    if (held.length === 0) return [];
     const next = held.map((j) => nextDueOf(j, now));
-    const resumed = await this.jobs.restoreHeld(held.map((j) => j.id), next);
-    held.forEach((j, i) => this.events.emit({ jobId: j.id, accountId, kind: 'resumed', nextRunAt: next[i] }));
-    return resumed;
+    const restored = new Set(await this.jobs.restoreHeld(held.map((j) => j.id), next, tx));
+    return held.flatMap((j, i) => (restored.has(j.id) ? [{ id: j.id, nextRunAt: next[i] ?? null }] : []));
+  }
+
+  /** Tells the account's event streams (and the schedulers) of the jobs resumeQuotaHeldWithin resumed, after its transaction committed. */
+  announceResumed(accountId: string, jobs: ResumedJob[]): void {
+    for (const job of jobs) this.events.emit({ jobId: job.id, accountId, kind: 'resumed', nextRunAt: job.nextRunAt });
   }
 
   /** The user's jobs among `ids` (others and malformed ids left out): names and states, for status pages and badges. */

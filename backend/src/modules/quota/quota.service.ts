@@ -90,11 +90,11 @@ export class QuotaService {
   }
 
   /**
-   * Starts the account's execution count afresh for the current period (billing:
-   * a new paid cycle). Jobs held in quota_reached are then resumed by
-   * JobsService.resumeQuotaHeld (or by the next housekeeping round).
+   * Starts the account's execution count afresh for the current period
+   * (billing: a new paid cycle), in the transaction `tx` that also resumes
+   * the jobs the quota held and writes the entry; answers the count it replaced.
    */
-  async resetExecutions(accountId: string, now = new Date()): Promise<void> {
-    await this.periods.reset(accountId, usagePeriodOf(now));
+  resetExecutions(tx: Queryable, accountId: string, now = new Date()): Promise<number> {
+    return this.periods.reset(tx, accountId, usagePeriodOf(now));
   }
 }

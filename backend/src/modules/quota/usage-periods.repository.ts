@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { Queryable } from '../../common/database/transaction';
+import { returnedRows } from '../../common/database/query-rows';
 
 /** One (user, period) pair per element, as parallel arrays for unnest(). */
 export interface PeriodKeys {
@@ -61,8 +62,21 @@ export class UsagePeriodsRepository {
     );
   }
 
-  /** Sets the account's count for the period to zero (a new billing cycle starts the quota afresh). */
-  async reset(accountId: string, period: string): Promise<void> {
-    await this.db.query(`UPDATE usage_periods SET executions = 0 WHERE account_id = $1 AND period_start = $2::date`, [accountId, period]);
+  /**
+   * Sets the account's count for the period to zero (a new billing cycle
+   * starts the quota afresh), in the transaction `tx`; answers the count it
+   * replaced (0 without a row), read under the row's lock.
+   */
+  async reset(tx: Queryable, accountId: string, period: string): Promise<number> {
+    const rows = returnedRows<{ executions: string | number }>(
+      await tx.query(
+        `WITH old AS (SELECT account_id, period_start, executions FROM usage_periods WHERE account_id = $1 AND period_start = $2::date FOR UPDATE)
+         UPDATE usage_periods u SET executions = 0 FROM old
+          WHERE u.account_id = old.account_id AND u.period_start = old.period_start
+          RETURNING old.executions`,
+        [accountId, period],
+      ),
+    );
+    return rows[0] ? Number(rows[0].executions) : 0;
   }
 }

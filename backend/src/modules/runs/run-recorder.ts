@@ -131,11 +131,15 @@ export class RunRecorder {
     return new Date(Date.now() + retryDelayMs(run.retry, run.attempt, this.settings.retryBackoffBaseMs, result.retryAfterMs ?? null));
   }
 
-  /** Whether to keep results in memory a little longer because a burst is being sent. */
+  /**
+   * Whether to keep results in memory a little longer because a burst is
+   * being sent. Never for half the lease's grace or more: a run's lease ends
+   * its time limit plus the grace after its due time, and a result still
+   * unwritten then would let another instance send the run again.
+   */
   private holdBack(): boolean {
-    return (
-      this.pressure.busy && !this.urgent && this.pending.length < DEFER_MAX_RESULTS && performance.now() - this.pendingSince < DEFER_MAX_MS
-    );
+    const maxWaitMs = Math.min(DEFER_MAX_MS, this.settings.graceMs / 2);
+    return this.pressure.busy && !this.urgent && this.pending.length < DEFER_MAX_RESULTS && performance.now() - this.pendingSince < maxWaitMs;
   }
 
   private onTimer(): void {

@@ -24,7 +24,8 @@ export class RunSettings {
   readonly leaseMs: number;
   /** The longest lease: a request of the server's ceiling (EXECUTION_TIMEOUT_MS) + grace. */
   readonly maxLeaseMs: number;
-  private readonly graceMs: number;
+  /** What a lease adds to the request's time limit (SCHEDULER_LEASE_GRACE_MS). */
+  readonly graceMs: number;
   private readonly ceilingMs: number;
   /** A retry policy without its own initial wait starts from this; each retry doubles it. */
   readonly retryBackoffBaseMs: number;

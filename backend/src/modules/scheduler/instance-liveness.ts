@@ -46,6 +46,9 @@ export class InstanceLiveness {
   private server: Promise<boolean> | null = null;
   /** When the dispatch log was last pruned (performance.now()). */
   private prunedAt = 0;
+  /** Dispatch records waiting for the statement in flight (see recordDispatch). */
+  private readonly dispatchQueue: Array<{ runIds: string[]; settle: (recorded: boolean) => void }> = [];
+  private dispatchWriting = false;
 
   constructor(
     private readonly settings: SchedulerSettings,
@@ -102,9 +105,32 @@ export class InstanceLiveness {
   /**
    * Appends runs to the dispatch log; resolves true once they may be sent,
    * false if this instance was taken over (they must not be) or is stopping.
-   * A database error is retried: sending unrecorded would risk a double.
+   * One statement is in flight at a time and the records asked for meanwhile
+   * go together in the next: with runs due at every millisecond, each
+   * instant's few runs had a statement (and a log row) of their own.
    */
-  async recordDispatch(runIds: string[]): Promise<boolean> {
+  recordDispatch(runIds: string[]): Promise<boolean> {
+    return new Promise((settle) => {
+      this.dispatchQueue.push({ runIds, settle });
+      if (!this.dispatchWriting) void this.writeDispatchQueue();
+    });
+  }
+
+  private async writeDispatchQueue(): Promise<void> {
+    this.dispatchWriting = true;
+    try {
+      while (this.dispatchQueue.length > 0) {
+        const records = this.dispatchQueue.splice(0);
+        const ok = await this.appendDispatchLog(records.flatMap((r) => r.runIds));
+        for (const record of records) record.settle(ok);
+      }
+    } finally {
+      this.dispatchWriting = false;
+    }
+  }
+
+  /** One append to the dispatch log. A database error is retried: sending unrecorded would risk a double. */
+  private async appendDispatchLog(runIds: string[]): Promise<boolean> {
     for (;;) {
       try {
         await this.start();

@@ -54,9 +54,16 @@ const WARM_LEAD_MS = 500;
 /** A group due sooner than this is not worth warming: the pool connects as fast as the warm-up would. */
 const WARM_MIN_MS = 50;
 
-/** Claiming (database round trips, cron arithmetic) keeps out of this window around each release. */
+/** Claiming (database round trips, cron arithmetic) keeps out of this window around each burst's release. */
 const CLAIM_HOLD_BEFORE_MS = 150;
 const CLAIM_HOLD_AFTER_MS = 100;
+/**
+ * A group this large is a burst, whose release claiming keeps clear of.
+ * Smaller groups start in a few event-loop turns whatever else runs; with
+ * runs due at every millisecond (a steady rate) a hold around each release
+ * would never end, and claiming fell seconds behind.
+ */
+const BURST_MIN_RUNS = 100;
 
 /**
  * Holds claimed runs until their due instant and then executes them with
@@ -73,7 +80,9 @@ export class RunDispatcher {
   private queueHead = 0;
   private inFlight = 0;
   private pumpScheduled = false;
-  private lastRelease = -Infinity;
+  /** The instants of waiting groups with at least BURST_MIN_RUNS runs. */
+  private readonly bursts = new Set<number>();
+  private lastBurstRelease = -Infinity;
   private readonly idle = new Set<() => void>();
   /**
    * Runs per job released and not yet answered (waiting for a slot or on the
@@ -119,8 +128,10 @@ export class RunDispatcher {
         log: 'none' as const,
       };
       const group = this.waiting.get(due);
-      if (group) group.push(ready);
-      else {
+      if (group) {
+        group.push(ready);
+        if (group.length === BURST_MIN_RUNS) this.bursts.add(due);
+      } else {
         this.waiting.set(due, [ready]);
         this.arm(due);
       }
@@ -134,6 +145,7 @@ export class RunDispatcher {
       const keep = group.filter((r) => r.run.jobId !== jobId);
       if (keep.length === group.length) continue;
       ids.push(...group.filter((r) => r.run.jobId === jobId).map((r) => r.run.runId));
+      if (keep.length < BURST_MIN_RUNS) this.bursts.delete(due);
       if (keep.length > 0) this.waiting.set(due, keep);
       else this.waiting.delete(due);
     }
@@ -153,6 +165,7 @@ export class RunDispatcher {
     const ids = [...this.waiting.values()].flat().map((r) => r.run.runId);
     ids.push(...this.queue.slice(this.queueHead).map((r) => r.run.runId));
     this.waiting.clear();
+    this.bursts.clear();
     this.queue.length = 0;
     this.queueHead = 0;
     this.reportWaiting();
@@ -204,7 +217,7 @@ export class RunDispatcher {
       return;
     }
     this.timers.delete(due);
-    this.lastRelease = due;
+    if (this.bursts.delete(due)) this.lastBurstRelease = due;
     clearTimeout(this.warmTimers.get(due));
     this.warmTimers.delete(due);
     const group = this.waiting.get(due) ?? [];
@@ -361,13 +374,13 @@ export class RunDispatcher {
 
   /**
    * How long the scheduler should wait before claiming more: non-zero just
-   * before and after a release, so that claim work for later instants does
-   * not take CPU from the requests of this one.
+   * before and after a burst's release, so that claim work for later
+   * instants does not take CPU from the requests of this one.
    */
   claimHoldMs(): number {
     const now = this.clock.now();
-    let until = this.lastRelease + CLAIM_HOLD_AFTER_MS;
-    for (const due of this.waiting.keys()) {
+    let until = this.lastBurstRelease + CLAIM_HOLD_AFTER_MS;
+    for (const due of this.bursts) {
       if (due - now <= CLAIM_HOLD_BEFORE_MS) until = Math.max(until, due + CLAIM_HOLD_AFTER_MS);
     }
     return Math.max(0, Math.ceil(until - now));

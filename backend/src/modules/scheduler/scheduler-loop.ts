@@ -26,6 +26,13 @@ const NEW_PROCESS_MS = 10_000;
 /** Allowance for the clocks of the instances and the database differing when deciding whether a wake-up is needed. */
 const WAKE_CLOCK_MARGIN_MS = 1_000;
 
+/**
+ * Bursts back to back would hold claiming (see RunDispatcher.claimHoldMs)
+ * without end, and the runs of later instants would be claimed late: after
+ * this long held, a claim round goes ahead anyway (the look-ahead is longer).
+ */
+const MAX_CLAIM_HOLD_MS = 1_000;
+
 /** The start-up warm-up (HttpExecutor.warmUp) stops this long before a release, so it never competes with one. */
 const WARM_UP_QUIET_MS = 250;
 
@@ -48,6 +55,8 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
   private clockTimer: NodeJS.Timeout | null = null;
   /** When this instance started scheduling (performance.now()). */
   private startedAt = 0;
+  /** Since when claiming has been held for a release (performance.now()); null while it is not. */
+  private heldSince: number | null = null;
 
   constructor(
     private readonly settings: SchedulerSettings,
@@ -169,8 +178,10 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
         this.tickAgain = false;
         await this.claimAll((horizon, now) => this.claimer.claimDueJobs(horizon, now));
         await this.claimAll((horizon, now) => this.claimer.claimQueuedRuns(horizon, now));
-      } while (this.tickAgain && !this.stopped && this.dispatcher.claimHoldMs() === 0);
-      const hold = this.dispatcher.claimHoldMs();
+      } while (this.tickAgain && !this.stopped && this.claimHoldMs() === 0);
+      // A hold that ran out has let this round through; the next one is timed afresh.
+      if (this.heldSince !== null && performance.now() - this.heldSince >= MAX_CLAIM_HOLD_MS) this.heldSince = null;
+      const hold = this.claimHoldMs();
       nextDelay = hold > 0 ? hold : await this.delayUntilNextDue();
     } catch (error) {
       this.logger.error(`Scheduler tick failed: ${(error as Error).message}`);
@@ -184,12 +195,25 @@ export class SchedulerLoop implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async claimAll(claim: (horizon: Date, now: number) => Promise<{ runs: ClaimedRun[]; more: boolean }>): Promise<void> {
     // An instance that cannot keep up stops claiming: what it leaves in the database, other instances take.
-    for (let more = true; more && !this.stopped && this.dispatcher.backlog() < this.maxBacklog() && this.dispatcher.claimHoldMs() === 0; ) {
+    for (let more = true; more && !this.stopped && this.dispatcher.backlog() < this.maxBacklog() && this.claimHoldMs() === 0; ) {
       const now = this.clock.now();
       const batch = await claim(new Date(now + this.lookaheadMs()), now);
       this.dispatcher.accept(batch.runs);
       more = batch.more;
     }
+  }
+
+  /** The dispatcher's hold around a burst's release, ended early once claiming has been held MAX_CLAIM_HOLD_MS. */
+  private claimHoldMs(): number {
+    const hold = this.dispatcher.claimHoldMs();
+    if (hold === 0) {
+      this.heldSince = null;
+      return 0;
+    }
+    const now = performance.now();
+    this.heldSince ??= now;
+    const left = MAX_CLAIM_HOLD_MS - (now - this.heldSince);
+    return left > 0 ? Math.min(hold, Math.ceil(left)) : 0;
   }
 
   /**

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import type { PlanId } from '@cronbeam/shared/plans';
 import type { Queryable } from '../../common/database/transaction';
 import { ApiError } from '../../common/http/api-error';
@@ -31,7 +33,10 @@ export class TeamsService {
   /** Bumped by every plan change: a read that started before one must not cache what it read. */
   private planWrites = 0;
 
-  constructor(private readonly accounts: AccountsRepository) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly accounts: AccountsRepository,
+  ) {}
 
   /** The account's plan (404 when there is no such account); cached for PLAN_CACHE_TTL_MS, so a write on the hot path costs no extra query. */
   async planOf(accountId: string): Promise<PlanId> {
@@ -59,11 +64,22 @@ export class TeamsService {
     return new Map(rows.map((r) => [r.id, r.plan]));
   }
 
-  async setPlan(accountId: string, plan: PlanId): Promise<void> {
+  /**
+   * Sets the account's plan outside billing (operators), holding its row;
+   * `alongside` (the change's audit entry) is given the plan before and runs
+   * in the same transaction. Answers the plan before; 404 for no such account.
+   */
+  async setPlan(accountId: string, plan: PlanId, alongside: (tx: Queryable, before: PlanId) => Promise<void>): Promise<PlanId> {
     this.forgetPlan(accountId);
-    const found = await this.accounts.setPlan(accountId, plan);
+    const before = await this.db.transaction(async (tx) => {
+      const was = await this.accounts.planForUpdate(accountId, tx);
+      if (!was) throw ApiError.notFound();
+      await this.accounts.setPlan(accountId, plan, tx);
+      await alongside(tx, was);
+      return was;
+    });
     this.forgetPlan(accountId);
-    if (!found) throw ApiError.notFound();
+    return before;
   }
 
   /** The account's plan, locked until `tx` ends (see AccountsRepository.planForUpdate); null for no such account. */

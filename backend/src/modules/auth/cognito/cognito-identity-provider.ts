@@ -34,7 +34,7 @@ import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import { ApiError } from '../../../common/http/api-error';
 import type { AppConfig } from '../../../config/app-config';
 import type { AuthenticatedUser } from '../authenticated-user';
-import type { IdentityProvider, NewAccount, SignInResult, SocialIdentity, TokenSet, TokenVerificationSettings } from '../identity-provider';
+import type { IdentityProvider, NewAccount, RecordChange, SignInResult, SocialIdentity, TokenSet, TokenVerificationSettings } from '../identity-provider';
 import { totpUri } from '../local/totp';
 import type { UsersService } from '../users.service';
 import { remoteJwks } from '../verification-key-set';
@@ -52,7 +52,9 @@ interface PoolIdTokenClaims {
  * The identity operations on an AWS Cognito user pool (USER_PASSWORD_AUTH
  * app client, email as the user name). The pool owns passwords, codes and
  * tokens; this server keeps a `users` row per pool user, with the pool's
- * `sub` as its id, because jobs, plans and billing hang off it.
+ * `sub` as its id, because jobs, plans and billing hang off it. A change is
+ * the pool's, outside this database: its audit entry is written once the
+ * pool made it (a change of the users row too shares that row's transaction).
  */
 export class CognitoIdentityProvider implements IdentityProvider {
   readonly name = 'cognito';
@@ -72,7 +74,7 @@ export class CognitoIdentityProvider implements IdentityProvider {
     return { issuer, clientId: this.settings.clientId, fetchJwks: remoteJwks(`${issuer}/.well-known/jwks.json`) };
   }
 
-  async signUp(account: NewAccount): Promise<{ userId: string }> {
+  async signUp(account: NewAccount, record: RecordChange): Promise<{ userId: string }> {
     const out = await this.call('signUp', () =>
       this.client.send(
         new SignUpCommand({
@@ -87,17 +89,17 @@ export class CognitoIdentityProvider implements IdentityProvider {
       ),
     );
     const userId = out.UserSub!;
-    const created = await this.users.create({ id: userId, email: account.email, name: account.name, passwordHash: null, emailVerified: false });
+    const created = await this.users.create({ id: userId, email: account.email, name: account.name, passwordHash: null, emailVerified: false }, (tx, id) => record(id, tx));
     if (!created) throw ApiError.conflict(AUTH_MESSAGES.emailAlreadyRegistered);
     return { userId };
   }
 
-  async confirmSignUp(email: string, code: string): Promise<void> {
+  async confirmSignUp(email: string, code: string, record: RecordChange): Promise<void> {
     await this.call('confirm', () =>
       this.client.send(new ConfirmSignUpCommand({ ClientId: this.settings.clientId, Username: email, ConfirmationCode: code })),
     );
     const user = await this.users.findByEmail(email);
-    if (user) await this.users.update(user.id, { emailVerified: true });
+    if (user) await this.users.update(user.id, { emailVerified: true }, (tx) => record(user.id, tx));
   }
 
   async resendCode(email: string): Promise<void> {
@@ -129,7 +131,9 @@ export class CognitoIdentityProvider implements IdentityProvider {
     if (step.kind === 'challenge' && step.challenge === 'SOFTWARE_TOKEN_MFA') {
       if (proof.recovery_code) throw ApiError.invalidField(['body', 'recovery_code'], AUTH_MESSAGES.recoveryCodesUnavailable);
       if (!proof.code) throw ApiError.invalidField(['body', 'code'], AUTH_MESSAGES.secondFactorRequired);
-      step = await this.respondToChallenge({ challenge: 'SOFTWARE_TOKEN_MFA', session: step.session, email: user.email, code: proof.code }).catch(
+      // A second-factor code changes nothing: nothing to record.
+      const nothing = () => Promise.resolve();
+      step = await this.respondToChallenge({ challenge: 'SOFTWARE_TOKEN_MFA', session: step.session, email: user.email, code: proof.code }, nothing).catch(
         (error: unknown) => Promise.reject(asFormError(error)),
       );
     }
@@ -137,21 +141,29 @@ export class CognitoIdentityProvider implements IdentityProvider {
     return step.tokens;
   }
 
-  async respondToChallenge(answer: RespondToChallengeRequest): Promise<SignInResult> {
+  async respondToChallenge(answer: RespondToChallengeRequest, record: RecordChange): Promise<SignInResult> {
     const username = answer.email.trim();
     if (answer.recovery_code) throw ApiError.invalidField(['body', 'recovery_code'], AUTH_MESSAGES.recoveryCodesUnavailable);
+    let result: SignInResult;
     if (answer.challenge === 'MFA_SETUP') {
       // The code proves the app holds the secret AssociateSoftwareToken gave out; then the pool finishes the sign-in.
       const verified = await this.call('challenge', () =>
         this.client.send(new VerifySoftwareTokenCommand({ Session: answer.session, UserCode: answer.code, FriendlyDeviceName: answer.device_name })),
       );
-      return this.respond(username, 'MFA_SETUP', verified.Session ?? answer.session, { USERNAME: username });
+      result = await this.respond(username, 'MFA_SETUP', verified.Session ?? answer.session, { USERNAME: username });
+    } else {
+      const responses: Record<string, string> =
+        answer.challenge === 'SOFTWARE_TOKEN_MFA'
+          ? { USERNAME: username, SOFTWARE_TOKEN_MFA_CODE: answer.code! }
+          : { USERNAME: username, NEW_PASSWORD: answer.new_password! };
+      result = await this.respond(username, answer.challenge, answer.session, responses);
     }
-    const responses: Record<string, string> =
-      answer.challenge === 'SOFTWARE_TOKEN_MFA'
-        ? { USERNAME: username, SOFTWARE_TOKEN_MFA_CODE: answer.code! }
-        : { USERNAME: username, NEW_PASSWORD: answer.new_password! };
-    return this.respond(username, answer.challenge, answer.session, responses);
+    // An answer that set something up at the pool, once the pool signed the user in (their row exists from then on).
+    if (answer.challenge !== 'SOFTWARE_TOKEN_MFA' && result.kind === 'tokens') {
+      const user = await this.users.findByEmail(username);
+      if (user) await record(user.id);
+    }
+    return result;
   }
 
   private async respond(username: string, challenge: ChallengeNameType, session: string, responses: Record<string, string>): Promise<SignInResult> {
@@ -205,17 +217,19 @@ export class CognitoIdentityProvider implements IdentityProvider {
   }
 
   /** The pool has no recovery codes: the list is empty (the web app says so). */
-  async enableTotp(_user: AuthenticatedUser, accessToken: string, code: string): Promise<string[]> {
+  async enableTotp(user: AuthenticatedUser, accessToken: string, code: string, record: RecordChange): Promise<string[]> {
     await this.call('challenge', () => this.client.send(new VerifySoftwareTokenCommand({ AccessToken: accessToken, UserCode: code })));
     await this.setSoftwareTokenMfa(accessToken, true);
+    await record(user.id);
     return [];
   }
 
   /** The pool cannot check a code outside a sign-in except by verifying the token again, which is what proves the caller holds it. */
-  async disableTotp(_user: AuthenticatedUser, accessToken: string, proof: SecondFactorProof): Promise<void> {
+  async disableTotp(user: AuthenticatedUser, accessToken: string, proof: SecondFactorProof, record: RecordChange): Promise<void> {
     if (!proof.code) throw ApiError.invalidField(['body', 'recovery_code'], AUTH_MESSAGES.recoveryCodesUnavailable);
     await this.call('challenge', () => this.client.send(new VerifySoftwareTokenCommand({ AccessToken: accessToken, UserCode: proof.code })));
     await this.setSoftwareTokenMfa(accessToken, false);
+    await record(user.id);
   }
 
   regenerateRecoveryCodes(): Promise<string[]> {
@@ -233,15 +247,16 @@ export class CognitoIdentityProvider implements IdentityProvider {
     }));
   }
 
-  async forgetDevice(_user: AuthenticatedUser, accessToken: string, deviceId: string): Promise<void> {
+  async forgetDevice(user: AuthenticatedUser, accessToken: string, deviceId: string, record: RecordChange): Promise<void> {
     await this.call('device', () => this.client.send(new ForgetDeviceCommand({ AccessToken: accessToken, DeviceKey: deviceId })));
+    await record(user.id);
   }
 
-  async updateName(user: AuthenticatedUser, accessToken: string, name: string): Promise<void> {
+  async updateName(user: AuthenticatedUser, accessToken: string, name: string, record: RecordChange): Promise<void> {
     await this.call('session', () =>
       this.client.send(new UpdateUserAttributesCommand({ AccessToken: accessToken, UserAttributes: [{ Name: 'name', Value: name }] })),
     );
-    await this.users.update(user.id, { name });
+    await this.users.update(user.id, { name }, (tx) => record(user.id, tx));
   }
 
   /** Pools force a new password through AdminResetUserPassword (AWS console or CLI), with the operator's AWS credentials, not this server's. */
@@ -280,24 +295,27 @@ export class CognitoIdentityProvider implements IdentityProvider {
     await this.call('forgot', () => this.client.send(new ForgotPasswordCommand({ ClientId: this.settings.clientId, Username: email })));
   }
 
-  async resetPassword(email: string, code: string, newPassword: string): Promise<void> {
+  async resetPassword(email: string, code: string, newPassword: string, record: RecordChange): Promise<void> {
     await this.call('reset', () =>
       this.client.send(
         new ConfirmForgotPasswordCommand({ ClientId: this.settings.clientId, Username: email, ConfirmationCode: code, Password: newPassword }),
       ),
     );
+    const user = await this.users.findByEmail(email);
+    if (user) await record(user.id);
   }
 
-  async changePassword(_user: AuthenticatedUser, accessToken: string, oldPassword: string, newPassword: string): Promise<void> {
+  async changePassword(user: AuthenticatedUser, accessToken: string, oldPassword: string, newPassword: string, record: RecordChange): Promise<void> {
     await this.call('changePassword', () =>
       this.client.send(new ChangePasswordCommand({ AccessToken: accessToken, PreviousPassword: oldPassword, ProposedPassword: newPassword })),
     );
+    await record(user.id);
   }
 
-  async globalSignOut(user: AuthenticatedUser, accessToken: string): Promise<void> {
+  async globalSignOut(user: AuthenticatedUser, accessToken: string, record: RecordChange): Promise<void> {
     await this.call('session', () => this.client.send(new GlobalSignOutCommand({ AccessToken: accessToken })));
     // Pool access tokens stay cryptographically valid until they expire; the bearer guard checks this instant.
-    await this.users.update(user.id, { sessionsRevokedAt: new Date() });
+    await this.users.update(user.id, { sessionsRevokedAt: new Date() }, (tx) => record(user.id, tx));
   }
 
   async deleteUser(_user: AuthenticatedUser, accessToken: string): Promise<void> {
@@ -305,7 +323,7 @@ export class CognitoIdentityProvider implements IdentityProvider {
   }
 
   /** The hosted UI already issued the pool's tokens (verified by openid-client); they are the session. */
-  async socialSession(identity: SocialIdentity): Promise<SignInResult> {
+  async socialSession(identity: SocialIdentity, recordSignUp: RecordChange): Promise<SignInResult> {
     const { accessToken, idToken, refreshToken, expiresIn } = identity.providerTokens;
     if (!accessToken || !idToken || !refreshToken) throw ApiError.unauthorized(AUTH_MESSAGES.codeExchangeFailed);
     const existing = await this.users.findByEmail(identity.email);
@@ -313,7 +331,7 @@ export class CognitoIdentityProvider implements IdentityProvider {
       throw ApiError.conflict(identity.intent === 'signup' ? AUTH_MESSAGES.emailAlreadyRegistered : AUTH_MESSAGES.socialLoginUsePassword);
     }
     if (!existing) {
-      await this.users.create({ id: identity.subject, email: identity.email, name: identity.name, passwordHash: null, emailVerified: true });
+      await this.users.create({ id: identity.subject, email: identity.email, name: identity.name, passwordHash: null, emailVerified: true }, (tx, userId) => recordSignUp(userId, tx));
     }
     return { kind: 'tokens', tokens: { accessToken, idToken, refreshToken, expiresIn: expiresIn ?? 3600 } };
   }

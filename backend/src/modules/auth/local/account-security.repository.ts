@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { ResealSweep, resealColumn, type SealedColumn } from '../../../common/crypto/reseal-sweep';
 import { SecretBox } from '../../../common/crypto/secret-box';
+import type { Queryable } from '../../../common/database/transaction';
 
 /**
  * Authenticator secrets are sealed at rest, bound to their user. Both
@@ -87,8 +88,8 @@ export class AccountSecurityRepository implements OnModuleInit {
    * checked against (a concurrent set-up would have replaced it). False when not.
    * `storedSecret` is the pending secret as find() read it from the table.
    */
-  async enable(userId: string, storedSecret: string, timeStep: number): Promise<boolean> {
-    const [rows]: [unknown[]] = await this.db.query(
+  async enable(userId: string, storedSecret: string, timeStep: number, tx: Queryable = this.db): Promise<boolean> {
+    const [rows]: [unknown[]] = await tx.query(
       `UPDATE account_security
           SET totp_secret = pending_totp_secret, pending_totp_secret = NULL, totp_enabled_at = now(),
               totp_last_time_step = $3, updated_at = now()
@@ -99,8 +100,8 @@ export class AccountSecurityRepository implements OnModuleInit {
     return rows.length === 1;
   }
 
-  async disable(userId: string): Promise<void> {
-    await this.db.query(
+  async disable(userId: string, tx: Queryable = this.db): Promise<void> {
+    await tx.query(
       `UPDATE account_security
           SET totp_secret = NULL, pending_totp_secret = NULL, totp_enabled_at = NULL, totp_last_time_step = NULL, updated_at = now()
         WHERE user_id = $1`,
@@ -122,8 +123,8 @@ export class AccountSecurityRepository implements OnModuleInit {
     return rows.length === 1;
   }
 
-  async setNewPasswordRequired(userId: string, required: boolean): Promise<void> {
-    await this.db.query(
+  async setNewPasswordRequired(userId: string, required: boolean, tx: Queryable = this.db): Promise<void> {
+    await tx.query(
       `INSERT INTO account_security (user_id, new_password_required) VALUES ($1, $2)
        ON CONFLICT (user_id) DO UPDATE SET new_password_required = $2, updated_at = now()`,
       [userId, required],

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
+import type { Queryable } from '../../../common/database/transaction';
 import { FederatedIdentityEntity } from './federated-identity.entity';
 
 /** Every SQL statement on `federated_identities` (social identities linked to accounts), one per function. */
@@ -14,7 +15,8 @@ export class FederatedIdentitiesRepository {
     return link?.userId ?? null;
   }
 
-  async insert(provider: string, subject: string, userId: string): Promise<void> {
-    await this.links.insert({ provider, subject, userId });
+  /** On `tx`: the link is made in the transaction that makes its account. */
+  async insert(provider: string, subject: string, userId: string, tx: Queryable): Promise<void> {
+    await tx.query(`INSERT INTO federated_identities (provider, subject, user_id) VALUES ($1, $2, $3)`, [provider, subject, userId]);
   }
 }

@@ -1,13 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
+import type { Alongside } from '../../../common/database/transaction';
 import { ApiError } from '../../../common/http/api-error';
 import { AppConfig } from '../../../config/app-config';
 import { MailService } from '../../mail/mail.service';
 import type { AuthenticatedUser } from '../authenticated-user';
 import type { RespondToChallengeRequest, SecondFactorProof } from '@cronbeam/shared/auth/mfa-schemas';
-import type { IdentityProvider, NewAccount, SignInResult, SocialIdentity, TokenSet, TokenVerificationSettings } from '../identity-provider';
+import type { IdentityProvider, NewAccount, RecordChange, SignInResult, SocialIdentity, TokenSet, TokenVerificationSettings } from '../identity-provider';
 import { passwordResetCodeMail, verificationCodeMail } from '../identity-mails';
 import type { UserEntity } from '../user.entity';
+import type { UserWritableColumns } from '../users.repository';
 import { UsersService } from '../users.service';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './password-hasher';
 import { RefreshTokensService } from './refresh-tokens.service';
@@ -20,7 +22,13 @@ import { TwoFactorService } from './two-factor.service';
 import { AccountSecurityRepository } from './account-security.repository';
 import { VerificationCodesService } from './verification-codes.service';
 
-/** The built-in identity provider: accounts, codes and tokens in this server's database. */
+/**
+ * The built-in identity provider: accounts, codes and tokens in this
+ * server's database. Every change is one transaction with its audit entry
+ * (`record` given the transaction): both or neither. Checks of a secret (a
+ * password, a mailed code, a second factor) come before it and count,
+ * or are used up, whatever follows.
+ */
 @Injectable()
 export class LocalIdentityProvider implements IdentityProvider {
   readonly name = 'local';
@@ -49,23 +57,26 @@ export class LocalIdentityProvider implements IdentityProvider {
     };
   }
 
-  async signUp(account: NewAccount): Promise<{ userId: string }> {
-    const user = await this.users.create({
-      email: account.email,
-      name: account.name,
-      passwordHash: await hashPassword(account.password),
-      emailVerified: false,
-    });
+  async signUp(account: NewAccount, record: RecordChange): Promise<{ userId: string }> {
+    const user = await this.users.create(
+      {
+        email: account.email,
+        name: account.name,
+        passwordHash: await hashPassword(account.password),
+        emailVerified: false,
+      },
+      (tx, userId) => record(userId, tx),
+    );
     if (!user) throw ApiError.conflict(AUTH_MESSAGES.emailAlreadyRegistered);
     await this.sendCode(user, 'verify_email');
     return { userId: user.id };
   }
 
-  async confirmSignUp(email: string, code: string): Promise<void> {
+  async confirmSignUp(email: string, code: string, record: RecordChange): Promise<void> {
     const user = await this.existingUser(email);
     if (user.emailVerified) throw ApiError.badRequest(AUTH_MESSAGES.alreadyConfirmed);
     await this.codes.consume(user.id, 'verify_email', code);
-    await this.users.update(user.id, { emailVerified: true });
+    await this.users.update(user.id, { emailVerified: true }, (tx) => record(user.id, tx));
   }
 
   async resendCode(email: string): Promise<void> {
@@ -92,7 +103,7 @@ export class LocalIdentityProvider implements IdentityProvider {
    * The second factor comes before the new password: whoever holds only the
    * (possibly leaked) password an operator flagged must not get to set it.
    */
-  async respondToChallenge(answer: RespondToChallengeRequest): Promise<SignInResult> {
+  async respondToChallenge(answer: RespondToChallengeRequest, record: RecordChange): Promise<SignInResult> {
     const userId = await this.challenges.userOf(answer.session, answer.challenge);
     const user = await this.users.findById(userId);
     if (!user || user.email.toLowerCase() !== answer.email.trim().toLowerCase()) {
@@ -107,8 +118,10 @@ export class LocalIdentityProvider implements IdentityProvider {
     }
     // NEW_PASSWORD_REQUIRED (the schema admits no other local challenge name past userOf).
     await this.challenges.close(answer.session);
-    await this.users.update(user.id, { passwordHash: await hashPassword(answer.new_password!) });
-    await this.security.setNewPasswordRequired(user.id, false);
+    await this.users.update(user.id, { passwordHash: await hashPassword(answer.new_password!) }, async (tx) => {
+      await this.security.setNewPasswordRequired(user.id, false, tx);
+      await record(user.id, tx);
+    });
     return { kind: 'tokens', tokens: await this.startSession(user) };
   }
 
@@ -129,39 +142,41 @@ export class LocalIdentityProvider implements IdentityProvider {
     return this.twoFactor.setUp(caller.id, caller.email);
   }
 
-  enableTotp(caller: AuthenticatedUser, _accessToken: string, code: string) {
-    return this.twoFactor.enable(caller.id, code);
+  enableTotp(caller: AuthenticatedUser, _accessToken: string, code: string, record: RecordChange) {
+    return this.twoFactor.enable(caller.id, code, (tx) => record(caller.id, tx));
   }
 
-  disableTotp(caller: AuthenticatedUser, _accessToken: string, proof: SecondFactorProof) {
-    return this.twoFactor.disable(caller.id, proof);
+  disableTotp(caller: AuthenticatedUser, _accessToken: string, proof: SecondFactorProof, record: RecordChange) {
+    return this.twoFactor.disable(caller.id, proof, (tx) => record(caller.id, tx));
   }
 
-  regenerateRecoveryCodes(caller: AuthenticatedUser, _accessToken: string, proof: SecondFactorProof) {
-    return this.twoFactor.regenerateRecoveryCodes(caller.id, proof);
+  regenerateRecoveryCodes(caller: AuthenticatedUser, _accessToken: string, proof: SecondFactorProof, record: RecordChange) {
+    return this.twoFactor.regenerateRecoveryCodes(caller.id, proof, (tx) => record(caller.id, tx));
   }
 
   listDevices(caller: AuthenticatedUser) {
     return this.devices.list(caller.id);
   }
 
-  forgetDevice(caller: AuthenticatedUser, _accessToken: string, deviceId: string) {
-    return this.devices.forget(caller.id, deviceId);
+  forgetDevice(caller: AuthenticatedUser, _accessToken: string, deviceId: string, record: RecordChange) {
+    return this.devices.forget(caller.id, deviceId, (tx) => record(caller.id, tx));
   }
 
-  async updateName(caller: AuthenticatedUser, _accessToken: string, name: string): Promise<void> {
-    await this.users.update(caller.id, { name });
+  async updateName(caller: AuthenticatedUser, _accessToken: string, name: string, record: RecordChange): Promise<void> {
+    await this.users.update(caller.id, { name }, (tx) => record(caller.id, tx));
   }
 
-  async requireNewPassword(userId: string): Promise<void> {
-    await this.security.setNewPasswordRequired(userId, true);
-    await this.endSessions(userId);
+  async requireNewPassword(userId: string, record: RecordChange): Promise<void> {
+    await this.endSessions(userId, {}, async (tx) => {
+      await this.security.setNewPasswordRequired(userId, true, tx);
+      await record(userId, tx);
+    });
   }
 
   /** The social provider's tokens only proved who this is; the session gets this server's own tokens. */
   /** The social provider stands in for the password only: an account with two-factor on still answers the code. */
-  async socialSession(identity: SocialIdentity): Promise<SignInResult> {
-    const user = await this.socialAccounts.findOrCreate(identity);
+  async socialSession(identity: SocialIdentity, recordSignUp: RecordChange): Promise<SignInResult> {
+    const user = await this.socialAccounts.findOrCreate(identity, recordSignUp);
     if (await this.twoFactor.isEnabled(user.id)) return { ...(await this.challenge(user.id, 'SOFTWARE_TOKEN_MFA')), username: user.email };
     return this.afterSecondFactor(user);
   }
@@ -205,34 +220,36 @@ export class LocalIdentityProvider implements IdentityProvider {
     await this.sendCode(await this.existingUser(email), 'reset_password');
   }
 
-  async resetPassword(email: string, code: string, newPassword: string): Promise<void> {
+  async resetPassword(email: string, code: string, newPassword: string, record: RecordChange): Promise<void> {
     const user = await this.existingUser(email);
     await this.codes.consume(user.id, 'reset_password', code);
     // Receiving the code proves the address, so a reset also confirms an unverified account.
-    await this.users.update(user.id, { passwordHash: await hashPassword(newPassword), emailVerified: true });
-    await this.endSessions(user.id);
+    await this.endSessions(user.id, { passwordHash: await hashPassword(newPassword), emailVerified: true }, (tx) => record(user.id, tx));
   }
 
-  async changePassword(caller: AuthenticatedUser, _accessToken: string, oldPassword: string, newPassword: string): Promise<void> {
+  async changePassword(caller: AuthenticatedUser, _accessToken: string, oldPassword: string, newPassword: string, record: RecordChange): Promise<void> {
     const user = await this.users.findById(caller.id);
     if (!user) throw ApiError.unauthorized(AUTH_MESSAGES.notAuthenticated);
     const matches = await verifyPassword(oldPassword, user.passwordHash ?? (await decoyPasswordHash()));
     // 400, not 401: the caller's session is fine, a field of the form is wrong (a 401 makes clients sign the user out).
     if (!matches || !user.passwordHash) throw ApiError.badRequest(AUTH_MESSAGES.incorrectCredentials);
     // Like the managed service, other sessions stay signed in; global sign-out ends them.
-    await this.users.update(user.id, { passwordHash: await hashPassword(newPassword) });
+    await this.users.update(user.id, { passwordHash: await hashPassword(newPassword) }, (tx) => record(user.id, tx));
   }
 
-  async globalSignOut(caller: AuthenticatedUser): Promise<void> {
-    await this.endSessions(caller.id);
+  async globalSignOut(caller: AuthenticatedUser, _accessToken: string, record: RecordChange): Promise<void> {
+    await this.endSessions(caller.id, {}, (tx) => record(caller.id, tx));
   }
 
   /** Nothing to do at the provider: the account is the users row, which the caller deletes. */
   async deleteUser(): Promise<void> {}
 
-  private async endSessions(userId: string): Promise<void> {
-    await this.refreshTokens.revokeAllOf(userId);
-    await this.users.update(userId, { sessionsRevokedAt: new Date() });
+  /** Ends every session of the user, in one transaction with the other `fields` of their row and `alongside`. */
+  private async endSessions(userId: string, fields: UserWritableColumns, alongside: Alongside): Promise<void> {
+    await this.users.update(userId, { ...fields, sessionsRevokedAt: new Date() }, async (tx) => {
+      await this.refreshTokens.revokeAllOf(userId, tx);
+      await alongside(tx);
+    });
   }
 
   private async existingUser(email: string): Promise<UserEntity> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import type { Queryable } from '../../../common/database/transaction';
 
 /** All SQL of the `recovery_codes` table: hashes only, each usable once. */
 @Injectable()
@@ -8,9 +9,9 @@ export class RecoveryCodesRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** Replaces every code of the user (old ones, used or not, stop working). */
-  async replaceAll(userId: string, codeHashes: string[]): Promise<void> {
+  async replaceAll(userId: string, codeHashes: string[], tx: Queryable = this.db): Promise<void> {
     // One statement, so the old set and the new one never coexist or vanish together.
-    await this.db.query(
+    await tx.query(
       `WITH dropped AS (DELETE FROM recovery_codes WHERE user_id = $1)
        INSERT INTO recovery_codes (user_id, code_hash) SELECT $1, unnest($2::text[])`,
       [userId, codeHashes],
@@ -34,7 +35,7 @@ export class RecoveryCodesRepository {
     return Number(rows[0]?.n ?? 0);
   }
 
-  async deleteAll(userId: string): Promise<void> {
-    await this.db.query(`DELETE FROM recovery_codes WHERE user_id = $1`, [userId]);
+  async deleteAll(userId: string, tx: Queryable = this.db): Promise<void> {
+    await tx.query(`DELETE FROM recovery_codes WHERE user_id = $1`, [userId]);
   }
 }

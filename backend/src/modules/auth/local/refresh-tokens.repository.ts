@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { returnedRows } from '../../../common/database/query-rows';
 import { RefreshTokenEntity } from './refresh-token.entity';
+import type { Queryable } from '../../../common/database/transaction';
 
 /** A token just marked used: what its successor inherits. */
 export interface ClaimedRefreshToken {
@@ -37,8 +38,8 @@ export class RefreshTokensRepository {
     return row ?? null;
   }
 
-  async revokeAllOf(userId: string): Promise<void> {
-    await this.tokens.query(`UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, [userId]);
+  async revokeAllOf(userId: string, tx: Queryable = this.tokens): Promise<void> {
+    await tx.query(`UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, [userId]);
   }
 
   /** Revokes every live token of the family the hashed token belongs to; answers the family and its user when any was live. */

@@ -5,6 +5,7 @@ import { ApiError } from '../../../common/http/api-error';
 import { AppConfig } from '../../../config/app-config';
 import { RefreshTokensRepository } from './refresh-tokens.repository';
 import { newOpaqueSecret, sha256 } from '../../../common/crypto/secret-hash';
+import type { Queryable } from '../../../common/database/transaction';
 
 const DAY_MS = 86_400_000;
 
@@ -51,9 +52,9 @@ export class RefreshTokensService {
     await this.revokeFamilyOf(token);
   }
 
-  /** Global sign-out, password change and reset: every family of the user ends. */
-  async revokeAllOf(userId: string): Promise<void> {
-    await this.tokens.revokeAllOf(userId);
+  /** Global sign-out, password change and reset: every family of the user ends (in the transaction `tx` of the change when given). */
+  async revokeAllOf(userId: string, tx?: Queryable): Promise<void> {
+    await this.tokens.revokeAllOf(userId, tx);
   }
 
   private async revokeFamilyOf(token: string, logMessage?: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import type { Queryable } from '../../../common/database/transaction';
 
 export interface RememberedDeviceRow {
   id: string;
@@ -57,12 +58,12 @@ export class RememberedDevicesRepository {
   }
 
   /** False when the user has no such device (another user's id is "no such device"). */
-  async delete(userId: string, deviceId: string): Promise<boolean> {
-    const [rows]: [unknown[]] = await this.db.query(`DELETE FROM remembered_devices WHERE user_id = $1 AND id = $2 RETURNING id`, [userId, deviceId]);
+  async delete(userId: string, deviceId: string, tx: Queryable = this.db): Promise<boolean> {
+    const [rows]: [unknown[]] = await tx.query(`DELETE FROM remembered_devices WHERE user_id = $1 AND id = $2 RETURNING id`, [userId, deviceId]);
     return rows.length === 1;
   }
 
-  async deleteAll(userId: string): Promise<void> {
-    await this.db.query(`DELETE FROM remembered_devices WHERE user_id = $1`, [userId]);
+  async deleteAll(userId: string, tx: Queryable = this.db): Promise<void> {
+    await tx.query(`DELETE FROM remembered_devices WHERE user_id = $1`, [userId]);
   }
 }

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import type { RememberedDeviceView } from '@cronbeam/shared/auth/mfa-schemas';
+import type { Alongside } from '../../../common/database/transaction';
 import { ApiError } from '../../../common/http/api-error';
 import { isUuid } from '../../../common/validation/uuid';
 import { AppConfig } from '../../../config/app-config';
@@ -15,6 +18,7 @@ import { newOpaqueSecret, sha256 } from '../../../common/crypto/secret-hash';
 @Injectable()
 export class RememberedDevicesService {
   constructor(
+    @InjectDataSource() private readonly db: DataSource,
     private readonly config: AppConfig,
     private readonly devices: RememberedDevicesRepository,
   ) {}
@@ -41,7 +45,12 @@ export class RememberedDevicesService {
     }));
   }
 
-  async forget(userId: string, deviceId: string): Promise<void> {
-    if (!isUuid(deviceId) || !(await this.devices.delete(userId, deviceId))) throw ApiError.notFound(AUTH_MESSAGES.deviceNotFound);
+  /** Forgets one of the user's devices, in one transaction with `alongside` (404 when the user has no such device: nothing runs). */
+  async forget(userId: string, deviceId: string, alongside: Alongside): Promise<void> {
+    if (!isUuid(deviceId)) throw ApiError.notFound(AUTH_MESSAGES.deviceNotFound);
+    await this.db.transaction(async (tx) => {
+      if (!(await this.devices.delete(userId, deviceId, tx))) throw ApiError.notFound(AUTH_MESSAGES.deviceNotFound);
+      await alongside(tx);
+    });
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import { ApiError } from '../../../common/http/api-error';
-import type { SocialIdentity } from '../identity-provider';
+import type { RecordChange, SocialIdentity } from '../identity-provider';
 import type { UserEntity } from '../user.entity';
 import { UsersService } from '../users.service';
 import { FederatedIdentitiesRepository } from './federated-identities.repository';
@@ -22,19 +22,22 @@ export class SocialAccountsService {
     private readonly links: FederatedIdentitiesRepository,
   ) {}
 
-  async findOrCreate(identity: SocialIdentity): Promise<UserEntity> {
+  /** The account linked to the identity; a new one, linked, when there is none, made in one transaction with `recordSignUp`'s entry. */
+  async findOrCreate(identity: SocialIdentity, recordSignUp: RecordChange): Promise<UserEntity> {
     const linkedUserId = await this.links.linkedUserId(identity.provider, identity.subject);
     if (linkedUserId) {
       const linked = await this.users.findById(linkedUserId);
       if (linked) return linked;
     }
-    const created = await this.users.create({ email: identity.email, name: identity.name, passwordHash: null, emailVerified: true });
+    const created = await this.users.create({ email: identity.email, name: identity.name, passwordHash: null, emailVerified: true }, async (tx, userId) => {
+      await this.links.insert(identity.provider, identity.subject, userId, tx);
+      await recordSignUp(userId, tx);
+    });
     if (!created) {
       throw ApiError.conflict(
         identity.intent === 'signup' ? AUTH_MESSAGES.emailAlreadyRegistered : AUTH_MESSAGES.socialLoginUsePassword,
       );
     }
-    await this.links.insert(identity.provider, identity.subject, created.id);
     this.logger.log({ userId: created.id, provider: identity.provider }, 'Account created by social sign-in');
     return created;
   }

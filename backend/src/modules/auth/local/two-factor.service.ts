@@ -1,5 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import {
   RECOVERY_CODE_COUNT,
@@ -8,6 +10,7 @@ import {
   type TotpSetupResponse,
   type TwoFactorStatus,
 } from '@cronbeam/shared/auth/mfa-schemas';
+import type { Alongside } from '../../../common/database/transaction';
 import { ApiError } from '../../../common/http/api-error';
 import { AccountSecurityRepository } from './account-security.repository';
 import { RecoveryCodesRepository } from './recovery-codes.repository';
@@ -29,6 +32,12 @@ function recoveryCodeHash(userId: string, normalisedCode: string): string {
   return sha256(userId, 'recovery', normalisedCode);
 }
 
+/** A fresh set of recovery codes as the user is shown them, and their hashes as stored. */
+function newRecoveryCodes(userId: string): { codes: string[]; hashes: string[] } {
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  return { codes, hashes: codes.map((c) => recoveryCodeHash(userId, c.replace('-', ''))) };
+}
+
 /**
  * The local provider's second factor: an authenticator app (TOTP) plus ten
  * single-use recovery codes. Checks throw the API's errors; throttling of
@@ -37,6 +46,7 @@ function recoveryCodeHash(userId: string, normalisedCode: string): string {
 @Injectable()
 export class TwoFactorService {
   constructor(
+    @InjectDataSource() private readonly db: DataSource,
     private readonly security: AccountSecurityRepository,
     private readonly recoveryCodes: RecoveryCodesRepository,
     private readonly devices: RememberedDevicesRepository,
@@ -68,28 +78,50 @@ export class TwoFactorService {
     return { secret, otpauth_uri: totpUri(secret, email) };
   }
 
-  /** Turns the second factor on with a code from the app; answers the recovery codes (shown once, stored hashed). */
-  async enable(userId: string, code: string): Promise<string[]> {
+  /**
+   * Turns the second factor on with a code from the app; answers the
+   * recovery codes (shown once, stored hashed). The secret, the codes and
+   * `alongside` are one transaction: never a second factor without its codes.
+   */
+  async enable(userId: string, code: string, alongside: Alongside): Promise<string[]> {
     const row = await this.security.find(userId);
     if (row?.totpSecret) throw ApiError.conflict(AUTH_MESSAGES.twoFactorAlreadyEnabled);
     if (!row?.pendingTotpSecret) throw ApiError.badRequest(AUTH_MESSAGES.softwareTokenNotSetUp);
     const step = verifyTotp(row.pendingTotpSecret, code, null);
     if (step === null) throw ApiError.badRequest(AUTH_MESSAGES.codeMismatch);
-    if (!(await this.security.enable(userId, row.pendingTotpSecretAsStored!, step))) throw ApiError.conflict(AUTH_MESSAGES.twoFactorAlreadyEnabled);
-    return this.issueRecoveryCodes(userId);
+    const { codes, hashes } = newRecoveryCodes(userId);
+    await this.db.transaction(async (tx) => {
+      if (!(await this.security.enable(userId, row.pendingTotpSecretAsStored!, step, tx))) throw ApiError.conflict(AUTH_MESSAGES.twoFactorAlreadyEnabled);
+      await this.recoveryCodes.replaceAll(userId, hashes, tx);
+      await alongside(tx);
+    });
+    return codes;
   }
 
-  /** Turns it off (with a code or a recovery code); recovery codes and remembered devices go with it. */
-  async disable(userId: string, proof: SecondFactorProof): Promise<void> {
+  /**
+   * Turns it off (with a code or a recovery code); recovery codes and
+   * remembered devices go with it, in one transaction with `alongside`. The
+   * proof is used up before, whatever follows: it was shown.
+   */
+  async disable(userId: string, proof: SecondFactorProof, alongside: Alongside): Promise<void> {
     await this.verify(userId, proof);
-    await this.security.disable(userId);
-    await this.recoveryCodes.deleteAll(userId);
-    await this.devices.deleteAll(userId);
+    await this.db.transaction(async (tx) => {
+      await this.security.disable(userId, tx);
+      await this.recoveryCodes.deleteAll(userId, tx);
+      await this.devices.deleteAll(userId, tx);
+      await alongside(tx);
+    });
   }
 
-  async regenerateRecoveryCodes(userId: string, proof: SecondFactorProof): Promise<string[]> {
+  /** A new set of recovery codes replacing every old one, in one transaction with `alongside`. */
+  async regenerateRecoveryCodes(userId: string, proof: SecondFactorProof, alongside: Alongside): Promise<string[]> {
     await this.verify(userId, proof);
-    return this.issueRecoveryCodes(userId);
+    const { codes, hashes } = newRecoveryCodes(userId);
+    await this.db.transaction(async (tx) => {
+      await this.recoveryCodes.replaceAll(userId, hashes, tx);
+      await alongside(tx);
+    });
+    return codes;
   }
 
   /**
@@ -107,14 +139,5 @@ export class TwoFactorService {
     if (!proof.recovery_code || !(await this.recoveryCodes.consume(userId, recoveryCodeHash(userId, proof.recovery_code)))) {
       throw ApiError.badRequest(AUTH_MESSAGES.recoveryCodeMismatch);
     }
-  }
-
-  private async issueRecoveryCodes(userId: string): Promise<string[]> {
-    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-    await this.recoveryCodes.replaceAll(
-      userId,
-      codes.map((c) => recoveryCodeHash(userId, c.replace('-', ''))),
-    );
-    return codes;
   }
 }

@@ -1,10 +1,12 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { generators, Issuer, type BaseClient } from 'openid-client';
 import { AUTH_MESSAGES } from '@cronbeam/shared/auth/auth-messages';
 import type { AuthIntent, SocialLoginRequest, SocialProvider } from '@cronbeam/shared/auth/auth-schemas';
 import { ApiError } from '../../../common/http/api-error';
 import { AppConfig } from '../../../config/app-config';
-import { IDENTITY_PROVIDER, type IdentityProvider, type SignInResult } from '../identity-provider';
+import { AuthService } from '../auth.service';
+import type { SignInResult } from '../identity-provider';
+import type { RequestOrigin } from '../request-credentials';
 import type { SocialFlow } from './social-flow-cookie';
 import { socialIdpSettings, socialRedirectUri, type SocialIdpSettings } from './social-idp-settings';
 
@@ -23,7 +25,7 @@ export class SocialSignInService {
 
   constructor(
     private readonly config: AppConfig,
-    @Inject(IDENTITY_PROVIDER) private readonly identity: IdentityProvider,
+    private readonly auth: AuthService,
   ) {}
 
   /** The provider URL to send the browser to, and the flow to remember for its return. */
@@ -47,7 +49,7 @@ export class SocialSignInService {
     return { url, flow };
   }
 
-  async complete(request: SocialLoginRequest, flow: SocialFlow | null): Promise<SignInResult> {
+  async complete(request: SocialLoginRequest, flow: SocialFlow | null, origin: RequestOrigin): Promise<SignInResult> {
     if (request.error) throw ApiError.unauthorized(AUTH_MESSAGES.authenticationFailed);
     if (!request.code) throw ApiError.badRequest(AUTH_MESSAGES.noAuthorizationCode);
     // No remembered flow, or a state that is not ours: this browser did not start this sign-in.
@@ -71,7 +73,7 @@ export class SocialSignInService {
       this.logger.warn({ provider: flow.provider }, 'Social sign-in: the provider vouched for no verified email');
       throw ApiError.unauthorized(AUTH_MESSAGES.authenticationFailed);
     }
-    return this.identity.socialSession({
+    return this.auth.socialSession({
       provider: flow.provider,
       subject: claims.sub,
       email,
@@ -83,7 +85,7 @@ export class SocialSignInService {
         refreshToken: tokens.refresh_token,
         expiresIn: tokens.expires_in,
       },
-    });
+    }, origin);
   }
 
   /** One openid-client Client per provider, discovered on first use (a failed discovery is retried next time). */

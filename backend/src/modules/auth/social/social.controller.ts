@@ -12,6 +12,7 @@ import { ZodPipe } from '../../../common/validation/zod-body.pipe';
 import { AppConfig } from '../../../config/app-config';
 import { NotAudited } from '../../audit';
 import { SIGN_IN } from '../auth.controller';
+import { requestOrigin } from '../request-credentials';
 import { signInResponse } from '../session-response';
 import { clearSocialFlowCookie, setSocialFlowCookie, socialFlowOf } from './social-flow-cookie';
 import { SocialSignInService } from './social-sign-in.service';
@@ -39,7 +40,7 @@ export class SocialController {
   /** Posted by /auth/callback with the provider's code and state. */
   @Post('social-login')
   @HttpCode(200)
-  @NotAudited(`${SIGN_IN}; a first one creates the user from the identity the provider vouches for, with no setting of theirs yet`)
+  @NotAudited(`${SIGN_IN}; only a first one, which creates the user, writes an entry (user.signed_up)`)
   @Header('Cache-Control', 'no-store')
   async socialLogin(
     @Body(new ZodPipe(socialLoginSchema)) body: SocialLoginRequest,
@@ -49,6 +50,6 @@ export class SocialController {
     const flow = socialFlowOf(req);
     // The flow is single use, whatever the outcome.
     clearSocialFlowCookie(res);
-    return signInResponse(req, res, await this.social.complete(body, flow), this.config);
+    return signInResponse(req, res, await this.social.complete(body, flow, requestOrigin(req)), this.config);
   }
 }
