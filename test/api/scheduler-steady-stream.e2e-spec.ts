@@ -16,6 +16,13 @@ const SPACING_MS = 4;
  * does not cap that wait.
  */
 const STORED_WITHIN_MS = 2_000;
+/**
+ * The target answers at once, but it shares this process with the server:
+ * on a loaded machine (CI runs two test files beside each other) an answer
+ * can take longer than the fast scheduler's 1 s limit, and the timed-out run
+ * is retried, a second request the test would rightly count as a double.
+ */
+const EXECUTION_TIMEOUT_MS = 10_000;
 
 /**
  * Runs due back to back at distinct milliseconds (a steady rate rather than
@@ -31,7 +38,7 @@ describe('scheduler: a steady stream of runs, each due at its own millisecond', 
 
   beforeAll(async () => {
     target = await HttpTarget.start();
-    server = await startTestServer({ ...FAST_SCHEDULER_ENV, SCHEDULER_LOOKAHEAD_MS: String(LOOKAHEAD_MS), SCHEDULER_LEASE_GRACE_MS: '30000' });
+    server = await startTestServer({ ...FAST_SCHEDULER_ENV, SCHEDULER_LOOKAHEAD_MS: String(LOOKAHEAD_MS), SCHEDULER_LEASE_GRACE_MS: '30000', EXECUTION_TIMEOUT_MS: String(EXECUTION_TIMEOUT_MS) });
     db = await SchedulerFixtures.connect(server.database.url);
   });
 

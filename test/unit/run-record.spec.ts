@@ -151,6 +151,40 @@ describe('record (database level)', () => {
     expect(new Date(job.next_run_at)).toEqual(new Date(run.scheduledFor.getTime() + 120_000));
   });
 
+  (onPostgres ? it : it.skip)('writes the results that arrive while a batch is being written as one batch once it is stored, not as a queue of small ones', async () => {
+    const first = await claimOne();
+    const second = await claimOne();
+    const third = await claimOne();
+    const holding = sdb.db.createQueryRunner();
+    await holding.connect();
+    let stored: Promise<void[]>;
+    try {
+      await holding.startTransaction();
+      await holding.query(`UPDATE jobs SET name = name WHERE id = $1`, [first.jobId]);
+      const firstStored = scheduler.runs.record(first.run, result({}));
+      await until(
+        () => sdb.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`),
+        ([row]) => row.n > 0,
+      );
+      // Each arrives after the recorder's batching delay (20 ms): on its own, each would be a batch.
+      const secondStored = scheduler.runs.record(second.run, result({}));
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      const thirdStored = scheduler.runs.record(third.run, result({}));
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      stored = Promise.all([firstStored, secondStored, thirdStored]);
+      await holding.commitTransaction();
+    } finally {
+      await holding.release();
+    }
+    await stored;
+    // finished_at is the writing transaction's start: one value per batch.
+    const rows = await sdb.query(`SELECT id, finished_at FROM job_runs WHERE id = ANY($1)`, [[first.run.runId, second.run.runId, third.run.runId]]);
+    const batchOf = new Map(rows.map((r: { id: string; finished_at: Date }) => [r.id, new Date(r.finished_at).getTime()]));
+    expect(batchOf.get(second.run.runId)).toBe(batchOf.get(third.run.runId));
+    expect(batchOf.get(second.run.runId)).not.toBe(batchOf.get(first.run.runId));
+    expect(published.map((o) => o.runId).sort()).toEqual([first.run.runId, second.run.runId, third.run.runId].sort());
+  });
+
   it('drops a result whose lease another instance has taken over', async () => {
     const { run } = await claimOne();
     await sdb.query(`UPDATE job_runs SET lease_owner = 'another-instance' WHERE id = $1`, [run.runId]);
@@ -166,7 +200,8 @@ describe('record (database level)', () => {
     const graceMs = 1_000;
     scheduler = sdb.instance({ SCHEDULER_LEASE_GRACE_MS: String(graceMs) });
     const { run } = await claimOne();
-    scheduler.pressure.setWaiting(100); // released runs wait for a slot: a burst, and it goes on
+    scheduler.pressure.burstReleased(); // a group large enough to be a burst was released...
+    scheduler.pressure.setWaiting(100); // ...and its runs wait for a slot: it goes on
     const started = performance.now();
     await scheduler.runs.record(run, result({}));
     const waited = performance.now() - started;

@@ -75,7 +75,8 @@ export class RunRecorder {
   private urgent = false;
   private pendingStored: Deferred | null = null;
   private timer: NodeJS.Timeout | null = null;
-  private writing: Promise<void> = Promise.resolve();
+  /** The batch being written, if any: one at a time, and what arrives meanwhile joins the next. */
+  private writing: Promise<void> | null = null;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -150,23 +151,37 @@ export class RunRecorder {
 
   /** Stores everything queued so far (shutdown). */
   async drain(): Promise<void> {
-    this.flush();
-    await this.writing;
+    while (this.writing || this.pending.length > 0) {
+      this.flush();
+      await this.writing;
+    }
   }
 
+  /**
+   * Writes what is queued, unless a batch is being written: then it waits and
+   * goes as one batch once that one is stored. When writes are slower than
+   * results arrive (a loaded database), batches grow instead of queueing up
+   * behind each other as a chain of small transactions, each result waiting
+   * for every one before it.
+   */
   private flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (this.writing || this.pending.length === 0) return;
     const batch = this.pending;
     const stored = this.pendingStored;
     this.pending = [];
     this.urgent = false;
     this.pendingStored = null;
-    this.writing = this.writing
-      .then(async () => {
+    this.writing = (async () => {
+      try {
         for (let i = 0; i < batch.length; i += WRITE_CHUNK) await this.write(batch.slice(i, i + WRITE_CHUNK));
-      })
-      .finally(() => stored?.resolve());
+      } finally {
+        stored?.resolve();
+        this.writing = null;
+        if (this.pending.length > 0 && !this.timer) this.onTimer();
+      }
+    })();
   }
 
   private async write(batch: Finished[]): Promise<void> {

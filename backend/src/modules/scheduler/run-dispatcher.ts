@@ -217,7 +217,10 @@ export class RunDispatcher {
       return;
     }
     this.timers.delete(due);
-    if (this.bursts.delete(due)) this.lastBurstRelease = due;
+    if (this.bursts.delete(due)) {
+      this.lastBurstRelease = due;
+      this.pressure.burstReleased();
+    }
     clearTimeout(this.warmTimers.get(due));
     this.warmTimers.delete(due);
     const group = this.waiting.get(due) ?? [];
@@ -328,6 +331,8 @@ export class RunDispatcher {
       // Nothing goes on the wire before the dispatch log has it (the next batch is on its way: recordAhead).
       if (this.queue[this.queueHead].log !== 'done') break;
       const ready = this.queue[this.queueHead++];
+      // Counted as waiting or in flight, never both: DispatchPressure judges a burst by their sum.
+      this.reportWaiting();
       void this.execute(ready);
     }
     this.recordAhead();
@@ -409,7 +414,7 @@ export class RunDispatcher {
     return held;
   }
 
-  /** Tells DispatchPressure how many released runs wait for a slot. */
+  /** Tells DispatchPressure how many released runs have not started (waiting for a slot or their log entry). */
   private reportWaiting(): void {
     this.pressure.setWaiting(this.queue.length - this.queueHead);
   }
