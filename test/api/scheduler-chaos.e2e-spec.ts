@@ -463,7 +463,19 @@ describe('scheduler across a restart of the embedded database (server stopped an
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cronbeam-embedded-kill-'));
     config = AppConfig.fromEnvironment({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
   });
+  /** Every server process a test here started: one a failed expectation left running is killed after the tests. */
+  const processes: Array<Awaited<ReturnType<typeof startServerProcess>>> = [];
+  const startServer = async () => {
+    const started = await startServerProcess(env());
+    processes.push(started);
+    return started;
+  };
   afterAll(async () => {
+    for (const p of processes) {
+      if (p.child.exitCode !== null || p.child.signalCode !== null) continue;
+      p.child.kill('SIGKILL');
+      await p.exitCode();
+    }
     for (const t of targets) await t.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
@@ -481,7 +493,7 @@ describe('scheduler across a restart of the embedded database (server stopped an
   }
 
   it('kill -9 50 ms after an instant and restart: never-sent runs fire at once, on-the-wire ones once more only for at_least_once jobs', async () => {
-    const first = await startServerProcess(env()); // migrates the new data directory
+    const first = await startServer(); // migrates the new data directory
     first.child.kill('SIGTERM');
     await first.exitCode();
 
@@ -501,13 +513,13 @@ describe('scheduler across a restart of the embedded database (server stopped an
       return user;
     });
 
-    const victim = await startServerProcess(env());
+    const victim = await startServer();
     expect(Date.now()).toBeLessThan(due.getTime() - 3_500); // started before the burst's look-ahead: it claims it
     await new Promise((resolve) => setTimeout(resolve, due.getTime() + 50 - Date.now()));
     victim.child.kill('SIGKILL');
     const killedAt = Date.now();
     await victim.exitCode();
-    const restarted = await startServerProcess(env());
+    const restarted = await startServer();
     const readyAt = Date.now();
     const received = () => targets.flatMap((t) => t.requests('/embedded'));
     const name = (r: { path: string }) => r.path.split('=')[1];

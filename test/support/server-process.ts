@@ -46,7 +46,11 @@ export async function startServerProcess(env: Record<string, string>, readyWithi
   for (;;) {
     if (run.child.exitCode !== null) throw new Error(`server exited with ${run.child.exitCode}:\n${run.output()}`);
     if (await fetch(`${url}/api/ready`).then((r) => r.ok, () => false)) break;
-    if (Date.now() > deadline) throw new Error(`server not ready within ${readyWithinMs} ms:\n${run.output()}`);
+    if (Date.now() > deadline) {
+      // Not left running behind a failed test.
+      run.child.kill('SIGKILL');
+      throw new Error(`server not ready within ${readyWithinMs} ms:\n${run.output()}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return { ...run, url };
