@@ -10,7 +10,7 @@ import { SealedJobHeaders1763810400000 } from '../../backend/src/database/migrat
 import { AlertReceiver } from '../fakes/alert-receiver';
 import { HttpTarget } from '../fakes/http-target';
 import { signUpAndLogin, type SignedInAccount } from '../support/accounts';
-import { runServerProcess } from '../support/server-process';
+import { runServerProcess, startServerProcess } from '../support/server-process';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { Authenticator } from '../support/totp-authenticator';
@@ -279,14 +279,9 @@ describe('the master key at start-up', () => {
 
   it('development without a key generates one under DATA_DIR (owner-only) and says so loudly', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cronbeam-key-'));
-    const port = 20000 + Math.floor(Math.random() * 20000);
-    const run = runServerProcess({ PORT: String(port), DATA_DIR: dataDir });
+    // On a free port (a random one can be taken), failing with the server's output if it exits or never becomes ready.
+    const run = await startServerProcess({ DATA_DIR: dataDir });
     try {
-      await until(
-        () => fetch(`http://127.0.0.1:${port}/api/ready`).then((r) => r.status, () => 0),
-        (status) => status === 200,
-        60_000,
-      );
       const file = path.join(dataDir, 'encryption.key');
       expect(fs.statSync(file).mode & 0o777).toBe(0o600);
       expect(Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64')).toHaveLength(32);

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -6,63 +5,31 @@ import { Client } from 'pg';
 import { createApp } from '../../backend/src/bootstrap';
 import { AppConfig } from '../../backend/src/config/app-config';
 import { openDatabase } from '../../backend/src/database/database-endpoint';
-
-const ROOT = path.resolve(__dirname, '../..');
-
-/** Runs the real entry point (TypeScript through SWC) as `npm start` would, with the given environment. */
-function runServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'backend/src/main.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SWC_NODE_PROJECT: 'tsconfig.backend.json', LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exited, output: () => output };
-}
-
-async function waitForPing(port: number, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/ping`);
-      if (res.ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`server on port ${port} did not answer /api/ping within ${ms} ms`);
-}
+import { runServerProcess, startServerProcess } from '../support/server-process';
 
 describe('process start-up and shutdown', () => {
   it('refuses to start on a malformed PORT and names the variable', async () => {
-    const run = runServer({ PORT: 'abc' });
-    const code = await run.exited;
+    const run = runServerProcess({ PORT: 'abc' });
+    const code = await run.exitCode();
     expect(code).not.toBe(0);
     expect(run.output()).toMatch(/PORT: expected a whole number/);
   });
 
   it('refuses a DATABASE_URL that is not a postgres URL without echoing it', async () => {
-    const run = runServer({ DATABASE_URL: 'mysql://root:s3cretpw@db/x' });
-    expect(await run.exited).not.toBe(0);
+    const run = runServerProcess({ DATABASE_URL: 'mysql://root:s3cretpw@db/x' });
+    expect(await run.exitCode()).not.toBe(0);
     expect(run.output()).toContain('DATABASE_URL');
     expect(run.output()).not.toContain('s3cretpw');
   });
 
   it('stops cleanly on SIGTERM, and starts again on the same data directory', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cronbeam-data-'));
-    const port = 20000 + Math.floor(Math.random() * 20000);
-    const env = { PORT: String(port), DATA_DIR: dataDir };
     try {
       for (let round = 0; round < 2; round++) {
-        const run = runServer(env);
-        await waitForPing(port, 30_000);
-        expect((await fetch(`http://127.0.0.1:${port}/api/ready`)).status).toBe(200);
+        // Ready means /api/ready answered 200; it fails with the server's output if the process exits first.
+        const run = await startServerProcess({ DATA_DIR: dataDir });
         run.child.kill('SIGTERM');
-        expect(await run.exited).toBe(0);
+        expect(await run.exitCode()).toBe(0);
       }
       expect(fs.existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);
     } finally {
