@@ -28,6 +28,7 @@ describe('process start-up and shutdown', () => {
       for (let round = 0; round < 2; round++) {
         // Ready means /api/ready answered 200; it fails with the server's output if the process exits first.
         const run = await startServerProcess({ DATA_DIR: dataDir });
+        expect((await fetch(`${run.url}/api/ready`)).status).toBe(200);
         run.child.kill('SIGTERM');
         expect(await run.exitCode()).toBe(0);
       }
