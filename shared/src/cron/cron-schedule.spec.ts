@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { nextRun, nextRuns } from './cron-schedule';
+import fc from 'fast-check';
+import { nextRun, nextRuns, searchNextRun } from './cron-schedule';
 
 /** 2026-01-01 is a Thursday; 2028 is the next leap year. Expected instants worked out by hand from a calendar. */
 const JAN1 = '2026-01-01T00:00:00Z';
@@ -86,5 +87,43 @@ describe('cron next runs (UTC)', () => {
 
   it('refuses to compute runs for an invalid expression', () => {
     expect(() => nextRuns('61 * * * *', 1)).toThrow('Minute must be between 0 and 59');
+  });
+});
+
+describe('cron next run, answered from the last search', () => {
+  // Seconds, minutes, a yearly one, a day-of-week one, a leap day and zones with
+  // clock changes: in any order of questions, the answer is the one a fresh search gives.
+  const EXPRESSIONS = ['*/7 * * * * *', '*/5 * * * *', '0 0 1 1 *', '30 2 * * 0', '0 0 29 2 *'];
+  const ZONES = ['UTC', 'Europe/Berlin', 'America/New_York'];
+  const START = Date.parse('2026-03-07T00:00:00Z');
+  const SPAN = 40 * 86_400_000;
+
+  it('gives the engine\'s answer for any sequence of instants, boundaries included', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom(...EXPRESSIONS), fc.constantFrom(...ZONES), fc.integer({ min: 0, max: SPAN }), fc.boolean(), fc.integer({ min: -2, max: 2 })), { minLength: 1, maxLength: 40 }),
+        (questions) => {
+          let previous: number | null = null;
+          for (const [expression, zone, offset, nearPrevious, nudge] of questions) {
+            // Half the questions land on or next to the previous answer, where an off-by-one in the gap would show.
+            const at: number = previous !== null && nearPrevious ? previous + nudge : START + offset;
+            const answer: number | null = nextRun(expression, new Date(at), zone)?.getTime() ?? null;
+            expect(answer).toBe(searchNextRun(expression, new Date(at), zone)?.getTime() ?? null);
+            if (answer !== null) expect(answer).toBeGreaterThan(at);
+            previous = answer;
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('answers an instant equal to the last answer with the run after it', () => {
+    const first = nextRun('0 0 1 1 *', new Date('2026-06-01T00:00:00Z'))!;
+    expect(first.toISOString()).toBe('2027-01-01T00:00:00.000Z');
+    expect(nextRun('0 0 1 1 *', new Date('2026-12-31T23:59:59.999Z'))).toEqual(first);
+    expect(nextRun('0 0 1 1 *', first)?.toISOString()).toBe('2028-01-01T00:00:00.000Z');
+    // Earlier than the remembered search: searched again, not answered from it.
+    expect(nextRun('0 0 1 1 *', new Date('2025-06-01T00:00:00Z'))?.toISOString()).toBe('2026-01-01T00:00:00.000Z');
   });
 });

@@ -53,8 +53,37 @@ export function nextRuns(expression: string, count: number, from: Date = new Dat
   return runs;
 }
 
+/**
+ * The last search per expression and zone, kept as the gap it found: the
+ * first run strictly after `from` is `next`, so nothing fires in (from, next)
+ * and every instant in [from, next) has `next` as its answer too (null, never
+ * again: every instant from `from` on). A claim plans thousands of jobs that
+ * share an expression with due times milliseconds apart (jitter, runs spread
+ * across a second); one search answers them all.
+ */
+interface KnownGap {
+  from: number;
+  /** Infinity: the expression never fires after `from`. */
+  next: number;
+}
+const gaps = new Map<string, KnownGap>();
+
 /** The first instant strictly after `from`, or null if the schedule never fires again (e.g. 30 February). */
 export function nextRun(expression: string, from: Date = new Date(), timeZone: string = DEFAULT_TIME_ZONE): Date | null {
+  const at = from.getTime();
+  const key = `${timeZone}\u0000${expression}`;
+  const gap = gaps.get(key);
+  if (gap && gap.from <= at && at < gap.next) return gap.next === Infinity ? null : new Date(gap.next);
+  const next = searchNextRun(expression, from, timeZone);
+  // Re-inserted so the least recently searched expression is the first one evicted.
+  if (gap) gaps.delete(key);
+  else if (gaps.size >= ENGINE_CACHE_SIZE) gaps.delete(gaps.keys().next().value!);
+  gaps.set(key, { from: at, next: next === null ? Infinity : next.getTime() });
+  return next;
+}
+
+/** nextRun without the remembered gaps: a search by the engine every time (exported for the test that compares the two). */
+export function searchNextRun(expression: string, from: Date, timeZone: string): Date | null {
   if (timeZone === DEFAULT_TIME_ZONE) return engineFor(expression).nextRun(from) ?? null;
   return nextRunInZone(engineFor(expression), timeZone, from.getTime());
 }
