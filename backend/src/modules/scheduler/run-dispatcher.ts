@@ -76,6 +76,14 @@ export class RunDispatcher {
   private readonly waiting = new Map<number, ReadyRun[]>();
   private readonly timers = new Map<number, NodeJS.Timeout | NodeJS.Immediate>();
   private readonly warmTimers = new Map<number, NodeJS.Timeout>();
+  /**
+   * Instants of groups woken early and waiting out their last milliseconds,
+   * all by one setImmediate loop: a steady stream has a group at every
+   * fraction of a millisecond, and a loop each kept dozens of callbacks
+   * (each reading the clock) spinning on every turn.
+   */
+  private readonly imminent = new Set<number>();
+  private imminentTurn: NodeJS.Immediate | null = null;
   private readonly queue: ReadyRun[] = [];
   private queueHead = 0;
   private inFlight = 0;
@@ -159,6 +167,9 @@ export class RunDispatcher {
       clearImmediate(timer as NodeJS.Immediate);
     }
     this.timers.clear();
+    if (this.imminentTurn) clearImmediate(this.imminentTurn);
+    this.imminentTurn = null;
+    this.imminent.clear();
     this.activeByJob.clear();
     for (const timer of this.warmTimers.values()) clearTimeout(timer);
     this.warmTimers.clear();
@@ -211,12 +222,13 @@ export class RunDispatcher {
 
   /** Waits out the last milliseconds (setImmediate turns), then queues the group: its logged runs start at once. */
   private release(due: number): void {
+    this.timers.delete(due);
     if (!this.waiting.has(due)) return;
     if (this.clock.now() < due) {
-      this.timers.set(due, setImmediate(() => this.release(due)));
+      this.imminent.add(due);
+      this.imminentTurn ??= setImmediate(() => this.releaseImminent());
       return;
     }
-    this.timers.delete(due);
     if (this.bursts.delete(due)) {
       this.lastBurstRelease = due;
       this.pressure.burstReleased();
@@ -239,6 +251,18 @@ export class RunDispatcher {
     this.skip(skipped);
     if (checkElsewhere.length > 0) void this.releaseUnlessInFlightElsewhere(due, checkElsewhere);
     this.pump();
+  }
+
+  /** One turn of the wait: releases every imminent group whose instant has come, earliest first; turns again while any is left. */
+  private releaseImminent(): void {
+    this.imminentTurn = null;
+    const now = this.clock.now();
+    const come = [...this.imminent].filter((due) => due <= now).sort((a, b) => a - b);
+    for (const due of come) {
+      this.imminent.delete(due);
+      this.release(due);
+    }
+    if (this.imminent.size > 0) this.imminentTurn = setImmediate(() => this.releaseImminent());
   }
 
   /** Scheduled runs of jobs with overlap: skip are checked at their instant; retries and catch-up runs after a takeover are not. */
