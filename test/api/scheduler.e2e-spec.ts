@@ -85,6 +85,18 @@ describe('scheduler: firing, retries, quota, leases, recovery', () => {
     expect((await eventually(() => db.jobRow(jobId).then((j) => (j.status === 'success' ? j : null)))).status).toBe('success');
   });
 
+  it('never fires a held job that carries a due time (the due index selects by due time alone; the claim checks the status)', async () => {
+    // Every statement that holds a job clears its due time; these rows are written around that, as a bug would.
+    const paused = await db.job(userId, { url: `${target.url}/held-paused`, nextRunAt: new Date(Date.now() + 100), status: 'paused' });
+    const stopped = await db.job(userId, { url: `${target.url}/held-quota`, nextRunAt: new Date(Date.now() + 100), status: 'quota_reached' });
+    await schedulerPassed(db, `${target.url}/held-sentinel`, 500);
+    expect(target.requests('/held-paused')).toHaveLength(0);
+    expect(target.requests('/held-quota')).toHaveLength(0);
+    expect(await db.runs(paused)).toHaveLength(0);
+    expect(await db.runs(stopped)).toHaveLength(0);
+    await db.query(`DELETE FROM jobs WHERE id IN ($1, $2)`, [paused, stopped]);
+  });
+
   it('retries a 5xx with exponential backoff as queued runs, then succeeds', async () => {
     let calls = 0;
     target.on('/flaky', (_req, res) => {
