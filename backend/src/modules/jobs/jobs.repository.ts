@@ -12,6 +12,7 @@ import { ReadDatabase, type ReadFrom } from '../../database/read-database';
 import { auditChanges, auditedStatement, systemAuditedStatement, type Actor } from '../audit';
 import { JobEntity } from './job.entity';
 import type { ScheduleColumns } from './job-schedule-spec';
+import { booleanArray, instantArray, uuidArray } from '../../common/database/array-literal';
 
 const HELD = HELD_JOB_STATUSES.map((s) => `'${s}'`).join(', ');
 
@@ -637,7 +638,7 @@ export class JobsRepository implements OnModuleInit {
          status = CASE WHEN v.over_quota THEN '${JOB_STATUS.quotaReached}' ELSE j.status END
        FROM unnest($1::uuid[], $2::timestamptz[], $3::boolean[]) AS v(id, next_run_at, over_quota)
        WHERE j.id = v.id`,
-      [jobIds, nextRunAt, overQuota],
+      [uuidArray(jobIds), instantArray(nextRunAt), booleanArray(overQuota)],
     );
   }
 
@@ -788,7 +789,7 @@ export class JobsRepository implements OnModuleInit {
          FROM n
          WHERE j.id = n.id
          RETURNING j.id, j.account_id, j.name, j.auto_pause_after, (n.status NOT IN (${HELD}) AND j.status = '${JOB_STATUS.paused}') AS auto_paused`,
-        [jobIds, statuses, executedAt],
+        [uuidArray(jobIds), statuses, instantArray(executedAt)],
       ),
     ).filter((row) => row.auto_paused);
   }

@@ -8,6 +8,7 @@ import type { Queryable } from '../../common/database/transaction';
 import { ReadDatabase, type ReadFrom } from '../../database/read-database';
 import type { LeasedRunRow } from './claimed-run';
 import { JobRunEntity } from './job-run.entity';
+import { booleanArray, instantArray, integerArray, uuidArray } from '../../common/database/array-literal';
 
 const { queued: QUEUED, running: RUNNING, done: DONE } = RUN_STATE;
 
@@ -111,7 +112,7 @@ export class JobRunsRepository {
          RETURNING ${LEASED_COLUMNS}, state
        )
        SELECT ${LEASED_COLUMNS} FROM new_runs WHERE state = '${RUNNING}'`,
-      [rows.jobIds, rows.accountIds, rows.triggers, rows.scheduledFor, rows.states, rows.statuses, rows.leaseOwners, rows.leaseExpiries, rows.executedAt, rows.errors, rows.skipReasons],
+      [uuidArray(rows.jobIds), uuidArray(rows.accountIds), rows.triggers, instantArray(rows.scheduledFor), rows.states, rows.statuses, rows.leaseOwners, instantArray(rows.leaseExpiries), instantArray(rows.executedAt), rows.errors, rows.skipReasons],
     );
   }
 
@@ -279,7 +280,7 @@ export class JobRunsRepository {
            AS v(id, status, executed_at, response_code, duration_ms, error_message, response_body, possible_duplicate)
          WHERE r.id = v.id AND r.state = '${RUNNING}' AND r.lease_owner = $8
          RETURNING r.id`,
-        [rows.runIds, rows.statuses, rows.executedAt, rows.responseCodes, rows.durationsMs, rows.errors, rows.responseBodies, owner, rows.possibleDuplicates],
+        [uuidArray(rows.runIds), rows.statuses, instantArray(rows.executedAt), integerArray(rows.responseCodes), integerArray(rows.durationsMs), rows.errors, rows.responseBodies, owner, booleanArray(rows.possibleDuplicates)],
       ),
     );
     return stored.map((r) => r.id);
