@@ -80,6 +80,8 @@ describe('job time zones, clone, filter and import (browser)', () => {
     await preview.getByText('Will be created (30 6 * * 1-5, Europe/Berlin)').waitFor();
     await screenshot(page, 'jobs-import-preview');
     await dialog.getByRole('button', { name: 'Import 1 job' }).click();
+    // The list is reloaded before the dialog closes: until then the preview's row bears the same name.
+    await dialog.waitFor({ state: 'hidden' });
     await row('example-com-report').waitFor();
   });
 
