@@ -13,7 +13,13 @@ interface ReadyRun {
   log: 'none' | 'pending' | 'done';
 }
 
-/** setTimeout may wake this much late; timers are set this much early and the rest is waited out precisely. */
+/**
+ * setTimeout may wake this much late; a burst's timer is set this much early
+ * and the rest is waited out precisely, turning the event loop. A smaller
+ * group's timer is set for its instant itself: a steady stream has a group
+ * at every moment, and waiting out each one's last milliseconds kept the
+ * loop turning without a pause (CPU the database, on the same cores, needs).
+ */
 const EARLY_WAKE_MS = 4;
 
 /**
@@ -76,12 +82,7 @@ export class RunDispatcher {
   private readonly waiting = new Map<number, ReadyRun[]>();
   private readonly timers = new Map<number, NodeJS.Timeout | NodeJS.Immediate>();
   private readonly warmTimers = new Map<number, NodeJS.Timeout>();
-  /**
-   * Instants of groups woken early and waiting out their last milliseconds,
-   * all by one setImmediate loop: a steady stream has a group at every
-   * fraction of a millisecond, and a loop each kept dozens of callbacks
-   * (each reading the clock) spinning on every turn.
-   */
+  /** Instants of bursts woken early and waiting out their last milliseconds, all by one setImmediate loop. */
   private readonly imminent = new Set<number>();
   private imminentTurn: NodeJS.Immediate | null = null;
   private readonly queue: ReadyRun[] = [];
@@ -204,7 +205,12 @@ export class RunDispatcher {
     const backlog = this.queue.length - this.queueHead;
     const startsAtOnce = backlog > 0 ? RECORD_CHUNK : Math.max(RECORD_CHUNK, this.settings.concurrency - this.inFlight);
     this.record(group.slice(0, startsAtOnce));
-    this.timers.set(due, setTimeout(() => this.release(due), Math.max(0, due - this.clock.now() - EARLY_WAKE_MS)));
+    this.wakeFor(due, this.bursts.has(due) ? EARLY_WAKE_MS : 0);
+  }
+
+  /** A timer for the group's instant, `early` ms before it; whole milliseconds, rounded up (a timer may not wake before its time by the loop's clock). */
+  private wakeFor(due: number, early: number): void {
+    this.timers.set(due, setTimeout(() => this.release(due), Math.max(0, Math.ceil(due - this.clock.now()) - early)));
   }
 
   /** Has connections opened to the origins of a group about to be released. */
@@ -220,13 +226,15 @@ export class RunDispatcher {
     this.executor.warm(byOrigin);
   }
 
-  /** Waits out the last milliseconds (setImmediate turns), then queues the group: its logged runs start at once. */
+  /** Waits out the last milliseconds (a burst by setImmediate turns, a smaller group by its timer), then queues the group: its logged runs start at once. */
   private release(due: number): void {
     this.timers.delete(due);
     if (!this.waiting.has(due)) return;
     if (this.clock.now() < due) {
-      this.imminent.add(due);
-      this.imminentTurn ??= setImmediate(() => this.releaseImminent());
+      if (this.bursts.has(due)) {
+        this.imminent.add(due);
+        this.imminentTurn ??= setImmediate(() => this.releaseImminent());
+      } else this.wakeFor(due, 0); // woken before the instant by the database's clock (it may run ahead of the loop's)
       return;
     }
     if (this.bursts.delete(due)) {
