@@ -82,9 +82,6 @@ export class RunDispatcher {
   private readonly waiting = new Map<number, ReadyRun[]>();
   private readonly timers = new Map<number, NodeJS.Timeout | NodeJS.Immediate>();
   private readonly warmTimers = new Map<number, NodeJS.Timeout>();
-  /** Instants of bursts woken early and waiting out their last milliseconds, all by one setImmediate loop. */
-  private readonly imminent = new Set<number>();
-  private imminentTurn: NodeJS.Immediate | null = null;
   private readonly queue: ReadyRun[] = [];
   private queueHead = 0;
   private inFlight = 0;
@@ -168,9 +165,6 @@ export class RunDispatcher {
       clearImmediate(timer as NodeJS.Immediate);
     }
     this.timers.clear();
-    if (this.imminentTurn) clearImmediate(this.imminentTurn);
-    this.imminentTurn = null;
-    this.imminent.clear();
     this.activeByJob.clear();
     for (const timer of this.warmTimers.values()) clearTimeout(timer);
     this.warmTimers.clear();
@@ -231,10 +225,8 @@ export class RunDispatcher {
     this.timers.delete(due);
     if (!this.waiting.has(due)) return;
     if (this.clock.now() < due) {
-      if (this.bursts.has(due)) {
-        this.imminent.add(due);
-        this.imminentTurn ??= setImmediate(() => this.releaseImminent());
-      } else this.wakeFor(due, 0); // woken before the instant by the database's clock (it may run ahead of the loop's)
+      if (this.bursts.has(due)) this.timers.set(due, setImmediate(() => this.release(due)));
+      else this.wakeFor(due, 0); // woken before the instant by the database's clock (it may run ahead of the loop's)
       return;
     }
     if (this.bursts.delete(due)) {
@@ -259,18 +251,6 @@ export class RunDispatcher {
     this.skip(skipped);
     if (checkElsewhere.length > 0) void this.releaseUnlessInFlightElsewhere(due, checkElsewhere);
     this.pump();
-  }
-
-  /** One turn of the wait: releases every imminent group whose instant has come, earliest first; turns again while any is left. */
-  private releaseImminent(): void {
-    this.imminentTurn = null;
-    const now = this.clock.now();
-    const come = [...this.imminent].filter((due) => due <= now).sort((a, b) => a - b);
-    for (const due of come) {
-      this.imminent.delete(due);
-      this.release(due);
-    }
-    if (this.imminent.size > 0) this.imminentTurn = setImmediate(() => this.releaseImminent());
   }
 
   /** Scheduled runs of jobs with overlap: skip are checked at their instant; retries and catch-up runs after a takeover are not. */
